@@ -1,0 +1,41 @@
+// swift-tools-version:6.1
+//
+// OnDeviceMCP: MCP servers, clients and a FoundationModels bridge for Apple's
+// on-device model, with no dependency beyond the Swift toolchain.
+
+import PackageDescription
+
+let package = Package(
+    name: "OnDeviceMCP",
+    platforms: [.macOS(.v13), .iOS(.v16), .visionOS(.v1)],
+    products: [
+        .library(name: "MCPCore", targets: ["MCPCore"]),
+        .library(name: "JSONSchema", targets: ["JSONSchema"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(
+            name: "MCPCore",
+            // Swift's floating-point rounding calls into libm, which is not linked implicitly on Linux.
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
+        .target(name: "JSONSchema", dependencies: ["MCPCore"]),
+        .executableTarget(
+            name: "MCPBenchmarks",
+            dependencies: ["MCPCore", "JSONSchema"],
+            path: "Benchmarks/MCPBenchmarks"
+        ),
+        .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
+        .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "MCPCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Strict settings for every target, the way swift-log and swift-openapi-runtime do it.
+for target in package.targets where [.regular, .test, .executable].contains(target.type) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}

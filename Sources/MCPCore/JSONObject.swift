@@ -1,0 +1,228 @@
+/// A JSON object: string keys mapped to ``JSONValue``s, in the order they were added.
+///
+/// Keys are unique. Adding a new key appends it; setting an existing key replaces its
+/// value in place; removing a key keeps the order of the others. A parsed object keeps
+/// the order of the source text, so writing it back gives the same text.
+///
+/// Equality and hashing ignore order, as JSON does: `{"a":1,"b":2}` equals
+/// `{"b":2,"a":1}`.
+///
+/// - Complexity: Lookup is O(1) on average (a hash index is kept once an object
+///   has more than a handful of keys; small objects are searched linearly, which is
+///   faster for the sizes MCP messages use).
+public struct JSONObject: Sendable {
+    @usableFromInline internal var storedKeys: [String]
+    @usableFromInline internal var storedValues: [JSONValue]
+    /// Positions of keys, kept only when the object is large enough for hashing to pay.
+    @usableFromInline internal var index: [String: Int]?
+
+    /// Objects up to this many keys are searched without a hash index.
+    @usableFromInline internal static var linearSearchLimit: Int { 12 }
+
+    /// Creates an empty object.
+    public init() {
+        storedKeys = []
+        storedValues = []
+        index = nil
+    }
+
+    /// Creates an empty object with room for `minimumCapacity` keys.
+    public init(minimumCapacity: Int) {
+        self.init()
+        storedKeys.reserveCapacity(minimumCapacity)
+        storedValues.reserveCapacity(minimumCapacity)
+    }
+
+    /// Creates an object from key-value pairs, in their order.
+    ///
+    /// - Parameters:
+    ///   - pairs: The keys and values.
+    ///   - combine: Called with the existing and the new value when a key repeats; its
+    ///     result is kept at the key's first position.
+    public init<S: Sequence>(
+        _ pairs: S,
+        uniquingKeysWith combine: (JSONValue, JSONValue) throws -> JSONValue
+    ) rethrows where S.Element == (String, JSONValue) {
+        self.init()
+        for (key, value) in pairs {
+            if let position = position(of: key) {
+                storedValues[position] = try combine(storedValues[position], value)
+            } else {
+                append(key, value)
+            }
+        }
+    }
+
+    /// Creates an object from a dictionary, with its keys sorted.
+    public init(_ dictionary: [String: JSONValue]) {
+        self.init(minimumCapacity: dictionary.count)
+        for key in dictionary.keys.sorted() {
+            if let value = dictionary[key] {
+                append(key, value)
+            }
+        }
+    }
+
+    /// The keys, in order.
+    public var keys: [String] { storedKeys }
+
+    /// The values, in the order of their keys.
+    public var values: [JSONValue] { storedValues }
+
+    /// The value for `key`, or `nil` if the object has no such key.
+    ///
+    /// Setting a value for a new key appends it; setting `nil` removes the key.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            position(of: key).map { storedValues[$0] }
+        }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: key)
+            } else {
+                removeValue(forKey: key)
+            }
+        }
+    }
+
+    /// Whether the object has `key`.
+    public func contains(key: String) -> Bool {
+        position(of: key) != nil
+    }
+
+    /// Sets the value for `key` and returns the value it replaced, if any.
+    ///
+    /// A new key is appended; an existing one keeps its position.
+    @discardableResult
+    public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
+        if let position = position(of: key) {
+            let old = storedValues[position]
+            storedValues[position] = value
+            return old
+        }
+        append(key, value)
+        return nil
+    }
+
+    /// Removes `key` and returns its value, if the object had it.
+    ///
+    /// - Complexity: O(*n*): the keys after it move up one place.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard let position = position(of: key) else { return nil }
+        storedKeys.remove(at: position)
+        let old = storedValues.remove(at: position)
+        rebuildIndex()
+        return old
+    }
+
+    /// This object with its keys in ascending order, recursively.
+    public func sortedByKey() -> JSONObject {
+        var result = JSONObject(minimumCapacity: count)
+        for position in storedKeys.indices.sorted(by: { storedKeys[$0] < storedKeys[$1] }) {
+            result.append(storedKeys[position], storedValues[position].sortedByKey())
+        }
+        return result
+    }
+
+    // MARK: Internals
+
+    @inlinable
+    internal func position(of key: String) -> Int? {
+        if let index {
+            return index[key]
+        }
+        return storedKeys.firstIndex(of: key)
+    }
+
+    /// Appends a key that is known not to be present.
+    @usableFromInline
+    internal mutating func append(_ key: String, _ value: JSONValue) {
+        storedKeys.append(key)
+        storedValues.append(value)
+        if index != nil {
+            index?[key] = storedKeys.count - 1
+        } else if storedKeys.count > Self.linearSearchLimit {
+            rebuildIndex()
+        }
+    }
+
+    private mutating func rebuildIndex() {
+        guard storedKeys.count > Self.linearSearchLimit else {
+            index = nil
+            return
+        }
+        var rebuilt = [String: Int](minimumCapacity: storedKeys.count)
+        for (position, key) in storedKeys.enumerated() {
+            rebuilt[key] = position
+        }
+        index = rebuilt
+    }
+}
+
+extension JSONValue {
+    /// This value with the keys of every object in ascending order.
+    public func sortedByKey() -> JSONValue {
+        switch self {
+        case .object(let object):
+            return .object(object.sortedByKey())
+        case .array(let elements):
+            return .array(elements.map { $0.sortedByKey() })
+        default:
+            return self
+        }
+    }
+}
+
+extension JSONObject: RandomAccessCollection {
+    public typealias Element = (key: String, value: JSONValue)
+    public typealias Index = Int
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storedKeys.count }
+
+    public subscript(position: Int) -> (key: String, value: JSONValue) {
+        (storedKeys[position], storedValues[position])
+    }
+}
+
+extension JSONObject: Equatable {
+    /// Whether both objects have the same keys with equal values, in any order.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs.storedKeys == rhs.storedKeys {
+            return lhs.storedValues == rhs.storedValues
+        }
+        for (key, value) in lhs {
+            guard let other = rhs[key], other == value else { return false }
+        }
+        return true
+    }
+}
+
+extension JSONObject: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        // Order-independent: combine per-entry hashes with a commutative operation.
+        var combined = 0
+        for (key, value) in self {
+            var entry = Hasher()
+            entry.combine(key)
+            entry.combine(value)
+            combined &+= entry.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// Creates an object whose keys keep the order they are written in.
+    ///
+    /// A key written twice keeps its first position and its last value.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(minimumCapacity: elements.count)
+        for (key, value) in elements {
+            self[key] = value
+        }
+    }
+}
