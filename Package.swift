@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "JSONSchema", dependencies: ["MCPCore"]),
         .executableTarget(
             name: "MCPBenchmarks",
-            dependencies: ["MCPCore", "JSONSchema"],
+            dependencies: ["MCPCore"],
             path: "Benchmarks/MCPBenchmarks"
         ),
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),

@@ -11,8 +11,20 @@
 ///   has more than a handful of keys; small objects are searched linearly, which is
 ///   faster for the sizes MCP messages use).
 public struct JSONObject: Sendable {
-    @usableFromInline internal var storedKeys: [String]
-    @usableFromInline internal var storedValues: [JSONValue]
+    /// One key and its value.
+    @usableFromInline
+    internal struct Entry: Sendable {
+        @usableFromInline var key: String
+        @usableFromInline var value: JSONValue
+
+        @inlinable
+        init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    @usableFromInline internal var entries: [Entry]
     /// Positions of keys, kept only when the object is large enough for hashing to pay.
     @usableFromInline internal var index: [String: Int]?
 
@@ -21,16 +33,23 @@ public struct JSONObject: Sendable {
 
     /// Creates an empty object.
     public init() {
-        storedKeys = []
-        storedValues = []
+        entries = []
         index = nil
     }
 
     /// Creates an empty object with room for `minimumCapacity` keys.
     public init(minimumCapacity: Int) {
         self.init()
-        storedKeys.reserveCapacity(minimumCapacity)
-        storedValues.reserveCapacity(minimumCapacity)
+        entries.reserveCapacity(minimumCapacity)
+    }
+
+    /// Creates an object from entries whose keys are known to be unique.
+    internal init(uniqueEntries: [Entry]) {
+        entries = uniqueEntries
+        index = nil
+        if entries.count > Self.linearSearchLimit {
+            rebuildIndex()
+        }
     }
 
     /// Creates an object from key-value pairs, in their order.
@@ -46,7 +65,7 @@ public struct JSONObject: Sendable {
         self.init()
         for (key, value) in pairs {
             if let position = position(of: key) {
-                storedValues[position] = try combine(storedValues[position], value)
+                entries[position].value = try combine(entries[position].value, value)
             } else {
                 append(key, value)
             }
@@ -64,17 +83,17 @@ public struct JSONObject: Sendable {
     }
 
     /// The keys, in order.
-    public var keys: [String] { storedKeys }
+    public var keys: [String] { entries.map(\.key) }
 
     /// The values, in the order of their keys.
-    public var values: [JSONValue] { storedValues }
+    public var values: [JSONValue] { entries.map(\.value) }
 
     /// The value for `key`, or `nil` if the object has no such key.
     ///
     /// Setting a value for a new key appends it; setting `nil` removes the key.
     public subscript(key: String) -> JSONValue? {
         get {
-            position(of: key).map { storedValues[$0] }
+            position(of: key).map { entries[$0].value }
         }
         set {
             if let newValue {
@@ -96,8 +115,8 @@ public struct JSONObject: Sendable {
     @discardableResult
     public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
         if let position = position(of: key) {
-            let old = storedValues[position]
-            storedValues[position] = value
+            let old = entries[position].value
+            entries[position].value = value
             return old
         }
         append(key, value)
@@ -110,19 +129,14 @@ public struct JSONObject: Sendable {
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
         guard let position = position(of: key) else { return nil }
-        storedKeys.remove(at: position)
-        let old = storedValues.remove(at: position)
+        let old = entries.remove(at: position).value
         rebuildIndex()
         return old
     }
 
     /// This object with its keys in ascending order, recursively.
     public func sortedByKey() -> JSONObject {
-        var result = JSONObject(minimumCapacity: count)
-        for position in storedKeys.indices.sorted(by: { storedKeys[$0] < storedKeys[$1] }) {
-            result.append(storedKeys[position], storedValues[position].sortedByKey())
-        }
-        return result
+        JSONObject(uniqueEntries: entries.sorted { $0.key < $1.key }.map { Entry(key: $0.key, value: $0.value.sortedByKey()) })
     }
 
     // MARK: Internals
@@ -132,29 +146,28 @@ public struct JSONObject: Sendable {
         if let index {
             return index[key]
         }
-        return storedKeys.firstIndex(of: key)
+        return entries.firstIndex { $0.key == key }
     }
 
     /// Appends a key that is known not to be present.
     @usableFromInline
     internal mutating func append(_ key: String, _ value: JSONValue) {
-        storedKeys.append(key)
-        storedValues.append(value)
+        entries.append(Entry(key: key, value: value))
         if index != nil {
-            index?[key] = storedKeys.count - 1
-        } else if storedKeys.count > Self.linearSearchLimit {
+            index?[key] = entries.count - 1
+        } else if entries.count > Self.linearSearchLimit {
             rebuildIndex()
         }
     }
 
     private mutating func rebuildIndex() {
-        guard storedKeys.count > Self.linearSearchLimit else {
+        guard entries.count > Self.linearSearchLimit else {
             index = nil
             return
         }
-        var rebuilt = [String: Int](minimumCapacity: storedKeys.count)
-        for (position, key) in storedKeys.enumerated() {
-            rebuilt[key] = position
+        var rebuilt = [String: Int](minimumCapacity: entries.count)
+        for (position, entry) in entries.enumerated() {
+            rebuilt[entry.key] = position
         }
         index = rebuilt
     }
@@ -179,10 +192,10 @@ extension JSONObject: RandomAccessCollection {
     public typealias Index = Int
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { storedKeys.count }
+    public var endIndex: Int { entries.count }
 
     public subscript(position: Int) -> (key: String, value: JSONValue) {
-        (storedKeys[position], storedValues[position])
+        (entries[position].key, entries[position].value)
     }
 }
 
@@ -190,8 +203,13 @@ extension JSONObject: Equatable {
     /// Whether both objects have the same keys with equal values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.storedKeys == rhs.storedKeys {
-            return lhs.storedValues == rhs.storedValues
+        var sameOrder = true
+        for position in lhs.entries.indices where lhs.entries[position].key != rhs.entries[position].key {
+            sameOrder = false
+            break
+        }
+        if sameOrder {
+            return lhs.entries.indices.allSatisfy { lhs.entries[$0].value == rhs.entries[$0].value }
         }
         for (key, value) in lhs {
             guard let other = rhs[key], other == value else { return false }

@@ -242,12 +242,13 @@ private struct Parser {
         try enter(depth: depth)
         position += 1  // [
         skipWhitespace()
-        var elements: [JSONValue] = []
         guard position < bytes.count else { throw endOfInput("a value or ']'") }
         if bytes[position] == ASCII.closeBracket {
             position += 1
-            return .array(elements)
+            return .array([])
         }
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(4)
         while true {
             elements.append(try parseValue(depth: depth))
             skipWhitespace()
@@ -274,12 +275,16 @@ private struct Parser {
         try enter(depth: depth)
         position += 1  // {
         skipWhitespace()
-        var object = JSONObject()
         guard position < bytes.count else { throw endOfInput("a key or '}'") }
         if bytes[position] == ASCII.closeBrace {
             position += 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        // Most objects in MCP messages have a handful of keys: one allocation covers them.
+        var entries: [JSONObject.Entry] = []
+        entries.reserveCapacity(6)
+        // Positions of keys, once the object is too large to search linearly for duplicates.
+        var keyPositions: [String: Int]?
         while true {
             guard position < bytes.count else { throw endOfInput("a key") }
             guard bytes[position] == ASCII.quote else {
@@ -302,13 +307,30 @@ private struct Parser {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            if let existing = object.position(of: key) {
+            let existing: Int?
+            if let keyPositions {
+                existing = keyPositions[key]
+            } else {
+                // Comparing lengths first skips most of String's Unicode-aware comparison.
+                let length = key.utf8.count
+                existing = entries.firstIndex { $0.key.utf8.count == length && $0.key == key }
+            }
+            if let existing {
                 if rejectsDuplicates {
                     throw JSONReadError(.duplicateKey, at: keyStart, "the key \"\(key)\" appears twice in one object")
                 }
-                object.storedValues[existing] = value
+                entries[existing].value = value
             } else {
-                object.append(key, value)
+                entries.append(JSONObject.Entry(key: key, value: value))
+                if keyPositions != nil {
+                    keyPositions?[key] = entries.count - 1
+                } else if entries.count > JSONObject.linearSearchLimit {
+                    var positions: [String: Int] = [:]
+                    for (position, entry) in entries.enumerated() {
+                        positions[entry.key] = position
+                    }
+                    keyPositions = positions
+                }
             }
             skipWhitespace()
             guard position < bytes.count else { throw endOfInput("',' or '}'") }
@@ -318,7 +340,7 @@ private struct Parser {
                 skipWhitespace()
             case ASCII.closeBrace:
                 position += 1
-                return .object(object)
+                return .object(JSONObject(uniqueEntries: entries))
             case let byte:
                 throw JSONReadError(
                     .unexpectedCharacter, at: position,
@@ -335,6 +357,7 @@ private struct Parser {
         let start = position
         var highBits: UInt8 = 0
         // Fast path: no escapes.
+        skipPlainASCII()
         while position < bytes.count {
             let byte = bytes[position]
             if byte == ASCII.quote {
@@ -357,6 +380,31 @@ private struct Parser {
         throw JSONReadError(.unexpectedEndOfInput, at: position, "unterminated string starting at byte \(openQuote)")
     }
 
+    /// Moves past plain ASCII string bytes eight at a time, while eight are left.
+    @inline(__always)
+    mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        while position &+ 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            if Self.needsAttention(word) { return }
+            position &+= 8
+        }
+    }
+
+    /// Whether any of eight bytes is a quote, a backslash, a control character or not ASCII.
+    @inline(__always)
+    static func needsAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let hasQuote = (quotes &- ones) & ~quotes & highs
+        let hasBackslash = (backslashes &- ones) & ~backslashes & highs
+        let hasControl = (word &- ones &* 0x20) & ~word & highs
+        return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
+    }
+
     func controlCharacter(_ byte: UInt8) -> JSONReadError {
         JSONReadError(
             .controlCharacterInString, at: position,
@@ -369,6 +417,8 @@ private struct Parser {
         utf8.reserveCapacity(position - start + 16)
         var runStart = start
         while position < bytes.count {
+            skipPlainASCII()
+            guard position < bytes.count else { break }
             let byte = bytes[position]
             if byte == ASCII.quote {
                 try appendRun(from: runStart, into: &utf8)
@@ -501,7 +551,14 @@ private struct Parser {
     func validateUTF8(_ run: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONReadError) {
         var index = 0
         let count = run.count
+        guard let base = run.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
         while index < count {
+            // Skip ASCII eight bytes at a time.
+            while index &+ 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index &+= 8
+            }
+            guard index < count else { return }
             let lead = run[index]
             if lead < 0x80 {
                 index += 1

@@ -173,12 +173,12 @@ private struct Emitter {
             indent += 1
             var first = true
             if sortsKeys {
-                for position in object.storedKeys.indices.sorted(by: { object.storedKeys[$0] < object.storedKeys[$1] }) {
-                    try writeMember(object.storedKeys[position], object.storedValues[position], first: &first, into: &buffer)
+                for entry in object.entries.sorted(by: { $0.key < $1.key }) {
+                    try writeMember(entry.key, entry.value, first: &first, into: &buffer)
                 }
             } else {
-                for position in object.storedKeys.indices {
-                    try writeMember(object.storedKeys[position], object.storedValues[position], first: &first, into: &buffer)
+                for entry in object.entries {
+                    try writeMember(entry.key, entry.value, first: &first, into: &buffer)
                 }
             }
             indent -= 1
