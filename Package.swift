@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "JSONSchema", dependencies: ["MCPCore"]),
         .executableTarget(
             name: "MCPBenchmarks",
-            dependencies: ["MCPCore"],
+            dependencies: ["MCPCore", "JSONSchema"],
             path: "Benchmarks/MCPBenchmarks"
         ),
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),

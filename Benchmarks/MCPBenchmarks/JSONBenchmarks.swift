@@ -39,7 +39,32 @@ enum JSONBenchmarks {
             let encoderWrite = try Harness.measure("JSONEncoder") { blackHole(try encoder.encode(value)) }
             report("", "write", ourWrite, serializationWrite, encoderWrite)
         }
+        try typedRequest()
         print("")
+    }
+
+    /// The small request once more, with Foundation's Codable at its best: decoding into and
+    /// encoding from typed structs rather than a generic JSON value.
+    private static func typedRequest() throws {
+        let bytes = Array(Messages.toolsCall.utf8)
+        let data = Data(bytes)
+        let decoder = JSONDecoder()
+        let encoder = JSONEncoder()
+        let typed = try decoder.decode(TypedCallRequest.self, from: data)
+        let value = try JSONValue(parsing: bytes)
+        let ourParse = Harness.measure("ours parse") { blackHole(try? JSONValue(parsing: bytes)) }
+        let serializationParse = try Harness.measure("JSONSerialization parse") {
+            blackHole(try JSONSerialization.jsonObject(with: data))
+        }
+        let decoderParse = try Harness.measure("JSONDecoder typed") { blackHole(try decoder.decode(TypedCallRequest.self, from: data)) }
+        report("tools/call, typed Codable", "parse", ourParse, serializationParse, decoderParse)
+        let foundationObject = try JSONSerialization.jsonObject(with: data)
+        let ourWrite = Harness.measure("ours write") { blackHole(try? value.jsonBytes()) }
+        let serializationWrite = try Harness.measure("JSONSerialization write") {
+            blackHole(try JSONSerialization.data(withJSONObject: foundationObject))
+        }
+        let encoderWrite = try Harness.measure("JSONEncoder typed") { blackHole(try encoder.encode(typed)) }
+        report("", "write", ourWrite, serializationWrite, encoderWrite)
     }
 
     private static func report(_ label: String, _ operation: String, _ ours: Measurement, _ serialization: Measurement, _ codable: Measurement) {
@@ -53,4 +78,22 @@ enum JSONBenchmarks {
         ]
         print(row.joined(separator: " "))
     }
+}
+
+/// The small `tools/call` request as typed Codable structs, Foundation's fastest path.
+struct TypedCallRequest: Codable {
+    struct Params: Codable {
+        struct Arguments: Codable {
+            var query: String
+            var limit: Int
+        }
+
+        var name: String
+        var arguments: Arguments
+    }
+
+    var jsonrpc: String
+    var id: Int
+    var method: String
+    var params: Params
 }

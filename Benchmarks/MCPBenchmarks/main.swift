@@ -1,4 +1,4 @@
-// OnDeviceMCP benchmarks. Run in release: `swift run -c release MCPBenchmarks [json]`.
+// OnDeviceMCP benchmarks. Run in release: `swift run -c release MCPBenchmarks [json] [validation]`.
 
 let selected = Set(CommandLine.arguments.dropFirst())
 
@@ -10,4 +10,7 @@ print("# OnDeviceMCP benchmarks (median of \(Harness.rounds) rounds)")
 print("")
 if wants("json") {
     try JSONBenchmarks.run()
+}
+if wants("validation") {
+    try ValidationBenchmarks.run()
 }

@@ -146,7 +146,18 @@ public struct JSONObject: Sendable {
         if let index {
             return index[key]
         }
-        return entries.firstIndex { $0.key == key }
+        let length = key.utf8.count
+        return entries.firstIndex { $0.key.utf8.count == length && JSONObject.sameKey($0.key, key) }
+    }
+
+    /// Whether two keys are the same sequence of Unicode code points.
+    ///
+    /// JSON compares names by code points, while Swift's `==` treats canonically
+    /// equivalent strings (`"é"` and `"e\u{301}"`) as equal; both checks together are exact,
+    /// and the second only runs when the first matches.
+    @inlinable
+    internal static func sameKey(_ a: String, _ b: String) -> Bool {
+        a == b && a.utf8.elementsEqual(b.utf8)
     }
 
     /// Appends a key that is known not to be present.
@@ -204,7 +215,7 @@ extension JSONObject: Equatable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var sameOrder = true
-        for position in lhs.entries.indices where lhs.entries[position].key != rhs.entries[position].key {
+        for position in lhs.entries.indices where !JSONObject.sameKey(lhs.entries[position].key, rhs.entries[position].key) {
             sameOrder = false
             break
         }

@@ -313,7 +313,7 @@ private struct Parser {
             } else {
                 // Comparing lengths first skips most of String's Unicode-aware comparison.
                 let length = key.utf8.count
-                existing = entries.firstIndex { $0.key.utf8.count == length && $0.key == key }
+                existing = entries.firstIndex { $0.key.utf8.count == length && JSONObject.sameKey($0.key, key) }
             }
             if let existing {
                 if rejectsDuplicates {

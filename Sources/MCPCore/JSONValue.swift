@@ -17,7 +17,7 @@
 /// Read and write JSON text with ``JSONValue/init(parsing:options:)-(String,_)``
 /// and ``JSONValue/jsonString(options:)``, which use OnDeviceMCP's own strict
 /// RFC 8259 codec.
-public enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable {
     /// The JSON `null` literal.
     case null
     /// `true` or `false`.
@@ -48,6 +48,48 @@ extension JSONValue {
         case .string: "string"
         case .array: "array"
         case .object: "object"
+        }
+    }
+}
+
+extension JSONValue: Hashable {
+    /// Structural equality: same case, same value; strings compare by Unicode code points,
+    /// as JSON does (so `"é"` and `"e\u{301}"` differ).
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.string(let a), .string(let b)): a.utf8.count == b.utf8.count && JSONObject.sameKey(a, b)
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null:
+            hasher.combine(0)
+        case .bool(let value):
+            hasher.combine(1)
+            hasher.combine(value)
+        case .int(let value):
+            hasher.combine(2)
+            hasher.combine(value)
+        case .double(let value):
+            hasher.combine(3)
+            hasher.combine(value)
+        case .string(let value):
+            hasher.combine(4)
+            hasher.combine(value)
+        case .array(let value):
+            hasher.combine(5)
+            hasher.combine(value)
+        case .object(let value):
+            hasher.combine(6)
+            hasher.combine(value)
         }
     }
 }

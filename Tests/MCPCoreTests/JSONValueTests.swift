@@ -117,3 +117,19 @@ struct JSONPointerTests {
         #expect(value[pointer: JSONPointer()] == value)
     }
 }
+
+@Suite("Code point equality")
+struct CodePointEqualityTests {
+    @Test("canonically equivalent strings are different JSON strings and keys")
+    func canonicalEquivalents() throws {
+        let composed = "\u{E9}"
+        let decomposed = "e\u{301}"
+        #expect(composed == decomposed, "Swift's String treats them as equal")
+        #expect(JSONValue.string(composed) != .string(decomposed))
+        let object = try JSONValue(parsing: "{\"\u{E9}\":1,\"e\u{301}\":2}")
+        #expect(object.objectValue?.count == 2)
+        #expect(object[composed] == 1)
+        #expect(object[decomposed] == 2)
+        #expect(JSONValue.object([composed: 1]) != .object([decomposed: 1]))
+    }
+}
