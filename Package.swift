@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .library(name: "MCPCore", targets: ["MCPCore"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
+        .library(name: "MCP", targets: ["MCP"]),
+        .executable(name: "ondevice-mcp", targets: ["ondevice-mcp"]),
     ],
     dependencies: [],
     targets: [
@@ -20,13 +22,18 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "JSONSchema", dependencies: ["MCPCore"]),
+        .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema"]),
+        .target(name: "MCPCommandLine", dependencies: ["MCP", "MCPCore"]),
+        .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine"]),
         .executableTarget(
             name: "MCPBenchmarks",
-            dependencies: ["MCPCore", "JSONSchema"],
+            dependencies: ["MCPCore", "JSONSchema", "MCP"],
             path: "Benchmarks/MCPBenchmarks"
         ),
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "MCPCore"]),
+        .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore"]),
+        .testTarget(name: "MCPCommandLineTests", dependencies: ["MCPCommandLine", "MCP"]),
     ],
     swiftLanguageModes: [.v6]
 )

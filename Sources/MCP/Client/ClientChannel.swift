@@ -1,0 +1,178 @@
+internal import Foundation
+internal import MCPCore
+
+/// How an ``MCPClient`` reaches its server: directly in process, or over a transport.
+protocol ClientChannel: Sendable {
+    /// Sends a request and returns its result; throws the server's ``JSONRPCError``, a
+    /// ``MCPClientError``, or `CancellationError`.
+    func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue
+    /// Sends a notification.
+    func notify(_ notification: JSONRPCNotification) async throws
+    /// Ends the connection; pending requests fail.
+    func close() async
+}
+
+/// Delivers server notifications: progress to the handler of the call it belongs to,
+/// everything to the client's notification stream.
+final class ProgressRouter: @unchecked Sendable {
+    typealias Handler = @Sendable (ProgressNotification) -> Void
+
+    private let lock = NSLock()
+    private var handlers: [JSONValue: Handler] = [:]
+    let stream: AsyncStream<ServerNotification>
+    private let continuation: AsyncStream<ServerNotification>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    func register(_ token: JSONValue, _ handler: @escaping Handler) {
+        lock.lock()
+        handlers[token] = handler
+        lock.unlock()
+    }
+
+    func unregister(_ token: JSONValue) {
+        lock.lock()
+        handlers[token] = nil
+        lock.unlock()
+    }
+
+    /// Routes one notification from the server.
+    func deliver(_ notification: JSONRPCNotification) {
+        switch notification.method {
+        case MCPMethod.toolsListChanged:
+            continuation.yield(.toolListChanged)
+        case MCPMethod.progress:
+            guard let progress = try? ProgressNotification(params: notification.params) else {
+                continuation.yield(.other(notification))
+                return
+            }
+            lock.lock()
+            let handler = handlers[progress.progressToken]
+            lock.unlock()
+            handler?(progress)
+            continuation.yield(.progress(progress))
+        case MCPMethod.subscriptionsAcknowledged:
+            lock.lock()
+            acknowledged = true
+            let waiters = acknowledgementWaiters
+            acknowledgementWaiters = []
+            lock.unlock()
+            for waiter in waiters { waiter.resume() }
+        default:
+            continuation.yield(.other(notification))
+        }
+    }
+
+    func finish() {
+        continuation.finish()
+        lock.lock()
+        let waiters = acknowledgementWaiters
+        acknowledgementWaiters = []
+        lock.unlock()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private var acknowledged = false
+    private var acknowledgementWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once the server has acknowledged a `subscriptions/listen` request (or the
+    /// connection has ended).
+    func waitForAcknowledgement() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if acknowledged {
+                lock.unlock()
+                waiter.resume()
+            } else {
+                acknowledgementWaiters.append(waiter)
+                lock.unlock()
+            }
+        }
+    }
+}
+
+/// A request id source shared by a channel's callers.
+final class RequestIDs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 1
+
+    func make() -> RequestID {
+        lock.lock()
+        defer { lock.unlock() }
+        let id = next
+        next += 1
+        return .int(id)
+    }
+}
+
+// MARK: - In process
+
+/// A channel straight into an ``MCPServer`` in the same process: no transport, no encoding.
+final class DirectChannel: ClientChannel {
+    let server: MCPServer
+    let session: Int
+    let router: ProgressRouter
+    private let ids = RequestIDs()
+
+    private init(server: MCPServer, session: Int, router: ProgressRouter) {
+        self.server = server
+        self.session = session
+        self.router = router
+    }
+
+    static func open(to server: MCPServer, router: ProgressRouter) async -> DirectChannel {
+        let session = await server.openSession { message in
+            if case .notification(let notification) = message {
+                router.deliver(notification)
+            }
+        }
+        return DirectChannel(server: server, session: session, router: router)
+    }
+
+    func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
+        let id = ids.make()
+        var params = params
+        if let progress {
+            params = ClientRequests.attachProgressToken(id.json, to: params)
+            router.register(id.json, progress)
+        }
+        defer { if progress != nil { router.unregister(id.json) } }
+        let reply = await server.handle(.request(JSONRPCRequest(id: id, method: method, params: params)), session: session)
+        try Task.checkCancellation()
+        return try ClientRequests.result(of: reply, for: id)
+    }
+
+    func notify(_ notification: JSONRPCNotification) async throws {
+        _ = await server.handle(.notification(notification), session: session)
+    }
+
+    func close() async {
+        await server.closeSession(session)
+        router.finish()
+    }
+}
+
+enum ClientRequests {
+    /// The result of a request from its reply, or the error the reply carries.
+    static func result(of reply: JSONRPCMessage?, for id: RequestID) throws -> JSONValue {
+        switch reply {
+        case .response(let response)?:
+            return response.result
+        case .errorResponse(let response)?:
+            throw response.error
+        default:
+            throw MCPClientError.invalidResponse("the server sent no response to request \(id)")
+        }
+    }
+
+    /// `params` with `_meta.progressToken` set.
+    static func attachProgressToken(_ token: JSONValue, to params: JSONValue?) -> JSONValue {
+        var params = params ?? .object([:])
+        var meta = params["_meta"] ?? .object([:])
+        meta[MCPMetaKey.progressToken] = token
+        params["_meta"] = meta
+        return params
+    }
+}

@@ -1,0 +1,313 @@
+public import MCPCore
+
+/// An MCP client: connects to a server, lists its tools and calls them.
+///
+/// ```swift
+/// // A server in the same process (the iOS path): no transport, no encoding.
+/// let client = try await MCPClient.connect(to: server)
+/// // Any MCP server in its own process, over stdio (macOS, Linux).
+/// let time = try await MCPClient.connect(to: .process("mcp-server-time"))
+///
+/// for tool in try await time.listTools() { print(tool.name) }
+/// let result = try await time.callTool(name: "get_current_time", arguments: ["timezone": "Europe/Lisbon"])
+/// ```
+///
+/// ## Errors
+///
+/// A call throws the server's ``MCPCore/JSONRPCError`` when the server answers with one
+/// (an unknown tool is `-32602`), ``MCPClientError`` for failures on this side (the
+/// connection ended, a timeout), and `CancellationError` when the calling task is
+/// cancelled. A tool that fails returns normally, with ``MCPCore/CallToolResult/isError``
+/// set. When the connection ends, every call in flight fails at once.
+///
+/// ## Timeouts and cancellation
+///
+/// Every request has a timeout (``Configuration/requestTimeout``, 60 s by default,
+/// overridable per call). When it expires, or when the calling task is cancelled, the
+/// client sends `notifications/cancelled` so the server stops the work.
+public actor MCPClient {
+    /// Options for a connection.
+    public struct Configuration: Sendable {
+        /// The client's name and version, sent to the server.
+        public var clientInfo: Implementation
+        /// How to agree on a protocol version.
+        public var handshake: Handshake
+        /// The capabilities this client declares.
+        public var capabilities: ClientCapabilities
+        /// How long a request may take before it is cancelled; `nil` waits forever.
+        public var requestTimeout: Duration?
+        /// How long the `auto` handshake waits for an answer to `server/discover`
+        /// before falling back to `initialize`.
+        public var discoverTimeout: Duration
+
+        public init(
+            clientInfo: Implementation = Implementation(name: "ondevice-mcp-client", version: OnDeviceMCPVersion.string),
+            handshake: Handshake = .auto, capabilities: ClientCapabilities = ClientCapabilities(),
+            requestTimeout: Duration? = .seconds(60), discoverTimeout: Duration = .seconds(10)
+        ) {
+            self.clientInfo = clientInfo
+            self.handshake = handshake
+            self.capabilities = capabilities
+            self.requestTimeout = requestTimeout
+            self.discoverTimeout = discoverTimeout
+        }
+    }
+
+    /// How a client agrees on a protocol version with a server.
+    public struct Handshake: Hashable, Sendable, CustomStringConvertible {
+        enum Mode: Hashable, Sendable {
+            case auto
+            case version(ProtocolVersion)
+        }
+
+        let mode: Mode
+
+        /// Probe with `server/discover` and use 2026-07-28 if the server speaks it; otherwise
+        /// fall back to the `initialize` handshake (the spec's stdio back-compatibility rule).
+        public static let auto = Handshake(mode: .auto)
+
+        /// Use this version: a handshake version is negotiated with `initialize`, a modern one
+        /// is sent in every request's envelope.
+        public static func version(_ version: ProtocolVersion) -> Handshake {
+            Handshake(mode: .version(version))
+        }
+
+        public var description: String {
+            switch mode {
+            case .auto: "auto"
+            case .version(let version): version.rawValue
+            }
+        }
+    }
+
+    /// The server's name and version.
+    public nonisolated let serverInfo: Implementation
+    /// The protocol version in use.
+    public nonisolated let protocolVersion: ProtocolVersion
+    /// What the server offers.
+    public nonisolated let serverCapabilities: ServerCapabilities
+    /// The server's instructions, if it gave any.
+    public nonisolated let instructions: String?
+    /// The options this client was connected with.
+    public nonisolated let configuration: Configuration
+
+    let channel: any ClientChannel
+    let router: ProgressRouter
+    /// The 2026-07-28 envelope every request carries (empty in the handshake era), made once.
+    nonisolated let envelope: JSONObject
+    private var closed = false
+
+    init(channel: any ClientChannel, router: ProgressRouter, agreement: Agreement, configuration: Configuration) {
+        self.channel = channel
+        self.router = router
+        self.serverInfo = agreement.serverInfo
+        self.protocolVersion = agreement.version
+        self.serverCapabilities = agreement.capabilities
+        self.instructions = agreement.instructions
+        self.configuration = configuration
+        self.envelope = agreement.version.isModern ? Agreement.envelope(version: agreement.version, configuration: configuration) : [:]
+    }
+
+    // MARK: Connecting
+
+    /// Connects to a server in the same process; messages pass as values, unencoded.
+    ///
+    /// Notifications from the server (tool list changes, progress) reach ``notifications``.
+    public static func connect(to server: MCPServer, configuration: Configuration = Configuration()) async throws -> MCPClient {
+        let router = ProgressRouter()
+        let channel = await DirectChannel.open(to: server, router: router)
+        return try await establish(channel, router: router, configuration: configuration)
+    }
+
+    /// Connects over a transport the caller made, such as one end of an
+    /// ``InProcessTransport`` pair.
+    public static func connect(over transport: any Transport, configuration: Configuration = Configuration()) async throws -> MCPClient {
+        let router = ProgressRouter()
+        let channel = TransportChannel(transport: transport, router: router)
+        channel.start()
+        return try await establish(channel, router: router, configuration: configuration)
+    }
+
+    static func establish(_ channel: any ClientChannel, router: ProgressRouter, configuration: Configuration) async throws -> MCPClient {
+        do {
+            let agreement = try await Agreement.reach(over: channel, configuration: configuration)
+            let client = MCPClient(channel: channel, router: router, agreement: agreement, configuration: configuration)
+            if await client.startListening() {
+                // Return only once changes will be heard; a server that never acknowledges
+                // leaves the client without tool list notifications, nothing worse.
+                _ = try? await withTimeout(configuration.discoverTimeout, method: MCPMethod.subscriptionsListen) {
+                    await router.waitForAcknowledgement()
+                }
+            }
+            return client
+        } catch {
+            await channel.close()
+            throw error
+        }
+    }
+
+    // MARK: Requests
+
+    /// Lists every tool the server offers, following every page.
+    public nonisolated func listTools(timeout: Duration? = nil) async throws -> [Tool] {
+        var tools: [Tool] = []
+        var cursor: String?
+        var seenCursors: Set<String> = []
+        repeat {
+            let page = try await listToolsPage(cursor: cursor, timeout: timeout)
+            tools.append(contentsOf: page.tools)
+            cursor = page.nextCursor
+            if let cursor, !seenCursors.insert(cursor).inserted {
+                throw MCPClientError.invalidResponse("the server repeated the tools/list cursor \"\(cursor)\"")
+            }
+        } while cursor != nil
+        return tools
+    }
+
+    /// Lists one page of tools.
+    ///
+    /// - Returns: The page's tools and the cursor of the next page (`nil` after the last;
+    ///   an empty string is a valid cursor).
+    public nonisolated func listToolsPage(cursor: String? = nil, timeout: Duration? = nil) async throws -> (tools: [Tool], nextCursor: String?) {
+        var params = JSONObject()
+        if let cursor { params["cursor"] = .string(cursor) }
+        let result = try await send(MCPMethod.toolsList, params: params, timeout: timeout)
+        do {
+            let page = try ListToolsResult(json: result)
+            return (page.tools, page.nextCursor)
+        } catch {
+            throw MCPClientError.invalidResponse("the tools/list result is not valid: \(error)")
+        }
+    }
+
+    /// Calls a tool and returns its whole result.
+    ///
+    /// - Parameters:
+    ///   - name: The tool's name, as listed.
+    ///   - arguments: The arguments object.
+    ///   - timeout: How long to wait; `nil` uses ``Configuration/requestTimeout``.
+    ///   - onProgress: Called with each progress report the server sends for this call.
+    /// - Returns: The result; a tool that failed returns one with `isError` set.
+    /// - Throws: The server's ``MCPCore/JSONRPCError`` (an unknown tool or malformed
+    ///   arguments), ``MCPClientError``, or `CancellationError`.
+    public nonisolated func callTool(
+        name: String, arguments: JSONObject = [:], timeout: Duration? = nil,
+        onProgress: (@Sendable (ProgressNotification) -> Void)? = nil
+    ) async throws -> CallToolResult {
+        let params: JSONObject = ["name": .string(name), "arguments": .object(arguments)]
+        let result = try await send(MCPMethod.toolsCall, params: params, timeout: timeout, progress: onProgress)
+        do {
+            return try CallToolResult(json: result)
+        } catch {
+            throw MCPClientError.invalidResponse("the result of \(name) is not a tool result: \(error)")
+        }
+    }
+
+    /// Checks that the server answers (handshake-era connections; a 2026-07-28 server has
+    /// no `ping`, so this sends `server/discover` instead).
+    public nonisolated func ping(timeout: Duration? = nil) async throws {
+        if protocolVersion.isModern {
+            _ = try await send(MCPMethod.serverDiscover, params: [:], timeout: timeout)
+        } else {
+            _ = try await send(MCPMethod.ping, params: nil, timeout: timeout)
+        }
+    }
+
+    /// Notifications from the server: tool list changes, progress, and others.
+    ///
+    /// One stream per client, for one consumer; it finishes when the connection ends.
+    /// On a 2026-07-28 connection the client opens a `subscriptions/listen` stream for
+    /// tool list changes when the server announces them.
+    public nonisolated var notifications: AsyncStream<ServerNotification> { router.stream }
+
+    /// Closes the connection. Calls in flight fail with ``MCPClientError/connectionClosed``.
+    public func close() async {
+        guard !closed else { return }
+        closed = true
+        listener?.cancel()
+        await listener?.value
+        await channel.close()
+    }
+
+    // MARK: Internals
+
+    private var listener: Task<Void, Never>?
+
+    /// On a 2026-07-28 connection, opens the `subscriptions/listen` stream for tool list
+    /// changes; returns whether it did.
+    private func startListening() -> Bool {
+        guard protocolVersion.isModern, serverCapabilities.toolsListChanged else { return false }
+        let channel = channel
+        let envelope = Agreement.envelope(version: protocolVersion, configuration: configuration)
+        listener = Task {
+            var params: JSONObject = ["notifications": ["toolsListChanged": true]]
+            params["_meta"] = .object(envelope)
+            // Stays open until close() cancels it; its end (or failure) needs no handling.
+            _ = try? await channel.request(MCPMethod.subscriptionsListen, params: .object(params), progress: nil)
+        }
+        return true
+    }
+
+    /// Sends a request with the era's envelope and the timeout rule.
+    nonisolated func send(
+        _ method: String, params: JSONObject?, timeout: Duration?, progress: ProgressRouter.Handler? = nil
+    ) async throws -> JSONValue {
+        var params = params
+        if protocolVersion.isModern {
+            var object = params ?? JSONObject()
+            var meta = object["_meta"]?.objectValue ?? JSONObject()
+            for (key, value) in envelope {
+                meta[key] = value
+            }
+            object["_meta"] = .object(meta)
+            params = object
+        }
+        let value = params.map { JSONValue.object($0) }
+        let result = try await Self.withTimeout(timeout ?? configuration.requestTimeout, method: method) { [channel] in
+            try await channel.request(method, params: value, progress: progress)
+        }
+        return try Self.unstamped(result, method: method)
+    }
+
+    /// A result without the 2026-07-28 era's stamps (`resultType`, `_meta.serverInfo`),
+    /// which describe the reply, not its content.
+    ///
+    /// - Throws: ``MCPClientError/invalidResponse`` for a `resultType` other than
+    ///   `complete`: this client does not take part in input requests (MRTR).
+    static func unstamped(_ result: JSONValue, method: String) throws -> JSONValue {
+        guard case .object(var object) = result else { return result }
+        if let type = object.removeValue(forKey: "resultType"), type != "complete" {
+            throw MCPClientError.invalidResponse("\(method) answered with resultType \(type), which this client does not support")
+        }
+        if case .object(var meta)? = object["_meta"], meta.removeValue(forKey: MCPMetaKey.serverInfo) != nil {
+            object["_meta"] = meta.isEmpty ? nil : .object(meta)
+        }
+        return .object(object)
+    }
+
+    /// Runs `body`, failing with ``MCPClientError/timedOut`` (and cancelling `body`) after `timeout`.
+    static func withTimeout<T: Sendable>(
+        _ timeout: Duration?, method: String, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        guard let timeout else { return try await body() }
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                // A deadline, not a wait for an event: the group ends as soon as body finishes.
+                try await Task.sleep(for: timeout)
+                throw MCPClientError.timedOut("\(method) got no reply within \(timeout)")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else {
+                throw MCPClientError.connectionClosed
+            }
+            return first
+        }
+    }
+}
+
+/// The version of this library.
+public enum OnDeviceMCPVersion {
+    /// The version string, sent as `clientInfo.version` and `serverInfo.version` by default.
+    public static let string = "0.1.0"
+}

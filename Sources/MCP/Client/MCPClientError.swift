@@ -1,0 +1,53 @@
+/// A failure on the client's side of a connection: never something the server said.
+///
+/// When the server answers with a JSON-RPC error, the client throws that
+/// ``MCPCore/JSONRPCError`` itself. This type covers everything else: the connection
+/// ended, a call timed out, a reply did not make sense. Match with `catch
+/// MCPClientError.timedOut` and the other static members.
+public struct MCPClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case connectionClosed
+        case timedOut
+        case invalidResponse
+        case handshakeFailed
+    }
+
+    private let code: Code
+    /// What happened, in a sentence.
+    public let detail: String
+
+    private init(_ code: Code, _ detail: String) {
+        self.code = code
+        self.detail = detail
+    }
+
+    /// The connection ended before the reply came.
+    public static let connectionClosed = MCPClientError(.connectionClosed, "the connection to the server is closed")
+    /// No reply came in time; the request was cancelled at the server.
+    public static let timedOut = MCPClientError(.timedOut, "the request timed out")
+    /// The server's reply does not have the shape MCP requires.
+    public static let invalidResponse = MCPClientError(.invalidResponse, "the server's reply is not valid")
+    /// The client and the server could not agree on a protocol version.
+    public static let handshakeFailed = MCPClientError(.handshakeFailed, "the handshake with the server failed")
+
+    static func connectionClosed(_ detail: String) -> MCPClientError { MCPClientError(.connectionClosed, detail) }
+    static func timedOut(_ detail: String) -> MCPClientError { MCPClientError(.timedOut, detail) }
+    static func invalidResponse(_ detail: String) -> MCPClientError { MCPClientError(.invalidResponse, detail) }
+    static func handshakeFailed(_ detail: String) -> MCPClientError { MCPClientError(.handshakeFailed, detail) }
+
+    /// Errors are equal when they are of the same kind, whatever their detail.
+    public static func == (lhs: MCPClientError, rhs: MCPClientError) -> Bool {
+        lhs.code == rhs.code
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+    }
+
+    /// Matches an ``MCPClientError`` of the same kind, for `catch` clauses.
+    public static func ~= (pattern: MCPClientError, error: any Error) -> Bool {
+        (error as? MCPClientError) == pattern
+    }
+
+    public var description: String { detail }
+}

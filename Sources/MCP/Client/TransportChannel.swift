@@ -1,0 +1,104 @@
+internal import Foundation
+internal import MCPCore
+
+/// A channel to a server over a ``Transport``: requests out, replies matched by id.
+///
+/// One reader task, owned by the channel, reads the transport until it ends; ``close()``
+/// closes the transport and waits for the reader. When the transport ends, every pending
+/// request fails at once with ``MCPClientError/connectionClosed``.
+final class TransportChannel: ClientChannel, @unchecked Sendable {
+    let transport: any Transport
+    let router: ProgressRouter
+    private let pending = PendingRequests()
+    private let ids = RequestIDs()
+    private let lock = NSLock()
+    private var reader: Task<Void, Never>?
+
+    init(transport: any Transport, router: ProgressRouter) {
+        self.transport = transport
+        self.router = router
+    }
+
+    /// Starts reading the transport.
+    func start() {
+        let stream = transport.receive()
+        let task = Task { [pending, router] in
+            do {
+                for try await inbound in stream {
+                    await Self.dispatch(inbound, pending: pending, router: router, transport: self.transport)
+                }
+                pending.failAll(MCPClientError.connectionClosed("the server closed the connection"))
+            } catch {
+                pending.failAll(MCPClientError.connectionClosed("the connection to the server broke: \(error)"))
+            }
+            router.finish()
+        }
+        lock.lock()
+        reader = task
+        lock.unlock()
+    }
+
+    private static func dispatch(_ inbound: InboundMessage, pending: PendingRequests, router: ProgressRouter, transport: any Transport) async {
+        switch inbound {
+        case .message(.response(let response)):
+            pending.resolve(response.id, with: .success(response.result))
+        case .message(.errorResponse(let response)):
+            if let id = response.id {
+                pending.resolve(id, with: .failure(response.error))
+            }
+        case .message(.notification(let notification)):
+            router.deliver(notification)
+        case .message(.request(let request)):
+            // Server-to-client requests: answer ping; this client offers no other capability.
+            let reply: JSONRPCMessage =
+                request.method == MCPMethod.ping
+                ? .response(JSONRPCResponse(id: request.id, result: [:]))
+                : .errorResponse(JSONRPCErrorResponse(id: request.id, error: .methodNotFound(request.method)))
+            try? await transport.send(reply)
+        case .message(.batch), .invalid:
+            // Nothing to answer: a client does not reply to malformed server output.
+            return
+        }
+    }
+
+    func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
+        let id = ids.make()
+        var params = params
+        if let progress {
+            params = ClientRequests.attachProgressToken(id.json, to: params)
+            router.register(id.json, progress)
+        }
+        defer { if progress != nil { router.unregister(id.json) } }
+        try pending.prepare(id)
+        do {
+            try await transport.send(.request(JSONRPCRequest(id: id, method: method, params: params)))
+        } catch {
+            pending.discard(id)
+            throw MCPClientError.connectionClosed("could not send \(method): \(error)")
+        }
+        do {
+            return try await pending.wait(for: id)
+        } catch is CancellationError {
+            // Tell the server to stop; it will not answer. Best effort: the connection may be gone.
+            let params: JSONValue = ["requestId": id.json, "reason": "The client cancelled the request."]
+            try? await transport.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: params)))
+            throw CancellationError()
+        }
+    }
+
+    func notify(_ notification: JSONRPCNotification) async throws {
+        do {
+            try await transport.send(.notification(notification))
+        } catch {
+            throw MCPClientError.connectionClosed("could not send \(notification.method): \(error)")
+        }
+    }
+
+    func close() async {
+        await transport.close()
+        pending.failAll(MCPClientError.connectionClosed("the client closed the connection"))
+        let task = lock.withLock { reader }
+        task?.cancel()
+        await task?.value
+    }
+}

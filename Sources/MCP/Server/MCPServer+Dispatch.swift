@@ -1,0 +1,219 @@
+internal import MCPCore
+
+extension MCPServer {
+    /// Answers one message on a connection.
+    func handle(_ message: JSONRPCMessage, session: Int) async -> JSONRPCMessage? {
+        switch message {
+        case .request(let request):
+            return await respond(to: request, session: session)
+        case .notification(let notification):
+            receive(notification, session: session)
+            return nil
+        case .response, .errorResponse:
+            // This server sends no requests, so responses answer nothing; ignore them.
+            return nil
+        case .batch(let elements):
+            return await handleBatch(elements, session: session)
+        }
+    }
+
+    /// Answers a request with a response or an error response.
+    func respond(to request: JSONRPCRequest, session: Int) async -> JSONRPCMessage {
+        do {
+            let result = try await result(for: request, session: session)
+            return .response(JSONRPCResponse(id: request.id, result: result))
+        } catch {
+            return .errorResponse(JSONRPCErrorResponse(id: request.id, error: error))
+        }
+    }
+
+    /// Handles a notification from the client.
+    func receive(_ notification: JSONRPCNotification, session: Int) {
+        switch notification.method {
+        case MCPMethod.initialized:
+            sessions[session]?.initialized = true
+        default:
+            // notifications/cancelled is acted on by the run loop, which owns the request tasks;
+            // unknown notifications are ignored, as JSON-RPC requires.
+            break
+        }
+    }
+
+    /// Answers a JSON-RPC batch: processed under 2025-03-26, refused otherwise.
+    private func handleBatch(_ elements: [JSONValue], session: Int) async -> JSONRPCMessage? {
+        let version = sessions[session]?.legacyVersion ?? .latestHandshake
+        guard case .legacy(let negotiated)? = sessions[session]?.era, negotiated.allowsBatches else {
+            let error = JSONRPCError.invalidRequest(
+                "JSON-RPC batches are only allowed in protocol version 2025-03-26; this connection uses \(version)")
+            return .errorResponse(JSONRPCErrorResponse(id: nil, error: error))
+        }
+        let responses = await withTaskGroup(of: (Int, JSONRPCMessage?).self) { group in
+            for (position, element) in elements.enumerated() {
+                group.addTask { () async -> (Int, JSONRPCMessage?) in
+                    do throws(InvalidMessage) {
+                        let message = try JSONRPCMessage(element)
+                        switch message {
+                        case .request(let request) where request.method == MCPMethod.initialize:
+                            let error = JSONRPCError.invalidRequest("initialize must not be sent in a batch")
+                            return (position, .errorResponse(JSONRPCErrorResponse(id: request.id, error: error)))
+                        case .batch:
+                            let error = JSONRPCError.invalidRequest("a batch must not contain another batch")
+                            return (position, .errorResponse(JSONRPCErrorResponse(id: nil, error: error)))
+                        default:
+                            return (position, await self.handle(message, session: session))
+                        }
+                    } catch {
+                        return (position, error.response)
+                    }
+                }
+            }
+            var collected: [(Int, JSONRPCMessage)] = []
+            for await (position, response) in group {
+                if let response { collected.append((position, response)) }
+            }
+            return collected.sorted { $0.0 < $1.0 }.map(\.1.json)
+        }
+        return responses.isEmpty ? nil : .batch(responses)
+    }
+
+    // MARK: Requests
+
+    /// The result of a request, or the JSON-RPC error that answers it.
+    private func result(for request: JSONRPCRequest, session: Int) async throws(JSONRPCError) -> JSONValue {
+        guard let state = sessions[session] else {
+            throw .internalError("the connection is closed")
+        }
+        if request.method == MCPMethod.initialize {
+            return try initialize(request, session: session, state: state)
+        }
+        if let meta = request.params?["_meta"], meta[MCPMetaKey.protocolVersion] != nil {
+            return try await modernResult(for: request, meta: meta, session: session, state: state)
+        }
+        if state.era == .modern {
+            throw Self.missingEnvelope(request.params?["_meta"])
+        }
+        let version = state.legacyVersion
+        switch request.method {
+        case MCPMethod.ping:
+            return .object([:])
+        case MCPMethod.toolsList:
+            return try listTools(request.params, modern: false)
+        case MCPMethod.toolsCall:
+            return try await callTool(request, version: version, clientInfo: state.clientInfo, session: session, modern: false)
+        case MCPMethod.serverDiscover, MCPMethod.subscriptionsListen:
+            throw Self.missingEnvelope(request.params?["_meta"])
+        default:
+            throw .methodNotFound(request.method)
+        }
+    }
+
+    /// Answers `initialize`: echo a supported handshake version, else offer the newest.
+    private func initialize(_ request: JSONRPCRequest, session: Int, state: ServerSession) throws(JSONRPCError) -> JSONValue {
+        let requested = request.params?["protocolVersion"]
+        if state.era == .modern {
+            throw JSONRPCError(
+                code: .unsupportedProtocolVersion,
+                message: "this connection serves the 2026-07-28 protocol; the initialize handshake is not accepted",
+                data: ["supported": .array(ProtocolVersion.modernVersions.map { .string($0.rawValue) }), "requested": requested ?? nil])
+        }
+        let params: InitializeParams
+        do {
+            params = try InitializeParams(json: request.params)
+        } catch {
+            throw .invalidParams(error.description)
+        }
+        let version = params.protocolVersion.usesHandshake ? params.protocolVersion : .latestHandshake
+        sessions[session]?.era = .legacy(version)
+        sessions[session]?.initialized = false
+        sessions[session]?.clientInfo = params.clientInfo
+        sessions[session]?.clientCapabilities = params.capabilities
+        let result = InitializeResult(
+            protocolVersion: version, capabilities: .tools(listChanged: true), serverInfo: info, instructions: instructions)
+        return result.json
+    }
+
+    /// Serves a request that carries the 2026-07-28 envelope.
+    private func modernResult(
+        for request: JSONRPCRequest, meta: JSONValue, session: Int, state: ServerSession
+    ) async throws(JSONRPCError) -> JSONValue {
+        if case .legacy = state.era {
+            throw .invalidRequest(
+                "this connection serves the handshake protocol era; requests carrying the 2026-07-28 envelope are not accepted on it")
+        }
+        let missing = [MCPMetaKey.protocolVersion, MCPMetaKey.clientCapabilities].filter { meta[$0] == nil }
+        guard missing.isEmpty, case .object = meta[MCPMetaKey.clientCapabilities] else {
+            throw Self.missingEnvelope(meta)
+        }
+        guard case .string(let asked)? = meta[MCPMetaKey.protocolVersion] else {
+            throw .invalidParams("params._meta[\"\(MCPMetaKey.protocolVersion)\"] must be a string")
+        }
+        let version = ProtocolVersion(rawValue: asked)
+        guard version.isModern else {
+            let supported = state.era == .modern ? ProtocolVersion.modernVersions : ProtocolVersion.known.reversed()
+            throw JSONRPCError(
+                code: .unsupportedProtocolVersion, message: "Unsupported protocol version",
+                data: ["supported": .array(supported.map { .string($0.rawValue) }), "requested": .string(asked)])
+        }
+        sessions[session]?.era = .modern
+        let clientInfo = meta[MCPMetaKey.clientInfo].map(Implementation.init(json:))
+        var result: JSONValue
+        switch request.method {
+        case MCPMethod.serverDiscover:
+            result = discoverResult()
+        case MCPMethod.toolsList:
+            result = try listTools(request.params, modern: true)
+        case MCPMethod.toolsCall:
+            result = try await callTool(request, version: version, clientInfo: clientInfo, session: session, modern: true)
+        case MCPMethod.subscriptionsListen:
+            result = try await listen(request, session: session)
+        default:
+            // ping, logging/setLevel and everything unknown: not methods of 2026-07-28.
+            throw .methodNotFound(request.method)
+        }
+        result["resultType"] = "complete"
+        var resultMeta = result["_meta"]?.objectValue ?? JSONObject()
+        resultMeta[MCPMetaKey.serverInfo] = infoJSON
+        result["_meta"] = .object(resultMeta)
+        return result
+    }
+
+    private static func missingEnvelope(_ meta: JSONValue?) -> JSONRPCError {
+        guard let meta, case .object(let object) = meta else {
+            return .invalidParams(
+                "params._meta must be an object carrying the required '\(MCPMetaKey.protocolVersion)' and '\(MCPMetaKey.clientCapabilities)' envelope keys")
+        }
+        let missing = [MCPMetaKey.protocolVersion, MCPMetaKey.clientCapabilities].filter { !object.contains(key: $0) }
+        if missing.isEmpty {
+            return .invalidParams("params._meta[\"\(MCPMetaKey.clientCapabilities)\"] must be an object")
+        }
+        return .invalidParams("params._meta is missing the required envelope key(s): \(missing.joined(separator: ", "))")
+    }
+
+    /// The `server/discover` result (before the era's stamps).
+    private func discoverResult() -> JSONValue {
+        DiscoverResult(
+            supportedVersions: ProtocolVersion.known.reversed(), capabilities: .tools(listChanged: true),
+            instructions: instructions, ttlMs: 0, cacheScope: "public"
+        ).json
+    }
+
+    /// Serves `subscriptions/listen`: acknowledges, then stays open until cancelled.
+    private func listen(_ request: JSONRPCRequest, session: Int) async throws(JSONRPCError) -> JSONValue {
+        guard let notify = sessions[session]?.notify else {
+            throw .invalidRequest("subscriptions/listen needs a connection that can carry notifications")
+        }
+        let wanted = request.params?["notifications"]?["toolsListChanged"]?.boolValue ?? false
+        sessions[session]?.listens[request.id] = ServerSession.Listen(toolsListChanged: wanted)
+        var agreed = JSONObject()
+        if wanted { agreed["toolsListChanged"] = true }
+        let acknowledgement: JSONValue = ["_meta": [MCPMetaKey.subscriptionID: request.id.json], "notifications": .object(agreed)]
+        await notify(.notification(JSONRPCNotification(method: MCPMethod.subscriptionsAcknowledged, params: acknowledgement)))
+        // The stream stays open until the client cancels the request (or the connection ends,
+        // which cancels it too). AsyncStream's iteration ends on task cancellation.
+        let (openUntilCancelled, holder) = AsyncStream<Never>.makeStream()
+        for await _ in openUntilCancelled {}
+        holder.finish()
+        sessions[session]?.listens[request.id] = nil
+        return ["_meta": [MCPMetaKey.subscriptionID: request.id.json]]
+    }
+}

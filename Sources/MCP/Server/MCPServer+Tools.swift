@@ -1,0 +1,117 @@
+internal import JSONSchema
+internal import MCPCore
+
+extension MCPServer {
+    /// Answers `tools/list`: one page of tools in name order, with a cursor to the next.
+    func listTools(_ params: JSONValue?, modern: Bool) throws(JSONRPCError) -> JSONValue {
+        var start = 0
+        if let cursor = params?["cursor"], !cursor.isNull {
+            guard case .string(let text) = cursor, let after = ToolCursor.decode(text) else {
+                throw .invalidParams("the cursor is not one this server issued")
+            }
+            start = orderedNames.firstIndex { $0 > after } ?? orderedNames.endIndex
+        }
+        let end = min(orderedNames.count, start + pageSize)
+        var listed: [JSONValue] = []
+        listed.reserveCapacity(end - start)
+        for name in orderedNames[start..<end] {
+            if let entry = registry[name] { listed.append(entry.listing) }
+        }
+        var result: JSONObject = ["tools": .array(listed)]
+        if end < orderedNames.count {
+            result["nextCursor"] = .string(ToolCursor.encode(after: orderedNames[end - 1]))
+        }
+        if modern {
+            result["ttlMs"] = 0
+            result["cacheScope"] = "public"
+        }
+        return .object(result)
+    }
+
+    /// Answers `tools/call` by the error rule in ``MCPServer``'s documentation.
+    func callTool(
+        _ request: JSONRPCRequest, version: ProtocolVersion, clientInfo: Implementation?, session: Int, modern: Bool
+    ) async throws(JSONRPCError) -> JSONValue {
+        guard case .object(let params)? = request.params else {
+            throw .invalidParams("tools/call needs params with a \"name\"")
+        }
+        guard case .string(let name)? = params["name"] else {
+            throw .invalidParams(params["name"] == nil ? "\"name\" is required" : "\"name\" must be a string")
+        }
+        var arguments = JSONObject()
+        if let given = params["arguments"], !given.isNull {
+            guard case .object(let object) = given else {
+                throw .invalidParams("\"arguments\" must be an object, not \(given.typeName)")
+            }
+            arguments = object
+        }
+        guard let entry = registry[name] else {
+            throw .invalidParams("Unknown tool: \(name)")
+        }
+        let validation = entry.schema.validate(.object(arguments))
+        guard validation.isValid else {
+            return Self.encode(.error(Self.describeInvalidArguments(validation.errors.map(\.description), tool: name)), version: version, modern: modern)
+        }
+        let notify = sessions[session]?.notify
+        let context = ToolContext(
+            requestID: request.id, protocolVersion: version, clientInfo: clientInfo,
+            progressToken: params["_meta"]?[MCPMetaKey.progressToken],
+            notify: notify.map { send in { @Sendable notification in await send(.notification(notification)) } })
+        let result: CallToolResult
+        do {
+            result = try await entry.tool.handler(arguments, context)
+        } catch is CancellationError {
+            // Under run(on:) a cancelled call gets no response at all; a direct caller sees this.
+            result = .error("The call to \(name) was cancelled.")
+        } catch {
+            result = .error(String(describing: error))
+        }
+        return Self.encode(result, version: version, modern: modern)
+    }
+
+    private static func describeInvalidArguments(_ problems: [String], tool: String) -> String {
+        let shown = problems.prefix(5).joined(separator: "; ")
+        let more = problems.count > 5 ? " (and \(problems.count - 5) more)" : ""
+        return "Invalid arguments for tool \(tool): \(shown)\(more)"
+    }
+
+    /// A result in the form the connection's version reads.
+    private static func encode(_ result: CallToolResult, version: ProtocolVersion, modern: Bool) -> JSONValue {
+        var result = result
+        if !modern, version == .v2024_11_05 || version == .v2025_03_26 {
+            // Structured output arrived in 2025-06-18; older clients read the text mirror.
+            result.structuredContent = nil
+        }
+        return result.json
+    }
+}
+
+/// The opaque `tools/list` cursor: the name of the last tool of the previous page, in hex.
+///
+/// A name cursor stays valid when tools are added or removed between pages.
+enum ToolCursor {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    static func encode(after name: String) -> String {
+        var hex: [UInt8] = Array("n1".utf8)
+        for byte in name.utf8 {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    static func decode(_ cursor: String) -> String? {
+        let utf8 = Array(cursor.utf8)
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "n"), utf8[1] == UInt8(ascii: "1"), utf8.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        var index = 2
+        while index < utf8.count {
+            guard let high = digits.firstIndex(of: utf8[index]), let low = digits.firstIndex(of: utf8[index + 1]) else { return nil }
+            bytes.append(UInt8(high << 4 | low))
+            index += 2
+        }
+        let name = String(decoding: bytes, as: UTF8.self)
+        return Array(name.utf8) == bytes ? name : nil
+    }
+}

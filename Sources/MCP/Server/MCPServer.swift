@@ -1,0 +1,236 @@
+public import JSONSchema
+public import MCPCore
+
+/// An MCP server: an actor that answers JSON-RPC messages with the tools registered on it.
+///
+/// Register tools, then either answer messages one at a time with ``handle(_:)`` (what an
+/// in-process client does) or serve a connection with ``run(on:)``:
+///
+/// ```swift
+/// let server = MCPServer(name: "Notes", version: "1.0")
+/// try await server.register(MCPTool(
+///     name: "notes_search",
+///     description: "Search the user's notes",
+///     inputSchema: ["type": "object", "properties": ["query": ["type": "string"]], "required": ["query"]]
+/// ) { arguments in
+///     .text(try await notes.search(arguments["query"]?.stringValue ?? ""))
+/// })
+/// try await server.run(on: StdioTransport())
+/// ```
+///
+/// ## Protocol versions
+///
+/// The server speaks every MCP version from 2024-11-05 to 2026-07-28. A connection that
+/// opens with `initialize` is served in the handshake era at the negotiated version (an
+/// unsupported request is offered 2025-11-25). A connection whose first request carries
+/// the 2026-07-28 envelope (`params._meta` with a protocol version) is served statelessly
+/// in the modern era. A connection keeps the era it started in. Requests that arrive on a
+/// fresh connection without either are answered as 2025-11-25 would, so a minimal client
+/// (or a test) can call `tools/list` directly.
+///
+/// ## Errors
+///
+/// One rule for `tools/call`, the one MCP 2025-11-25 settled on: a malformed request
+/// (`name` missing or not a string, `arguments` not an object) and an unknown tool are
+/// JSON-RPC errors `-32602`; arguments that fail the tool's `inputSchema` and a tool that
+/// throws are results with `isError: true` whose text says what was wrong, for the model
+/// to read and correct.
+///
+/// ## Concurrency
+///
+/// Requests are handled concurrently: a tool function runs off the actor, so a slow tool
+/// never holds up `ping` or another call. The tool list is actor state; a call uses the
+/// tool as it was registered when the call arrived.
+public actor MCPServer {
+    /// The server's name and version, as clients see them in `serverInfo`.
+    public nonisolated let info: Implementation
+    /// `info` as JSON, made once: every 2026-07-28 result carries it.
+    nonisolated let infoJSON: JSONValue
+    /// Text the server offers clients about how to use it (`instructions`).
+    public nonisolated let instructions: String?
+    /// How many tools one `tools/list` page holds.
+    public nonisolated let pageSize: Int
+    /// How arguments are validated against tool schemas.
+    public nonisolated let schemaOptions: JSONSchema.Options
+
+    /// Registered tools by name.
+    var registry: [String: RegisteredTool] = [:]
+    /// Registered tool names in ascending order: the order of `tools/list`.
+    var orderedNames: [String] = []
+    /// Connection state, by session number.
+    var sessions: [Int: ServerSession] = [:]
+    var nextSessionNumber = 1
+
+    /// The session used by ``handle(_:)``, which has no way to deliver notifications.
+    static let directSession = 0
+
+    /// Creates a server with no tools.
+    ///
+    /// - Parameters:
+    ///   - name: The server's programmatic name.
+    ///   - version: The server's version.
+    ///   - title: A name for people to read.
+    ///   - instructions: Text for clients about how to use the server.
+    ///   - pageSize: How many tools one `tools/list` page holds (at least 1).
+    ///   - schemaOptions: Limits and defaults for validating arguments.
+    public init(
+        name: String, version: String, title: String? = nil, instructions: String? = nil,
+        pageSize: Int = 100, schemaOptions: JSONSchema.Options = JSONSchema.Options()
+    ) {
+        info = Implementation(name: name, version: version, title: title)
+        infoJSON = info.json
+        self.instructions = instructions
+        self.pageSize = max(1, pageSize)
+        self.schemaOptions = schemaOptions
+        sessions[Self.directSession] = ServerSession(notify: nil)
+    }
+
+    // MARK: Tools
+
+    /// Adds a tool, or replaces the tool with the same name.
+    ///
+    /// Clients that asked to hear about it get `notifications/tools/list_changed`.
+    ///
+    /// - Throws: ``JSONSchema/SchemaError`` when the tool's `inputSchema` is not a valid
+    ///   JSON Schema (or uses a remote reference); the tool list is then unchanged.
+    public func register(_ tool: MCPTool) async throws {
+        let schema = try JSONSchema(tool.definition.inputSchema, options: schemaOptions)
+        let isNew = registry[tool.name] == nil
+        registry[tool.name] = RegisteredTool(tool: tool, schema: schema, listing: tool.definition.json)
+        if isNew {
+            let position = orderedNames.firstIndex { $0 > tool.name } ?? orderedNames.endIndex
+            orderedNames.insert(tool.name, at: position)
+        }
+        await announceToolListChange()
+    }
+
+    /// Adds a tool built from its parts; see ``MCPTool``.
+    public func register(
+        name: String, title: String? = nil, description: String,
+        inputSchema: JSONValue = Tool.emptyInputSchema, outputSchema: JSONValue? = nil,
+        annotations: ToolAnnotations? = nil,
+        run: @escaping MCPTool.Handler
+    ) async throws {
+        try await register(
+            MCPTool(
+                name: name, title: title, description: description, inputSchema: inputSchema,
+                outputSchema: outputSchema, annotations: annotations, run: run))
+    }
+
+    /// Removes the tool with `name`; returns whether there was one.
+    ///
+    /// Calls already running go on to their end.
+    @discardableResult
+    public func unregister(_ name: String) async -> Bool {
+        guard registry.removeValue(forKey: name) != nil else { return false }
+        orderedNames.removeAll { $0 == name }
+        await announceToolListChange()
+        return true
+    }
+
+    /// The registered tools, in `tools/list` order.
+    public var tools: [Tool] {
+        orderedNames.compactMap { registry[$0]?.tool.definition }
+    }
+
+    // MARK: Answering messages
+
+    /// Answers one message, as a client in the same process would send it.
+    ///
+    /// Returns the response to a request, a batch of responses to a batch, and `nil` for
+    /// a notification or a response. Messages passed here share one connection state
+    /// (for example, the version an `initialize` negotiated); it cannot send
+    /// notifications. Use ``run(on:)`` to serve a connection with notifications.
+    public func handle(_ message: JSONRPCMessage) async -> JSONRPCMessage? {
+        await handle(message, session: Self.directSession)
+    }
+
+    /// Answers one message given as a JSON value, such as a decoded request object.
+    ///
+    /// A value that is not a JSON-RPC message gets the error response that says why.
+    public func handle(_ message: JSONValue) async -> JSONValue? {
+        do {
+            return await handle(try JSONRPCMessage(message))?.json
+        } catch {
+            return error.response.json
+        }
+    }
+
+    // MARK: Sessions
+
+    /// Opens connection state for a peer that can receive notifications.
+    func openSession(notify: @escaping @Sendable (JSONRPCMessage) async -> Void) -> Int {
+        let number = nextSessionNumber
+        nextSessionNumber += 1
+        sessions[number] = ServerSession(notify: notify)
+        return number
+    }
+
+    /// Forgets a connection's state.
+    func closeSession(_ number: Int) {
+        sessions[number] = nil
+    }
+
+    /// Tells every connection that asked about it that the tool list changed.
+    private func announceToolListChange() async {
+        var deliveries: [(@Sendable (JSONRPCMessage) async -> Void, JSONRPCMessage)] = []
+        for session in sessions.values {
+            guard let notify = session.notify else { continue }
+            switch session.era {
+            case .legacy where session.initialized:
+                deliveries.append((notify, .notification(JSONRPCNotification(method: MCPMethod.toolsListChanged))))
+            case .modern:
+                for subscription in session.listens where subscription.value.toolsListChanged {
+                    let params: JSONValue = ["_meta": [MCPMetaKey.subscriptionID: subscription.key.json]]
+                    deliveries.append((notify, .notification(JSONRPCNotification(method: MCPMethod.toolsListChanged, params: params))))
+                }
+            default:
+                continue
+            }
+        }
+        for (notify, message) in deliveries {
+            await notify(message)
+        }
+    }
+}
+
+/// A tool with its compiled schema and its `tools/list` entry, made once at registration.
+struct RegisteredTool: Sendable {
+    let tool: MCPTool
+    let schema: JSONSchema
+    let listing: JSONValue
+}
+
+/// What a server knows about one connection.
+struct ServerSession: Sendable {
+    enum Era: Sendable, Equatable {
+        /// No request has decided the era yet.
+        case undecided
+        /// Opened with `initialize`, at this version.
+        case legacy(ProtocolVersion)
+        /// Opened with a 2026-07-28 envelope.
+        case modern
+    }
+
+    /// A `subscriptions/listen` request that is open.
+    struct Listen: Sendable {
+        var toolsListChanged: Bool
+    }
+
+    var era: Era = .undecided
+    var initialized = false
+    var clientInfo: Implementation?
+    var clientCapabilities = ClientCapabilities()
+    var listens: [RequestID: Listen] = [:]
+    let notify: (@Sendable (JSONRPCMessage) async -> Void)?
+
+    init(notify: (@Sendable (JSONRPCMessage) async -> Void)?) {
+        self.notify = notify
+    }
+
+    /// The version whose rules apply to a handshake-era request on this connection.
+    var legacyVersion: ProtocolVersion {
+        if case .legacy(let version) = era { return version }
+        return .latestHandshake
+    }
+}

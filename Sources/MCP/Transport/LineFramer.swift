@@ -1,0 +1,145 @@
+/// Splits a byte stream into lines: the stdio framing of MCP (one JSON-RPC message per line).
+///
+/// A value-type state machine, with no I/O: `append(_:)` bytes as
+/// they arrive, then call `next()` until it returns `nil`; at end of input call
+/// `finish()` for a last line that had no newline.
+///
+/// - A line ends at `\n`; one `\r` before it is removed (`\r\n` is tolerated).
+/// - Blank and whitespace-only lines (space, tab, CR) are skipped.
+/// - A line longer than `maximumFrameLength` bytes (not counting its line ending) is
+///   reported once as `Frame.oversized`, and its bytes are thrown away up to the next
+///   newline; the lines after it are read normally. The framer never holds more than
+///   about `maximumFrameLength` plus one appended chunk.
+/// - Lines split across chunks and many lines in one chunk cost linear time: the framer
+///   keeps a read offset and the position up to which it has searched for a newline, and
+///   compacts its buffer only when the consumed part is at least half of it.
+struct LineFramer: Sendable {
+    /// One result of framing.
+    enum Frame: Hashable, Sendable {
+        /// The bytes of one line, without its line ending. Valid until the next mutation.
+        case line(ArraySlice<UInt8>)
+        /// A line longer than the limit was read (and is being) discarded.
+        case oversized
+    }
+
+    /// The default limit on a line's length: 16 MiB.
+    static let defaultMaximumFrameLength = 16 * 1024 * 1024
+
+    /// The longest line accepted, in bytes, not counting `\r\n` or `\n`.
+    let maximumFrameLength: Int
+
+    private var buffer: [UInt8] = []
+    /// Where the unconsumed bytes start.
+    private var start = 0
+    /// The index up to which the buffer is known to hold no newline (at least `start`).
+    private var scanned = 0
+    /// Throwing away an oversized line until its newline.
+    private var discarding = false
+
+    private static let newline: UInt8 = 0x0A
+    private static let carriageReturn: UInt8 = 0x0D
+
+    /// Creates a framer.
+    ///
+    /// - Parameter maximumFrameLength: The longest line accepted, in bytes; at least 1.
+    init(maximumFrameLength: Int = defaultMaximumFrameLength) {
+        precondition(maximumFrameLength > 0, "maximumFrameLength must be positive")
+        self.maximumFrameLength = maximumFrameLength
+    }
+
+    /// The number of bytes held for a line not yet complete.
+    var bufferedByteCount: Int { buffer.count - start }
+
+    /// Adds bytes read from the stream.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        var bytes = bytes
+        if discarding {
+            guard let newlineIndex = POSIX.firstIndex(of: Self.newline, in: bytes) else { return }
+            discarding = false
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[(newlineIndex + 1)...])
+        }
+        guard !bytes.isEmpty else { return }
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Adds bytes read from the stream.
+    mutating func append(_ bytes: some Collection<UInt8>) {
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { storage in
+            append(UnsafeRawBufferPointer(storage))
+        }
+        if copied == nil {
+            Array(bytes).withUnsafeBytes { append($0) }
+        }
+    }
+
+    /// The next complete line, an oversized-line report, or `nil` when more bytes are needed.
+    mutating func next() -> Frame? {
+        while true {
+            let end = buffer.count
+            let newlineIndex: Int? =
+                scanned < end
+                ? buffer.withUnsafeBytes { raw in
+                    POSIX.firstIndex(of: Self.newline, in: UnsafeRawBufferPointer(rebasing: raw[scanned..<end]))
+                        .map { $0 + scanned }
+                }
+                : nil
+            guard let newlineIndex else {
+                scanned = end
+                var pending = end - start
+                if pending > 0, buffer[end - 1] == Self.carriageReturn { pending -= 1 }
+                guard pending > maximumFrameLength else { return nil }
+                // Too long and still going: report it once, then drop bytes until its newline.
+                discarding = true
+                releaseBuffer()
+                return .oversized
+            }
+            let lineStart = start
+            var lineEnd = newlineIndex
+            start = newlineIndex + 1
+            scanned = start
+            if lineEnd > lineStart, buffer[lineEnd - 1] == Self.carriageReturn { lineEnd -= 1 }
+            if lineEnd - lineStart > maximumFrameLength { return .oversized }
+            if Self.isBlank(buffer[lineStart..<lineEnd]) { continue }
+            return .line(buffer[lineStart..<lineEnd])
+        }
+    }
+
+    /// At end of input: the last line when it had no newline, or `nil`. Resets the framer.
+    mutating func finish() -> Frame? {
+        defer {
+            releaseBuffer()
+            discarding = false
+        }
+        if discarding { return nil }
+        var end = buffer.count
+        if end > start, buffer[end - 1] == Self.carriageReturn { end -= 1 }
+        if end - start > maximumFrameLength { return .oversized }
+        let rest = buffer[start..<end]
+        return Self.isBlank(rest) ? nil : .line(rest)
+    }
+
+    private static func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    /// Drops the consumed prefix when that is cheap relative to what it frees.
+    private mutating func compact() {
+        guard start > 0 else { return }
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+        } else if start * 2 >= buffer.count {
+            buffer.removeSubrange(0..<start)
+        } else {
+            return
+        }
+        scanned -= start
+        start = 0
+    }
+
+    private mutating func releaseBuffer() {
+        buffer = []
+        start = 0
+        scanned = 0
+    }
+}

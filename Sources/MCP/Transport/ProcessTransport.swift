@@ -1,0 +1,389 @@
+public import MCPCore
+import Foundation
+
+/// The client side of MCP's stdio transport: a server started as a child process, spoken to
+/// over its standard input and output.
+///
+/// ```swift
+/// let server = try ProcessTransport.launch("uvx", arguments: ["mcp-server-time"])
+/// ```
+///
+/// The child is started with `posix_spawn`: its standard input and output are pipes, its
+/// standard error is inherited, discarded or captured (``StandardErrorHandling``). Every
+/// other descriptor of this process is close-on-exec, and the child gets the default
+/// `SIGPIPE` disposition back.
+///
+/// When the child exits on its own, its standard output reaches end of file and the stream of
+/// ``receive()`` finishes, so the client sees the connection end; ``exitStatus`` tells how it
+/// ended. ``close()`` follows the MCP stdio shutdown rule: close the child's standard input,
+/// wait, then `SIGTERM`, wait, then `SIGKILL`. The child is always reaped, by a thread that
+/// waits for it from the moment it starts: no zombies.
+public final class ProcessTransport: Transport {
+    /// What to do with the child's standard error.
+    public struct StandardErrorHandling: Hashable, Sendable {
+        enum Mode: Hashable, Sendable {
+            case inherit
+            case discard
+            case capture(Int)
+        }
+
+        let mode: Mode
+
+        /// The child writes to this process's standard error (the default).
+        public static let inherit = StandardErrorHandling(mode: .inherit)
+
+        /// The child's standard error goes to `/dev/null`.
+        public static let discard = StandardErrorHandling(mode: .discard)
+
+        /// The last 64 KiB the child writes to standard error are kept, for
+        /// ``ProcessTransport/capturedStandardError()``.
+        public static let capture = StandardErrorHandling(mode: .capture(64 * 1024))
+
+        /// The last `byteCount` bytes the child writes to standard error are kept.
+        public static func capture(keepingLast byteCount: Int) -> StandardErrorHandling {
+            StandardErrorHandling(mode: .capture(max(1, byteCount)))
+        }
+    }
+
+    /// How a child process ended.
+    public enum ExitStatus: Hashable, Sendable, CustomStringConvertible {
+        /// The child exited with this status code.
+        case exited(Int32)
+        /// The child was ended by this signal.
+        case signaled(Int32)
+        /// The status could not be collected: something else in this process reaped the
+        /// child (for example a `SIGCHLD` handler that waits for every child).
+        case unavailable
+
+        /// The status in words, such as "exited with status 3".
+        public var description: String {
+            switch self {
+            case .exited(let code): "exited with status \(code)"
+            case .signaled(let signal): "killed by signal \(signal)"
+            case .unavailable: "ended (status unavailable)"
+            }
+        }
+    }
+
+    /// The default time ``close()`` gives the child at each step before escalating: 2 seconds.
+    public static let defaultTerminationGracePeriod: Duration = .seconds(2)
+
+    /// The child's process id.
+    public let processIdentifier: Int32
+
+    /// The command as given to ``launch(_:arguments:environment:currentDirectory:standardError:terminationGracePeriod:maximumFrameLength:)``,
+    /// for messages.
+    public let command: String
+
+    /// The time ``close()`` waits after closing the child's input, and again after `SIGTERM`.
+    public let terminationGracePeriod: Duration
+
+    let connection: FileDescriptorTransport
+    private let child: ChildProcess
+    private let standardErrorCapture: StandardErrorCapture?
+    private let closeState = CloseState()
+
+    private init(
+        command: String, child: ChildProcess, connection: FileDescriptorTransport,
+        standardErrorCapture: StandardErrorCapture?, terminationGracePeriod: Duration
+    ) {
+        self.command = command
+        self.child = child
+        self.processIdentifier = child.pid
+        self.connection = connection
+        self.standardErrorCapture = standardErrorCapture
+        self.terminationGracePeriod = terminationGracePeriod
+    }
+
+    /// Starts a server process and connects to its standard input and output.
+    ///
+    /// - Parameters:
+    ///   - executable: A path (absolute, or relative to this process's working directory)
+    ///     when it contains a slash; otherwise a name looked up in the `PATH` of
+    ///     `environment` (or of this process, when `environment` is `nil`; `/usr/bin:/bin`
+    ///     when there is none).
+    ///   - arguments: The arguments, not including the executable itself.
+    ///   - environment: The child's whole environment; `nil` inherits this process's.
+    ///   - currentDirectory: The child's working directory; `nil` inherits this process's.
+    ///   - standardError: Where the child's standard error goes.
+    ///   - terminationGracePeriod: How long ``close()`` waits at each step of the shutdown.
+    ///   - maximumFrameLength: The largest message accepted, in bytes (default 16 MiB).
+    /// - Throws: ``TransportError/launchFailure(_:)``, naming the command, when the
+    ///   executable cannot be found or started or the working directory does not exist.
+    public static func launch(
+        _ executable: String,
+        arguments: [String] = [],
+        environment: [String: String]? = nil,
+        currentDirectory: String? = nil,
+        standardError: StandardErrorHandling = .inherit,
+        terminationGracePeriod: Duration = ProcessTransport.defaultTerminationGracePeriod,
+        maximumFrameLength: Int = FileDescriptorTransport.defaultMaximumFrameLength
+    ) throws -> ProcessTransport {
+        POSIX.ignoreBrokenPipeSignal()
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        let path = try resolve(executable, searchPath: environment["PATH"])
+        if let currentDirectory, !POSIX.isDirectory(currentDirectory) {
+            throw TransportError.launchFailure(
+                "cannot launch '\(executable)': the working directory '\(currentDirectory)' does not exist")
+        }
+
+        var opened: [Int32] = []
+        func makePipe() throws -> (read: Int32, write: Int32) {
+            do {
+                let pipe = try POSIX.makePipe()
+                opened += [pipe.read, pipe.write]
+                return pipe
+            } catch {
+                throw TransportError.launchFailure("cannot launch '\(executable)': \(error)")
+            }
+        }
+        let input: (read: Int32, write: Int32)
+        let output: (read: Int32, write: Int32)
+        let errorPipe: (read: Int32, write: Int32)?
+        let pid: Int32
+        do {
+            input = try makePipe()
+            output = try makePipe()
+            var childError = POSIX.ChildStandardError.inherit
+            switch standardError.mode {
+            case .inherit:
+                errorPipe = nil
+            case .discard:
+                errorPipe = nil
+                childError = .null
+            case .capture:
+                let pipe = try makePipe()
+                errorPipe = pipe
+                childError = .descriptor(pipe.write)
+            }
+            do {
+                pid = try POSIX.spawn(
+                    path: path, arguments: arguments, environment: environment,
+                    currentDirectory: currentDirectory,
+                    standardInput: input.read, standardOutput: output.write, standardError: childError)
+            } catch {
+                throw TransportError.launchFailure("cannot launch '\(executable)': \(error)")
+            }
+        } catch {
+            for descriptor in opened { POSIX.close(descriptor) }
+            throw error
+        }
+        // The child has its own copies of these ends; ours must go so that end of file works.
+        POSIX.close(input.read)
+        POSIX.close(output.write)
+        if let errorPipe { POSIX.close(errorPipe.write) }
+
+        let child = ChildProcess(pid: pid)
+        var capture: StandardErrorCapture?
+        if let errorPipe, case .capture(let limit) = standardError.mode {
+            capture = StandardErrorCapture(reading: errorPipe.read, keepingLast: limit)
+        }
+        let connection = FileDescriptorTransport(
+            readingFrom: output.read, writingTo: input.write,
+            closesInput: true, closesOutput: true, maximumFrameLength: maximumFrameLength)
+        return ProcessTransport(
+            command: executable, child: child, connection: connection,
+            standardErrorCapture: capture, terminationGracePeriod: terminationGracePeriod)
+    }
+
+    /// Finds the file to execute, the way a shell does.
+    private static func resolve(_ executable: String, searchPath: String?) throws -> String {
+        guard !executable.isEmpty else {
+            throw TransportError.launchFailure("cannot launch a command with an empty name")
+        }
+        if executable.contains("/") {
+            let path =
+                executable.hasPrefix("/")
+                ? executable : FileManager.default.currentDirectoryPath + "/" + executable
+            guard POSIX.isExecutableFile(path) else {
+                let reason = FileManager.default.fileExists(atPath: path) ? "is not an executable file" : "does not exist"
+                throw TransportError.launchFailure("cannot launch '\(executable)': \(path) \(reason)")
+            }
+            return path
+        }
+        let directories = (searchPath ?? "/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        for directory in directories {
+            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + executable
+            if POSIX.isExecutableFile(candidate) { return candidate }
+        }
+        throw TransportError.launchFailure(
+            "cannot launch '\(executable)': no executable of that name in PATH (\(searchPath ?? "unset"))")
+    }
+
+    /// Sends one message to the child's standard input (queued for the writing thread).
+    ///
+    /// - Throws: ``TransportError/closed`` after ``close()`` or once the child has closed
+    ///   its input (for example because it exited).
+    public func send(_ message: JSONRPCMessage) async throws {
+        try await connection.send(message)
+    }
+
+    /// The messages the child writes to its standard output; finishes when the child closes
+    /// it (normally by exiting) or after ``close()``.
+    public func receive() -> AsyncThrowingStream<InboundMessage, any Error> {
+        connection.receive()
+    }
+
+    /// How the child ended, waiting for it to end if it has not.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled first.
+    public var exitStatus: ExitStatus {
+        get async throws {
+            guard let status = await child.exit.wait() else { throw CancellationError() }
+            return status
+        }
+    }
+
+    /// The last bytes the child has written to standard error so far, as text (invalid
+    /// UTF-8 replaced); empty unless launched with `standardError: .capture`.
+    public func capturedStandardError() -> String {
+        standardErrorCapture?.text ?? ""
+    }
+
+    /// Waits until the child's standard error is closed (normally when the child and any
+    /// process it started have exited), then returns ``capturedStandardError()``.
+    ///
+    /// Returns at once when standard error is not captured, and early (with what has been
+    /// captured so far) when the calling task is cancelled.
+    public func capturedStandardErrorAtEnd() async -> String {
+        guard let standardErrorCapture else { return "" }
+        _ = await standardErrorCapture.ended.wait()
+        return standardErrorCapture.text
+    }
+
+    /// Shuts the child down and closes the connection.
+    ///
+    /// 1. Stops accepting messages and finishes the inbound stream; messages already queued
+    ///    are written, then the child's standard input is closed (its cue to exit).
+    /// 2. Waits up to ``terminationGracePeriod`` for the child to exit, then sends `SIGTERM`.
+    /// 3. Waits up to ``terminationGracePeriod`` again, then sends `SIGKILL`, and waits for the
+    ///    child to be reaped.
+    ///
+    /// Calling it again, or from several tasks, waits for the same shutdown. Cancelling the
+    /// calling task skips the remaining waits: the child is then killed at once.
+    public func close() async {
+        guard closeState.begin() else {
+            _ = await closeState.done.wait()
+            return
+        }
+        connection.beginClose()
+        if await child.waitForExit(within: terminationGracePeriod) == nil {
+            child.signal(POSIX.terminateSignal)
+            if await child.waitForExit(within: terminationGracePeriod) == nil {
+                child.signal(POSIX.killSignal)
+                _ = await child.exit.wait()
+            }
+        }
+        closeState.done.fulfill(())
+    }
+}
+
+/// Makes ``ProcessTransport/close()`` run its shutdown once.
+private final class CloseState: @unchecked Sendable {
+    // Safety: `started` is read and written with `lock` held.
+    private let lock = ConditionLock()
+    private var started = false
+    let done = OneShot<Void>()
+
+    /// `true` for the first caller only.
+    func begin() -> Bool {
+        lock.withLock {
+            defer { started = true }
+            return !started
+        }
+    }
+}
+
+// MARK: - The child process
+
+/// A spawned child: waited for by a dedicated thread from the start, signalled safely.
+///
+/// The thread waits with `waitid(WNOWAIT)`, which does not reap, then reaps with the lock
+/// held. ``signal(_:)`` takes the same lock and never signals a reaped child, so a signal can
+/// never reach an unrelated process that was given the same pid after the child was reaped.
+final class ChildProcess: @unchecked Sendable {
+    // Safety: `reaped` is read and written with `lock` held; `exit` is thread-safe.
+    let pid: Int32
+    let exit = OneShot<ProcessTransport.ExitStatus>()
+    private let lock = ConditionLock()
+    private var reaped = false
+
+    init(pid: Int32) {
+        self.pid = pid
+        POSIX.startThread(named: "MCP child \(pid) waiter") { [self] in
+            _ = POSIX.waitUntilEnded(pid)
+            let result: POSIX.ChildExit = lock.withLock {
+                reaped = true
+                return POSIX.reap(pid)
+            }
+            let status: ProcessTransport.ExitStatus =
+                switch result {
+                case .exited(let code): .exited(code)
+                case .signaled(let signal): .signaled(signal)
+                case .unavailable: .unavailable
+                }
+            exit.fulfill(status)
+        }
+    }
+
+    /// Sends `signal` to the child unless it has been reaped.
+    func signal(_ signal: Int32) {
+        lock.withLock {
+            if !reaped { POSIX.send(signal: signal, to: pid) }
+        }
+    }
+
+    /// The exit status, or `nil` if the child is still running after `duration`.
+    func waitForExit(within duration: Duration) async -> ProcessTransport.ExitStatus? {
+        if let status = exit.current { return status }
+        return await withTaskGroup(of: ProcessTransport.ExitStatus?.self) { group in
+            group.addTask { await self.exit.wait() }
+            // A deadline, not a poll: this task sleeps once for the whole period and is
+            // cancelled as soon as the child's exit is reported by the waiting thread.
+            group.addTask {
+                try? await Task.sleep(for: duration)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+// MARK: - Standard error capture
+
+/// Reads a child's standard error on a dedicated thread, keeping the last bytes.
+
+final class StandardErrorCapture: @unchecked Sendable {
+    // Safety: `tail` is read and written with `lock` held; `ended` is thread-safe.
+    private let lock = ConditionLock()
+    private var tail: [UInt8] = []
+    private let limit: Int
+    /// Fulfilled at end of file (or a read error) on the child's standard error.
+    let ended = OneShot<Void>()
+
+    init(reading descriptor: Int32, keepingLast limit: Int) {
+        self.limit = limit
+        POSIX.startThread(named: "MCP child stderr (fd \(descriptor))") { [self] in
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 1)
+            defer {
+                chunk.deallocate()
+                POSIX.close(descriptor)
+                ended.fulfill(())
+            }
+            while let count = try? POSIX.read(descriptor, into: chunk), count > 0 {
+                lock.withLock {
+                    tail.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+                    if tail.count > limit { tail.removeFirst(tail.count - limit) }
+                }
+            }
+        }
+    }
+
+    /// The captured bytes as text.
+    var text: String {
+        let bytes = lock.withLock { tail }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

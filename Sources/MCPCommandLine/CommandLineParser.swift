@@ -1,0 +1,187 @@
+import MCPCore
+
+/// Turns `ondevice-mcp`'s arguments into a ``ParsedCommand``.
+///
+/// Options may come before or after positional arguments and take their value as the next
+/// argument or after `=` (`--timeout 5`, `--timeout=5`). `-h`/`--help` anywhere before
+/// `--` asks for the command's help. Everything after `--` is the server command, passed on
+/// untouched.
+public enum CommandLineParser {
+    /// The default request timeout: 60 seconds.
+    public static let defaultTimeoutSeconds: Double = 60
+    /// The longest timeout accepted: one day.
+    public static let maximumTimeoutSeconds: Double = 86_400
+
+    /// Parses the arguments that follow the program name.
+    ///
+    /// - Throws: ``UsageError`` for an unknown command or option, a missing or malformed
+    ///   value, or `JSON-ARGUMENTS` that is not a JSON object.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        guard let first = arguments.first else {
+            throw UsageError("missing command")
+        }
+        let rest = arguments.dropFirst()
+        switch first {
+        case "-h", "--help":
+            return .help(nil)
+        case "help":
+            guard let topic = rest.first else { return .help(nil) }
+            guard rest.count == 1, let name = CommandName(rawValue: topic) else {
+                throw UsageError("no help for '\(rest.joined(separator: " "))'; commands are \(commandList)")
+            }
+            return .help(name)
+        case "--version":
+            guard rest.isEmpty else { throw UsageError("unexpected argument '\(rest[rest.startIndex])' after --version") }
+            return .version
+        default:
+            break
+        }
+        if first.hasPrefix("-") {
+            throw UsageError("unknown option '\(first)'")
+        }
+        guard let command = CommandName(rawValue: first) else {
+            throw UsageError("unknown command '\(first)'; commands are \(commandList)")
+        }
+        return try parse(command, Array(rest))
+    }
+
+    private static var commandList: String {
+        CommandName.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+
+    private static func parse(_ command: CommandName, _ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        let beforeServer = arguments.prefix { $0 != "--" }
+        if beforeServer.contains("-h") || beforeServer.contains("--help") {
+            return .help(command)
+        }
+        switch command {
+        case .serve:
+            let scan = try Scan(arguments, command: command, flags: [], valued: ["--data-dir"], allowsServerCommand: false)
+            if let extra = scan.positionals.first {
+                throw UsageError("unexpected argument '\(extra)'", command: command)
+            }
+            return .serve(dataDirectory: scan.values["--data-dir"])
+        case .tools:
+            let scan = try Scan(arguments, command: command, flags: ["--json"], valued: ["--data-dir", "--timeout"], allowsServerCommand: true)
+            if let extra = scan.positionals.first {
+                throw UsageError("unexpected argument '\(extra)'", command: command)
+            }
+            return .tools(ToolsOptions(server: try scan.server(), json: scan.flags.contains("--json"), timeoutSeconds: try scan.timeout()))
+        case .call:
+            let scan = try Scan(arguments, command: command, flags: ["--json"], valued: ["--data-dir", "--timeout"], allowsServerCommand: true)
+            guard let tool = scan.positionals.first else {
+                throw UsageError("missing TOOL: the name of the tool to call", command: command)
+            }
+            guard !tool.isEmpty else {
+                throw UsageError("TOOL must not be empty", command: command)
+            }
+            if scan.positionals.count > 2 {
+                throw UsageError("unexpected argument '\(scan.positionals[2])'; JSON-ARGUMENTS must be a single argument (quote it)", command: command)
+            }
+            var toolArguments = JSONObject()
+            if scan.positionals.count == 2 {
+                toolArguments = try parseToolArguments(scan.positionals[1])
+            }
+            return .call(
+                CallOptions(
+                    tool: tool, arguments: toolArguments, server: try scan.server(),
+                    json: scan.flags.contains("--json"), timeoutSeconds: try scan.timeout()))
+        }
+    }
+
+    /// Reads `JSON-ARGUMENTS`: a JSON object.
+    static func parseToolArguments(_ text: String) throws(UsageError) -> JSONObject {
+        let value: JSONValue
+        do {
+            value = try JSONReader().read(text)
+        } catch {
+            throw UsageError("JSON-ARGUMENTS is not valid JSON: \(error)", command: .call)
+        }
+        guard case .object(let object) = value else {
+            let article = ["array", "object", "integer"].contains(value.typeName) ? "an" : value.isNull ? "" : "a"
+            throw UsageError("JSON-ARGUMENTS must be a JSON object, not \(article.isEmpty ? "" : article + " ")\(value.typeName)", command: .call)
+        }
+        return object
+    }
+}
+
+/// The options and positional arguments of one command, checked against what it accepts.
+private struct Scan {
+    let command: CommandName
+    var positionals: [String] = []
+    var flags: Set<String> = []
+    var values: [String: String] = [:]
+    var serverCommand: [String]?
+
+    init(_ arguments: [String], command: CommandName, flags known: Set<String>, valued: Set<String>, allowsServerCommand: Bool) throws(UsageError) {
+        self.command = command
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                guard allowsServerCommand else {
+                    throw UsageError("\(command.rawValue) does not take a server command after '--'", command: command)
+                }
+                let rest = Array(arguments[index...])
+                guard !rest.isEmpty else {
+                    throw UsageError("expected a server command after '--'", command: command)
+                }
+                serverCommand = rest
+                break
+            }
+            guard argument.hasPrefix("-"), argument.count > 1 else {
+                positionals.append(argument)
+                continue
+            }
+            let name: String
+            var inline: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            } else {
+                name = argument
+            }
+            if known.contains(name) {
+                if inline != nil {
+                    throw UsageError("option '\(name)' takes no value", command: command)
+                }
+                flags.insert(name)
+            } else if valued.contains(name) {
+                if inline == nil {
+                    guard index < arguments.count, arguments[index] != "--" else {
+                        throw UsageError("option '\(name)' needs a value", command: command)
+                    }
+                    inline = arguments[index]
+                    index += 1
+                }
+                guard let value = inline, !value.isEmpty else {
+                    throw UsageError("option '\(name)' needs a non-empty value", command: command)
+                }
+                values[name] = value
+            } else {
+                throw UsageError("unknown option '\(name)' for \(command.rawValue)", command: command)
+            }
+        }
+    }
+
+    func server() throws(UsageError) -> ServerChoice {
+        guard let serverCommand, let executable = serverCommand.first else {
+            return .builtIn(dataDirectory: values["--data-dir"])
+        }
+        if values["--data-dir"] != nil {
+            throw UsageError("--data-dir is for the built-in server; it cannot be used with '-- CMD'", command: command)
+        }
+        return .command(executable: executable, arguments: Array(serverCommand.dropFirst()))
+    }
+
+    func timeout() throws(UsageError) -> Double {
+        guard let text = values["--timeout"] else { return CommandLineParser.defaultTimeoutSeconds }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= CommandLineParser.maximumTimeoutSeconds else {
+            throw UsageError(
+                "--timeout needs a number of seconds greater than 0 and at most \(Int(CommandLineParser.maximumTimeoutSeconds)), not '\(text)'",
+                command: command)
+        }
+        return seconds
+    }
+}

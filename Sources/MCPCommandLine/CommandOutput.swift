@@ -1,0 +1,52 @@
+import Foundation
+
+/// Where a command writes text: standard output, standard error, or a buffer in a test.
+///
+/// Conformers must accept writes from any task; each `write` appears whole.
+public protocol CommandOutput: Sendable {
+    /// Writes `text` as it is (add the newline yourself).
+    func write(_ text: String)
+}
+
+/// One of this process's standard streams.
+public struct StandardStream: CommandOutput {
+    private let handle: FileHandle
+
+    private init(handle: FileHandle) {
+        self.handle = handle
+    }
+
+    /// The process's standard output (descriptor 1).
+    public static var output: StandardStream { StandardStream(handle: .standardOutput) }
+    /// The process's standard error (descriptor 2).
+    public static var error: StandardStream { StandardStream(handle: .standardError) }
+
+    /// Writes `text` as UTF-8; a closed stream (for example a pipe whose reader left) is ignored.
+    public func write(_ text: String) {
+        try? handle.write(contentsOf: Data(text.utf8))
+    }
+}
+
+/// A buffer that collects what a command writes, for tests and for embedding the CLI.
+public final class CapturedOutput: CommandOutput, @unchecked Sendable {
+    // Safety: `buffer` is only read and written with `lock` held.
+    private let lock = NSLock()
+    private var buffer = ""
+
+    /// Creates an empty buffer.
+    public init() {}
+
+    /// Appends `text` to the buffer.
+    public func write(_ text: String) {
+        lock.lock()
+        buffer += text
+        lock.unlock()
+    }
+
+    /// Everything written so far.
+    public var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return buffer
+    }
+}

@@ -1,0 +1,54 @@
+public import Foundation
+public import MCP
+
+/// The example tools `ondevice-mcp serve` offers: the kind of live app data an app exposes.
+///
+/// - `clock_now`: the current date and time in an IANA time zone.
+/// - `notes_add`, `notes_search`, `notes_list`, `notes_delete`: a crash-safe notes store
+///   (``NotesStore``) kept in one JSON file in a data directory.
+public enum ExampleTools {
+    /// The tools ``registerExampleTools(on:dataDirectory:warnings:)`` registers, in name order.
+    public static let toolNames = ["clock_now", "notes_add", "notes_delete", "notes_list", "notes_search"]
+
+    /// The default data directory: the platform's per-user application data directory
+    /// followed by `ondevice-mcp`.
+    ///
+    /// On Linux that is `$XDG_DATA_HOME/ondevice-mcp` (by default
+    /// `~/.local/share/ondevice-mcp`); on macOS `~/Library/Application Support/ondevice-mcp`.
+    ///
+    /// - Throws: ``NotesStoreError`` when the platform names no such directory.
+    public static func defaultDataDirectory() throws -> URL {
+        guard let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first else {
+            throw NotesStoreError("this platform has no per-user application data directory; pass --data-dir")
+        }
+        return base.appendingPathComponent("ondevice-mcp", isDirectory: true)
+    }
+
+    /// The default data directory's path, or a description of it when there is none.
+    public static var defaultDataDirectoryDescription: String {
+        (try? defaultDataDirectory().path) ?? "none on this platform"
+    }
+}
+
+/// Registers the example tools on `server`, opening the notes store in `dataDirectory`.
+///
+/// - Parameters:
+///   - server: The server to add `clock_now` and the `notes_*` tools to.
+///   - dataDirectory: Where `notes.json` lives; created if needed.
+///   - warnings: Told, in a sentence, when a corrupt notes file was moved aside
+///     (the default writes `warning: …` to standard error).
+/// - Throws: ``NotesStoreError`` when the store cannot be opened; an error from
+///   ``MCP/MCPServer/register(_:)`` when a tool cannot be registered.
+public func registerExampleTools(
+    on server: MCPServer, dataDirectory: URL,
+    warnings: @escaping @Sendable (String) -> Void = { StandardStream.error.write("warning: \($0)\n") }
+) async throws {
+    let store = try NotesStore(directory: dataDirectory, warnings: warnings)
+    try await registerExampleTools(on: server, store: store, now: { Date() })
+}
+
+/// Registers the example tools over an open store, with a clock that tests can set.
+func registerExampleTools(on server: MCPServer, store: NotesStore, now: @escaping @Sendable () -> Date) async throws {
+    try await ClockTool.register(on: server, now: now)
+    try await NotesTools.register(on: server, store: store)
+}

@@ -1,0 +1,202 @@
+import Foundation
+import MCP
+
+/// The `ondevice-mcp` command: parses arguments, runs the command, returns the exit status.
+///
+/// `main.swift` is one line: `exit(await OnDeviceMCPCommand.main(CommandLine.arguments))`.
+/// Tests and embedders call ``run(_:standardOutput:standardError:)`` with their own outputs.
+public enum OnDeviceMCPCommand {
+    /// Runs the command line of this process (program name first) on the standard streams.
+    ///
+    /// - Returns: The exit status, for `exit`.
+    public static func main(_ commandLine: [String]) async -> Int32 {
+        await run(Array(commandLine.dropFirst()), standardOutput: StandardStream.output, standardError: StandardStream.error).rawValue
+    }
+
+    /// Runs a command line (without the program name), writing to the given outputs.
+    ///
+    /// - Returns: The exit status; see ``ExitCode`` for the rule.
+    public static func run(_ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput) async -> ExitCode {
+        await run(arguments, standardOutput: standardOutput, standardError: standardError, builtInServer: nil)
+    }
+
+    /// Runs a command line with another server in the built-in server's place (for tests).
+    static func run(
+        _ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput,
+        builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)?
+    ) async -> ExitCode {
+        let command: ParsedCommand
+        do {
+            command = try CommandLineParser.parse(arguments)
+        } catch {
+            standardError.write("\(error)\n\(HelpText.usage(for: error.command))\n")
+            return .usageError
+        }
+        let runner = Runner(output: standardOutput, errors: standardError, builtInServer: builtInServer)
+        switch command {
+        case .help(nil):
+            standardOutput.write(HelpText.overview + "\n")
+            return .success
+        case .help(let name?):
+            standardOutput.write(HelpText.help(for: name) + "\n")
+            return .success
+        case .version:
+            standardOutput.write("ondevice-mcp \(OnDeviceMCPVersion.string)\n")
+            return .success
+        case .serve(let dataDirectory):
+            return await runner.serve(dataDirectory: dataDirectory)
+        case .tools(let options):
+            return await runner.tools(options)
+        case .call(let options):
+            return await runner.call(options)
+        }
+    }
+}
+
+/// Runs one parsed command against its outputs.
+struct Runner {
+    let output: any CommandOutput
+    let errors: any CommandOutput
+    /// Makes the built-in server in place of the example server, when set.
+    let builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)?
+
+    func fail(_ message: String, _ code: ExitCode = .failure) -> ExitCode {
+        errors.write("error: \(message)\n")
+        return code
+    }
+
+    // MARK: serve
+
+    func serve(dataDirectory: String?) async -> ExitCode {
+        let server: MCPServer
+        let transport: StdioTransport
+        do {
+            server = try await makeExampleServer(dataDirectory: dataDirectory)
+            transport = try StdioTransport()
+        } catch {
+            return fail("\(error)")
+        }
+        do {
+            try await server.run(on: transport)
+        } catch {
+            return fail("the connection failed: \(error)")
+        }
+        return .success
+    }
+
+    func makeExampleServer(dataDirectory: String?) async throws -> MCPServer {
+        if let builtInServer { return try await builtInServer(dataDirectory) }
+        let directory = try dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? ExampleTools.defaultDataDirectory()
+        let server = MCPServer(
+            name: "ondevice-mcp", version: OnDeviceMCPVersion.string, title: "OnDeviceMCP example tools",
+            instructions: "Tools for the current time and the user's notes.")
+        let errors = errors
+        try await registerExampleTools(on: server, dataDirectory: directory) { errors.write("warning: \($0)\n") }
+        return server
+    }
+
+    // MARK: Connecting
+
+    /// What went wrong while talking to the server, as an exit status and a message.
+    func failure(_ error: any Error, during step: String, timeout: Double) -> ExitCode {
+        switch error {
+        case MCPClientError.timedOut:
+            return fail("\(step) timed out after \(Self.seconds(timeout)) s")
+        case let error as JSONRPCError:
+            return fail("the server answered \(step) with JSON-RPC error \(error.code.rawValue): \(error.message)")
+        case let error as MCPClientError:
+            return fail("\(step) failed: \(error.detail)")
+        default:
+            return fail("\(step) failed: \(error)")
+        }
+    }
+
+    /// A failure already reported on standard error, with the status to exit with.
+    struct Abort: Error {
+        let code: ExitCode
+    }
+
+    /// Connects to the chosen server; a failure is reported and thrown as ``Abort``.
+    func connect(_ choice: ServerChoice, timeout: Double) async throws(Abort) -> MCPClient {
+        let configuration = MCPClient.Configuration(requestTimeout: .seconds(timeout), discoverTimeout: .seconds(min(timeout, 10)))
+        switch choice {
+        case .builtIn(let dataDirectory):
+            let server: MCPServer
+            do {
+                server = try await makeExampleServer(dataDirectory: dataDirectory)
+            } catch {
+                throw Abort(code: fail("cannot start the built-in server: \(error)"))
+            }
+            do {
+                return try await MCPClient.connect(to: server, configuration: configuration)
+            } catch {
+                throw Abort(code: failure(error, during: "connecting to the built-in server", timeout: timeout))
+            }
+        case .command(let executable, let arguments):
+            do {
+                let endpoint = ServerEndpoint.process(executable, arguments: arguments, standardError: .inherit)
+                return try await MCPClient.connect(to: endpoint, configuration: configuration)
+            } catch let error as TransportError {
+                throw Abort(code: fail("\(error)"))
+            } catch {
+                throw Abort(code: failure(error, during: "connecting to '\(executable)'", timeout: timeout))
+            }
+        }
+    }
+
+    // MARK: tools
+
+    func tools(_ options: ToolsOptions) async -> ExitCode {
+        let client: MCPClient
+        do {
+            client = try await connect(options.server, timeout: options.timeoutSeconds)
+        } catch {
+            return error.code
+        }
+        let tools: [Tool]
+        do {
+            tools = try await client.listTools()
+        } catch {
+            await client.close()
+            return failure(error, during: "tools/list", timeout: options.timeoutSeconds)
+        }
+        await client.close()
+        if options.json {
+            output.write(Formatting.prettyJSON(.array(tools.map(\.json))) + "\n")
+        } else {
+            output.write(Formatting.describe(tools))
+        }
+        return .success
+    }
+
+    // MARK: call
+
+    func call(_ options: CallOptions) async -> ExitCode {
+        let client: MCPClient
+        do {
+            client = try await connect(options.server, timeout: options.timeoutSeconds)
+        } catch {
+            return error.code
+        }
+        let result: CallToolResult
+        do {
+            result = try await client.callTool(name: options.tool, arguments: options.arguments, timeout: .seconds(options.timeoutSeconds))
+        } catch {
+            await client.close()
+            return failure(error, during: "tools/call", timeout: options.timeoutSeconds)
+        }
+        await client.close()
+        if options.json {
+            output.write(Formatting.prettyJSON(result.json) + "\n")
+        } else {
+            output.write(Formatting.describe(result))
+        }
+        return result.isError ? .toolError : .success
+    }
+
+    /// `60`, `0.5`: seconds without a needless fraction.
+    static func seconds(_ value: Double) -> String {
+        if value == value.rounded(), let whole = Int(exactly: value) { return String(whole) }
+        return String(value)
+    }
+}

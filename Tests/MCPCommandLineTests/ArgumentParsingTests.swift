@@ -1,0 +1,150 @@
+import MCP
+import Testing
+
+@testable import MCPCommandLine
+
+/// One row of the parsing table: a command line and what it must parse to.
+struct ParseCase: CustomTestStringConvertible, Sendable {
+    enum Expected: Sendable {
+        case command(ParsedCommand)
+        /// A usage error whose message contains the text, showing the command's usage.
+        case usageError(containing: String, command: CommandName?)
+
+        static func error(_ text: String, _ command: CommandName? = nil) -> Expected {
+            .usageError(containing: text, command: command)
+        }
+    }
+
+    let name: String
+    let argv: [String]
+    let expected: Expected
+
+    init(_ name: String, _ argv: [String], _ expected: Expected) {
+        self.name = name
+        self.argv = argv
+        self.expected = expected
+    }
+
+    var testDescription: String { "\(name): ondevice-mcp \(argv.joined(separator: " "))" }
+}
+
+private let builtIn = ServerChoice.builtIn(dataDirectory: nil)
+
+let parseCases: [ParseCase] = [
+    // The program.
+    ParseCase("no arguments", [], .error("missing command")),
+    ParseCase("--help", ["--help"], .command(.help(nil))),
+    ParseCase("-h", ["-h"], .command(.help(nil))),
+    ParseCase("help for a command", ["help", "call"], .command(.help(.call))),
+    ParseCase("help for an unknown command", ["help", "nope"], .error("no help for 'nope'")),
+    ParseCase("--version", ["--version"], .command(.version)),
+    ParseCase("unknown command", ["frobnicate"], .error("unknown command 'frobnicate'")),
+    ParseCase("unknown top-level option", ["--verbose"], .error("unknown option '--verbose'")),
+    // serve
+    ParseCase("serve, default data directory", ["serve"], .command(.serve(dataDirectory: nil))),
+    ParseCase("serve --data-dir DIR", ["serve", "--data-dir", "/tmp/d"], .command(.serve(dataDirectory: "/tmp/d"))),
+    ParseCase("serve --data-dir=DIR", ["serve", "--data-dir=/tmp/d"], .command(.serve(dataDirectory: "/tmp/d"))),
+    ParseCase("serve --help", ["serve", "--help"], .command(.help(.serve))),
+    ParseCase("serve -h after an option", ["serve", "--data-dir", "x", "-h"], .command(.help(.serve))),
+    ParseCase("serve with a stray argument", ["serve", "now"], .error("unexpected argument 'now'", .serve)),
+    ParseCase("serve --data-dir without a value", ["serve", "--data-dir"], .error("option '--data-dir' needs a value", .serve)),
+    ParseCase("serve --data-dir= empty", ["serve", "--data-dir="], .error("needs a non-empty value", .serve)),
+    ParseCase("serve with a server command", ["serve", "--", "cat"], .error("serve does not take a server command", .serve)),
+    ParseCase("serve --json is not an option of serve", ["serve", "--json"], .error("unknown option '--json' for serve", .serve)),
+    // tools
+    ParseCase("tools", ["tools"], .command(.tools(ToolsOptions()))),
+    ParseCase("tools --json", ["tools", "--json"], .command(.tools(ToolsOptions(json: true)))),
+    ParseCase(
+        "tools of a server command", ["tools", "--", "uvx", "mcp-server-time", "--local-timezone", "UTC"],
+        .command(.tools(ToolsOptions(server: .command(executable: "uvx", arguments: ["mcp-server-time", "--local-timezone", "UTC"]))))),
+    ParseCase(
+        "options after -- belong to the server command", ["tools", "--json", "--", "srv", "--json", "-h"],
+        .command(.tools(ToolsOptions(server: .command(executable: "srv", arguments: ["--json", "-h"]), json: true)))),
+    ParseCase(
+        "tools --data-dir and --timeout", ["tools", "--timeout=5", "--data-dir", "d"],
+        .command(.tools(ToolsOptions(server: .builtIn(dataDirectory: "d"), timeoutSeconds: 5)))),
+    ParseCase("tools -- with nothing after", ["tools", "--"], .error("expected a server command after '--'", .tools)),
+    ParseCase("tools --data-dir with a server command", ["tools", "--data-dir", "d", "--", "srv"], .error("--data-dir is for the built-in server", .tools)),
+    ParseCase("tools --json=yes", ["tools", "--json=yes"], .error("option '--json' takes no value", .tools)),
+    ParseCase("tools with a stray argument", ["tools", "clock_now"], .error("unexpected argument 'clock_now'", .tools)),
+    ParseCase("tools -v", ["tools", "-v"], .error("unknown option '-v' for tools", .tools)),
+    // call
+    ParseCase("call without arguments", ["call", "clock_now"], .command(.call(CallOptions(tool: "clock_now")))),
+    ParseCase(
+        "call with JSON arguments", ["call", "clock_now", #"{"timezone":"Europe/Lisbon"}"#],
+        .command(.call(CallOptions(tool: "clock_now", arguments: ["timezone": "Europe/Lisbon"])))),
+    ParseCase(
+        "call with options before the tool", ["call", "--json", "--timeout", "2.5", "notes_list", "{}"],
+        .command(.call(CallOptions(tool: "notes_list", json: true, timeoutSeconds: 2.5)))),
+    ParseCase(
+        "call a tool of a server command", ["call", "get_current_time", #"{"timezone":"UTC"}"#, "--", "mcp-server-time"],
+        .command(.call(CallOptions(tool: "get_current_time", arguments: ["timezone": "UTC"], server: .command(executable: "mcp-server-time", arguments: []))))),
+    ParseCase("call --help", ["call", "clock_now", "--help"], .command(.help(.call))),
+    ParseCase("call without a tool", ["call"], .error("missing TOOL", .call)),
+    ParseCase("call with an empty tool name", ["call", ""], .error("TOOL must not be empty", .call)),
+    ParseCase("call with malformed JSON", ["call", "notes_add", #"{"title": x}"#], .error("JSON-ARGUMENTS is not valid JSON: invalid JSON at byte 10", .call)),
+    ParseCase("call with truncated JSON", ["call", "notes_add", #"{"title":"#], .error("invalid JSON at byte 9", .call)),
+    ParseCase("call with a JSON array", ["call", "clock_now", "[1]"], .error("must be a JSON object, not an array", .call)),
+    ParseCase("call with a JSON string", ["call", "clock_now", #""UTC""#], .error("must be a JSON object, not a string", .call)),
+    ParseCase("call with two JSON arguments", ["call", "clock_now", "{}", "{}"], .error("unexpected argument '{}'", .call)),
+    ParseCase("call --timeout 0", ["call", "clock_now", "--timeout", "0"], .error("--timeout needs a number of seconds greater than 0", .call)),
+    ParseCase("call --timeout abc", ["call", "clock_now", "--timeout", "abc"], .error("not 'abc'", .call)),
+    ParseCase("call --timeout nan", ["call", "clock_now", "--timeout", "nan"], .error("not 'nan'", .call)),
+    ParseCase("call --timeout beyond a day", ["call", "clock_now", "--timeout", "1e9"], .error("at most 86400", .call)),
+    ParseCase("call --timeout without a value", ["call", "clock_now", "--timeout"], .error("option '--timeout' needs a value", .call)),
+]
+
+@Suite("Argument parsing")
+struct ArgumentParsingTests {
+    @Test("A command line parses to its command or to a usage error", arguments: parseCases)
+    func parses(_ row: ParseCase) async throws {
+        switch row.expected {
+        case .command(let expected):
+            #expect(try CommandLineParser.parse(row.argv) == expected)
+        case .usageError(let text, let command):
+            let error = #expect(throws: UsageError.self) { try CommandLineParser.parse(row.argv) }
+            #expect(error?.message.contains(text) == true, "message: \(error?.message ?? "none")")
+            #expect(error?.command == command)
+            // The command reports it the same way: exit status 2, message and usage on stderr.
+            let run = await CommandRun(row.argv)
+            #expect(run.status == .usageError)
+            #expect(run.status.rawValue == 2)
+            #expect(run.output.isEmpty)
+            #expect(run.errors.hasPrefix("error: "))
+            #expect(run.errors.contains(text))
+            #expect(run.errors.contains(HelpText.usage(for: command)))
+        }
+    }
+
+    @Test("--help prints the commands and the exit-status rule on stdout", arguments: [["--help"], ["-h"], ["help"]])
+    func overview(_ argv: [String]) async {
+        let run = await CommandRun(argv)
+        #expect(run.status == .success)
+        #expect(run.errors.isEmpty)
+        for text in ["serve", "tools", "call", "EXIT STATUS", "3  failure", "-32602"] {
+            #expect(run.output.contains(text))
+        }
+    }
+
+    @Test("Every command has its own --help", arguments: CommandName.allCases)
+    func commandHelp(_ command: CommandName) async {
+        for flag in ["--help", "-h"] {
+            let run = await CommandRun([command.rawValue, flag])
+            #expect(run.status == .success)
+            #expect(run.output.contains("USAGE: ondevice-mcp \(command.rawValue)"))
+            #expect(run.output.contains("EXIT STATUS"))
+        }
+    }
+
+    @Test("--version prints the library version")
+    func version() async {
+        let run = await CommandRun(["--version"])
+        #expect(run.status == .success)
+        #expect(run.output == "ondevice-mcp \(OnDeviceMCPVersion.string)\n")
+    }
+
+    @Test("The exit codes are 0, 1, 2 and 3")
+    func exitCodes() {
+        #expect([ExitCode.success, .toolError, .usageError, .failure].map(\.rawValue) == [0, 1, 2, 3])
+    }
+}

@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+import Foundation
+import MCP
+import Testing
+
+@testable import MCPCommandLine
+
+/// The ids of acknowledged notes, recorded from many tasks.
+final class Acknowledgements: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids: [String] = []
+    private var failures = 0
+
+    /// Records an acknowledged note; returns how many there are now.
+    func record(_ id: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        ids.append(id)
+        return ids.count
+    }
+
+    func recordFailure() {
+        lock.lock()
+        failures += 1
+        lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return ids
+    }
+
+    var failureCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return failures
+    }
+}
+
+@Suite("ondevice-mcp serve, as a real process", .serialized)
+struct ServeProcessTests {
+    func launchServe(in directory: TemporaryDirectory, grace: Duration = .seconds(2)) throws -> ProcessTransport {
+        try ProcessTransport.launch(
+            try BuiltProducts.ondeviceMCP(), arguments: ["serve", "--data-dir", directory.path],
+            standardError: .capture, terminationGracePeriod: grace)
+    }
+
+    @Test("A client lists the tools and calls each of them over stdio", .timeLimit(.minutes(1)))
+    func everyTool() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let transport = try launchServe(in: directory)
+        let client = try await MCPClient.connect(over: transport)
+        #expect(client.serverInfo.name == "ondevice-mcp")
+
+        let tools = try await client.listTools()
+        #expect(tools.map(\.name) == ExampleTools.toolNames)
+
+        let clock = try await client.callTool(name: "clock_now", arguments: ["timezone": "Asia/Tokyo"])
+        #expect(!clock.isError)
+        #expect(clock.structuredContent?["utcOffsetSeconds"] == 32_400)
+        #expect(clock.text.hasSuffix("+09:00 (Asia/Tokyo, \(clock.structuredContent?["weekday"]?.stringValue ?? "?"))"))
+
+        let added = try await client.callTool(name: "notes_add", arguments: ["title": "Dentist", "body": "Tuesday 10:00"])
+        let id = try #require(added.structuredContent?["id"]?.stringValue)
+        let search = try await client.callTool(name: "notes_search", arguments: ["query": "dentist"])
+        #expect(search.structuredContent?["notes"]?[0]?["id"] == .string(id))
+        let list = try await client.callTool(name: "notes_list", arguments: ["limit": 5])
+        #expect(list.structuredContent?["total"] == 1)
+        let deleted = try await client.callTool(name: "notes_delete", arguments: ["id": .string(id)])
+        #expect(!deleted.isError)
+        let missing = try await client.callTool(name: "notes_delete", arguments: ["id": .string(id)])
+        #expect(missing.isError)
+        #expect(missing.text == "no note with id \(id)")
+
+        await client.close()
+        #expect(try await transport.exitStatus == .exited(0))
+        #expect(await transport.capturedStandardErrorAtEnd() == "")
+    }
+
+    @Test("kill -9 in the middle of a burst of notes_add loses no acknowledged note", .timeLimit(.minutes(2)))
+    func killMidBurst() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let transport = try launchServe(in: directory)
+        let client = try await MCPClient.connect(over: transport)
+        let pid = transport.processIdentifier
+        let acknowledged = Acknowledgements()
+
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<300 {
+                group.addTask {
+                    do {
+                        let result = try await client.callTool(
+                            name: "notes_add", arguments: ["title": .string("burst \(index)"), "body": .string(String(repeating: "note \(index) ", count: 20))])
+                        guard !result.isError, let id = result.structuredContent?["id"]?.stringValue else {
+                            acknowledged.recordFailure()
+                            return
+                        }
+                        if acknowledged.record(id) == 100 {
+                            kill(pid, SIGKILL)
+                        }
+                    } catch {
+                        acknowledged.recordFailure()
+                    }
+                }
+            }
+        }
+        #expect(try await transport.exitStatus == .signaled(SIGKILL))
+        await client.close()
+
+        let acked = acknowledged.all
+        let data = try Data(contentsOf: directory.url.appendingPathComponent("notes.json"))
+        let document = try JSONValue(parsing: data)
+        let stored = Set((document["notes"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
+        let lost = Set(acked).subtracting(stored)
+        print("kill -9 mid-burst: acknowledged \(acked.count), present \(stored.count), failed \(acknowledged.failureCount), acknowledged but lost \(lost.count)")
+        #expect(acked.count >= 100)
+        #expect(acknowledged.failureCount > 0, "the kill came after every call had finished")
+        #expect(lost.isEmpty)
+        #expect(stored.count >= acked.count)
+        #expect(try directory.contents().filter { !$0.hasPrefix(".notes.json.tmp-") } == ["notes.json"])
+
+        // The next server starts from the same file, cleans up, and has every acknowledged note.
+        let store = try NotesStore(directory: directory.url)
+        #expect(Set(await store.list().map(\.id)).isSuperset(of: acked))
+        #expect(try directory.contents() == ["notes.json"])
+    }
+
+    @Test("serve exits with status 0 when its standard input closes", .timeLimit(.minutes(1)))
+    func exitsAtEndOfInput() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // A long grace period: close() would send SIGTERM only after 10 s, so status 0 means
+        // the server left on its own.
+        let transport = try launchServe(in: directory, grace: .seconds(10))
+        let client = try await MCPClient.connect(over: transport)
+        _ = try await client.listTools()
+        _ = try await client.callTool(name: "notes_add", arguments: ["title": "before EOF", "body": ""])
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        await transport.close()  // closes the child's standard input, then waits for it to exit
+        let status = try await transport.exitStatus
+        let elapsed = start.duration(to: clock.now)
+        print("serve exited \(elapsed.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1)))) after its standard input closed (\(status))")
+        #expect(status == .exited(0))
+        #expect(elapsed < .seconds(5))
+        #expect(await transport.capturedStandardErrorAtEnd() == "")
+        await client.close()
+    }
+}
