@@ -34,6 +34,7 @@ let package = Package(
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "MCPCore"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore"]),
         .testTarget(name: "MCPCommandLineTests", dependencies: ["MCPCommandLine", "MCP"]),
+        .testTarget(name: "InteropTests", dependencies: ["MCP", "MCPCommandLine"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -62,7 +62,7 @@ struct ClientTests {
         try await route.with(server) { client in
             let error = await #expect(throws: JSONRPCError.self) { try await client.callTool(name: "missing") }
             #expect(error?.code == .invalidParams)
-            #expect(error?.message == "Invalid params: Unknown tool: missing")
+            #expect(error?.message == "Unknown tool: missing")
         }
     }
 

@@ -80,11 +80,11 @@ struct ProtocolEraTests {
         EnvelopeCase(
             name: "missing client capabilities",
             meta: ["io.modelcontextprotocol/protocolVersion": "2026-07-28"],
-            error: ["code": -32602, "message": "Invalid params: params._meta is missing the required envelope key(s): io.modelcontextprotocol/clientCapabilities"]),
+            error: ["code": -32602, "message": "params._meta is missing the required envelope key(s): io.modelcontextprotocol/clientCapabilities"]),
         EnvelopeCase(
             name: "version not a string",
             meta: ["io.modelcontextprotocol/protocolVersion": 2026, "io.modelcontextprotocol/clientCapabilities": [:]],
-            error: ["code": -32602, "message": "Invalid params: params._meta[\"io.modelcontextprotocol/protocolVersion\"] must be a string"]),
+            error: ["code": -32602, "message": "params._meta[\"io.modelcontextprotocol/protocolVersion\"] must be a string"]),
         EnvelopeCase(
             name: "unsupported version",
             meta: envelope("1900-01-01"),

@@ -1,3 +1,4 @@
+internal import Foundation
 public import MCPCore
 
 /// An MCP client: connects to a server, lists its tools and calls them.
@@ -290,11 +291,15 @@ public actor MCPClient {
         _ timeout: Duration?, method: String, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         guard let timeout else { return try await body() }
+        let deadline = Deadline(timeout)
         return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
+            group.addTask {
+                try await Deadline.$current.withValue(deadline) { try await body() }
+            }
             group.addTask {
                 // A deadline, not a wait for an event: the group ends as soon as body finishes.
                 try await Task.sleep(for: timeout)
+                deadline.markPassed()
                 throw MCPClientError.timedOut("\(method) got no reply within \(timeout)")
             }
             defer { group.cancelAll() }
@@ -310,4 +315,27 @@ public actor MCPClient {
 public enum OnDeviceMCPVersion {
     /// The version string, sent as `clientInfo.version` and `serverInfo.version` by default.
     public static let string = "0.1.0"
+}
+
+/// A request's deadline, so that a cancellation can tell the server why it happened.
+final class Deadline: @unchecked Sendable {
+    /// The deadline of the request the current task is making, if it has one.
+    @TaskLocal static var current: Deadline?
+
+    let timeout: Duration
+    private let lock = NSLock()
+    private var passed = false
+
+    init(_ timeout: Duration) {
+        self.timeout = timeout
+    }
+
+    func markPassed() {
+        lock.withLock { passed = true }
+    }
+
+    /// Whether the deadline has passed (so a cancellation now is a timeout).
+    var hasPassed: Bool {
+        lock.withLock { passed }
+    }
 }

@@ -80,8 +80,11 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
             return try await pending.wait(for: id)
         } catch is CancellationError {
             // Tell the server to stop; it will not answer. Best effort: the connection may be gone.
-            let params: JSONValue = ["requestId": id.json, "reason": "The client cancelled the request."]
-            try? await transport.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: params)))
+            let reason =
+                Deadline.current.flatMap { $0.hasPassed ? "The request timed out after \($0.timeout)." : nil }
+                ?? "The client cancelled the request."
+            let cancelled = CancelledNotification(requestID: id, reason: reason)
+            try? await transport.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
             throw CancellationError()
         }
     }

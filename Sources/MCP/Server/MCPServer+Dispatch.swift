@@ -41,10 +41,15 @@ extension MCPServer {
 
     /// Answers a JSON-RPC batch: processed under 2025-03-26, refused otherwise.
     private func handleBatch(_ elements: [JSONValue], session: Int) async -> JSONRPCMessage? {
-        let version = sessions[session]?.legacyVersion ?? .latestHandshake
-        guard case .legacy(let negotiated)? = sessions[session]?.era, negotiated.allowsBatches else {
-            let error = JSONRPCError.invalidRequest(
-                "JSON-RPC batches are only allowed in protocol version 2025-03-26; this connection uses \(version)")
+        let era = sessions[session]?.era ?? .undecided
+        guard case .legacy(let negotiated) = era, negotiated.allowsBatches else {
+            let uses: String
+            switch era {
+            case .legacy(let version): uses = "this connection uses \(version)"
+            case .modern: uses = "this connection uses \(ProtocolVersion.v2026_07_28)"
+            case .undecided: uses = "this connection has not negotiated it"
+            }
+            let error = JSONRPCError.invalidRequest("JSON-RPC batches are only allowed in protocol version 2025-03-26; \(uses)")
             return .errorResponse(JSONRPCErrorResponse(id: nil, error: error))
         }
         let responses = await withTaskGroup(of: (Int, JSONRPCMessage?).self) { group in

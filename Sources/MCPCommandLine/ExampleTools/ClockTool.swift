@@ -41,15 +41,18 @@ enum ClockTool {
             annotations: ToolAnnotations(readOnlyHint: true, idempotentHint: false, openWorldHint: false)
         ) { arguments, _ in
             let zone: TimeZone
+            var name: String?
             if let identifier = arguments["timezone"]?.stringValue {
                 guard let named = TimeZone(identifier: identifier) else {
                     return .error("Unknown time zone \"\(identifier)\". Use an IANA name such as Europe/Lisbon, America/New_York or UTC.")
                 }
                 zone = named
+                // Foundation reports "UTC" as "GMT"; answer with the name the caller used.
+                name = identifier
             } else {
                 zone = TimeZone.current
             }
-            let reading = ClockReading(date: now(), timeZone: zone)
+            let reading = ClockReading(date: now(), timeZone: zone, name: name)
             return CallToolResult(content: [.text(reading.text)], structuredContent: reading.json)
         }
     }
@@ -65,13 +68,14 @@ struct ClockReading: Hashable, Sendable {
     let utcOffsetSeconds: Int
     let weekday: String
 
-    init(date: Date, timeZone: TimeZone) {
+    /// - Parameter name: The zone's name to report; Foundation's identifier when `nil`.
+    init(date: Date, timeZone: TimeZone, name: String? = nil) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
         let offset = timeZone.secondsFromGMT(for: date)
         iso8601 = Self.format(parts, offset: offset, fraction: nil)
-        timezone = timeZone.identifier
+        timezone = name ?? timeZone.identifier
         utcOffsetSeconds = offset
         weekday = Self.weekdays[((parts.weekday ?? 1) - 1 + 7) % 7]
     }

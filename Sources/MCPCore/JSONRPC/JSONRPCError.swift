@@ -93,9 +93,10 @@ public struct JSONRPCError: Error, Hashable, Sendable {
         JSONRPCError(code: .methodNotFound, message: "Method not found: \(method)")
     }
 
-    /// A `-32602` invalid params error.
+    /// A `-32602` invalid params error whose message is `detail` alone, as MCP's examples
+    /// write them (`"Unknown tool: get_weather"`).
     public static func invalidParams(_ detail: String, data: JSONValue? = nil) -> JSONRPCError {
-        JSONRPCError(code: .invalidParams, message: "Invalid params: \(detail)", data: data)
+        JSONRPCError(code: .invalidParams, message: detail, data: data)
     }
 
     /// A `-32603` internal error.
