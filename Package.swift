@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "MCPCore", targets: ["MCPCore"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "MCP", targets: ["MCP"]),
+        .library(name: "PortableFoundationModels", targets: ["PortableFoundationModels"]),
+        .library(name: "MCPFoundationModels", targets: ["MCPFoundationModels"]),
         .executable(name: "ondevice-mcp", targets: ["ondevice-mcp"]),
     ],
     dependencies: [],
@@ -23,6 +25,9 @@ let package = Package(
         ),
         .target(name: "JSONSchema", dependencies: ["MCPCore"]),
         .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema"]),
+        // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
+        .target(name: "PortableFoundationModels"),
+        .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "JSONSchema", "PortableFoundationModels"]),
         .target(name: "MCPCommandLine", dependencies: ["MCP", "MCPCore"]),
         .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine"]),
         .executableTarget(
@@ -35,6 +40,11 @@ let package = Package(
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore"]),
         .testTarget(name: "MCPCommandLineTests", dependencies: ["MCPCommandLine", "MCP"]),
         .testTarget(name: "InteropTests", dependencies: ["MCP", "MCPCommandLine"]),
+        .testTarget(name: "PortableFoundationModelsTests", dependencies: ["PortableFoundationModels"]),
+        .testTarget(
+            name: "MCPFoundationModelsTests", dependencies: ["MCPFoundationModels", "PortableFoundationModels", "MCP"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

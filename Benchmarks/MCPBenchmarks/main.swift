@@ -1,6 +1,35 @@
-// OnDeviceMCP benchmarks. Run in release: `swift run -c release MCPBenchmarks [json] [validation]`.
+// OnDeviceMCP benchmarks. Run in release:
+//
+//     swift run -c release MCPBenchmarks [json] [validation] [runtime | inprocess stdio memory]
+//
+// No argument runs every group; `runtime` is `inprocess stdio memory`. Two hidden modes make
+// this executable its own peer for the stdio group: `--serve-echo` (an MCPServer with the
+// echo tool on standard input and output) and `--raw-responder` (one canned line per input
+// line, nothing parsed).
 
-let selected = Set(CommandLine.arguments.dropFirst())
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "--serve-echo" {
+    try await Echo.serve()
+    exit(0)
+}
+if arguments.first == "--loop" {
+    try await ProfileLoops.run(Array(arguments.dropFirst()))
+    exit(0)
+}
+if arguments.first == "--raw-responder" {
+    RawResponder.run()
+}
+
+let selected: Set<String> = {
+    var groups = Set(arguments)
+    if groups.remove("runtime") != nil {
+        groups.formUnion(["inprocess", "stdio", "memory"])
+    }
+    return groups
+}()
 
 func wants(_ group: String) -> Bool {
     selected.isEmpty || selected.contains(group)
@@ -13,4 +42,15 @@ if wants("json") {
 }
 if wants("validation") {
     try ValidationBenchmarks.run()
+}
+if wants("inprocess") {
+    try await InProcessBenchmarks.run()
+}
+if wants("stdio") {
+    fflush(nil)
+    try await StdioBenchmarks.run()
+}
+if wants("memory") {
+    fflush(nil)
+    try await MemoryBenchmarks.run()
 }

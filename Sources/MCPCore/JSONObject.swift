@@ -157,7 +157,37 @@ public struct JSONObject: Sendable {
     /// and the second only runs when the first matches.
     @inlinable
     internal static func sameKey(_ a: String, _ b: String) -> Bool {
-        a == b && a.utf8.elementsEqual(b.utf8)
+        // Equal UTF-8 bytes are equal code points, and nothing else is: compare the bytes.
+        let count = a.utf8.count
+        guard count == b.utf8.count else { return false }
+        let compared = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in
+                sameBytes(left, right, count: count)
+            }
+        }
+        if let compared, let result = compared { return result }
+        return a.utf8.elementsEqual(b.utf8)
+    }
+
+    @usableFromInline
+    internal static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, count: Int) -> Bool {
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return count == 0 }
+        var index = 0
+        let leftRaw = UnsafeRawPointer(leftBase)
+        let rightRaw = UnsafeRawPointer(rightBase)
+        while index + 8 <= count {
+            if leftRaw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                != rightRaw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            {
+                return false
+            }
+            index += 8
+        }
+        while index < count {
+            if leftBase[index] != rightBase[index] { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Appends a key that is known not to be present.

@@ -239,3 +239,26 @@ struct TypedToolTests {
         await client.close()
     }
 }
+
+@Suite("Closing")
+struct ClosingTests {
+    @Test("a call after close throws connectionClosed, never a wire error", arguments: Route.allCases)
+    func callAfterClose(route: Route) async throws {
+        let server = try await TestServers.make()
+        switch route {
+        case .direct:
+            let client = try await MCPClient.connect(to: server)
+            await client.close()
+            await #expect(throws: MCPClientError.connectionClosed) { try await client.callTool(name: "echo", arguments: ["text": "x"]) }
+        case .inProcessTransport:
+            let (clientEnd, serverEnd) = InProcessTransport.makePair()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await server.run(on: serverEnd) }
+                let client = try await MCPClient.connect(over: clientEnd)
+                await client.close()
+                await #expect(throws: MCPClientError.connectionClosed) { try await client.callTool(name: "echo", arguments: ["text": "x"]) }
+                try await group.waitForAll()
+            }
+        }
+    }
+}

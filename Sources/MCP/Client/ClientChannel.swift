@@ -132,6 +132,9 @@ final class DirectChannel: ClientChannel {
     }
 
     func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
+        guard !isClosed else {
+            throw MCPClientError.connectionClosed("the client closed the connection")
+        }
         let id = ids.make()
         var params = params
         if let progress {
@@ -145,12 +148,31 @@ final class DirectChannel: ClientChannel {
     }
 
     func notify(_ notification: JSONRPCNotification) async throws {
+        guard !isClosed else {
+            throw MCPClientError.connectionClosed("the client closed the connection")
+        }
         _ = await server.handle(.notification(notification), session: session)
     }
 
     func close() async {
+        closed.withLock { $0 = true }
         await server.closeSession(session)
         router.finish()
+    }
+
+    private let closed = LockedFlag()
+    private var isClosed: Bool { closed.withLock { $0 } }
+}
+
+/// A Boolean behind a lock.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func withLock<T>(_ body: (inout Bool) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
     }
 }
 

@@ -114,7 +114,8 @@ public actor MCPClient {
     /// Connects to a server in the same process; messages pass as values, unencoded.
     ///
     /// Notifications from the server (tool list changes, progress) reach ``notifications``.
-    public static func connect(to server: MCPServer, configuration: Configuration = Configuration()) async throws -> MCPClient {
+    /// The default configuration is ``Configuration/inProcess``.
+    public static func connect(to server: MCPServer, configuration: Configuration = .inProcess) async throws -> MCPClient {
         let router = ProgressRouter()
         let channel = await DirectChannel.open(to: server, router: router)
         return try await establish(channel, router: router, configuration: configuration)
@@ -337,5 +338,14 @@ final class Deadline: @unchecked Sendable {
     /// Whether the deadline has passed (so a cancellation now is a timeout).
     var hasPassed: Bool {
         lock.withLock { passed }
+    }
+}
+
+extension MCPClient.Configuration {
+    /// The fastest path to a server in the same process: the 2025-11-25 handshake (the
+    /// 2026-07-28 per-request envelope buys nothing inside one process) and no timeout
+    /// (cancel the calling task to stop a call).
+    public static var inProcess: MCPClient.Configuration {
+        MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: nil)
     }
 }

@@ -2,12 +2,12 @@ internal import MCPCore
 
 extension MCPServer {
     /// Answers one message on a connection.
-    func handle(_ message: JSONRPCMessage, session: Int) async -> JSONRPCMessage? {
+    nonisolated func handle(_ message: JSONRPCMessage, session: Int) async -> JSONRPCMessage? {
         switch message {
         case .request(let request):
             return await respond(to: request, session: session)
         case .notification(let notification):
-            receive(notification, session: session)
+            await receive(notification, session: session)
             return nil
         case .response, .errorResponse:
             // This server sends no requests, so responses answer nothing; ignore them.
@@ -18,9 +18,18 @@ extension MCPServer {
     }
 
     /// Answers a request with a response or an error response.
-    func respond(to request: JSONRPCRequest, session: Int) async -> JSONRPCMessage {
+    ///
+    /// The actor decides the answer; a tool's function then runs off the actor, and its
+    /// result is finished here too, so a call costs one hop onto the actor, not two.
+    nonisolated func respond(to request: JSONRPCRequest, session: Int) async -> JSONRPCMessage {
         do {
-            let result = try await result(for: request, session: session)
+            let result: JSONValue
+            switch try await answer(for: request, session: session) {
+            case .value(let value):
+                result = value
+            case .toolCall(let call):
+                result = await call.run(stampingWith: call.modern ? Optional(infoJSON) : .none)
+            }
             return .response(JSONRPCResponse(id: request.id, result: result))
         } catch {
             return .errorResponse(JSONRPCErrorResponse(id: request.id, error: error))
@@ -40,8 +49,8 @@ extension MCPServer {
     }
 
     /// Answers a JSON-RPC batch: processed under 2025-03-26, refused otherwise.
-    private func handleBatch(_ elements: [JSONValue], session: Int) async -> JSONRPCMessage? {
-        let era = sessions[session]?.era ?? .undecided
+    private nonisolated func handleBatch(_ elements: [JSONValue], session: Int) async -> JSONRPCMessage? {
+        let era = await sessions[session]?.era ?? .undecided
         guard case .legacy(let negotiated) = era, negotiated.allowsBatches else {
             let uses: String
             switch era {
@@ -83,28 +92,29 @@ extension MCPServer {
 
     // MARK: Requests
 
-    /// The result of a request, or the JSON-RPC error that answers it.
-    private func result(for request: JSONRPCRequest, session: Int) async throws(JSONRPCError) -> JSONValue {
-        guard let state = sessions[session] else {
+    /// The answer to a request, or the JSON-RPC error that answers it.
+    private func answer(for request: JSONRPCRequest, session: Int) async throws(JSONRPCError) -> Answer {
+        guard let era = sessions[session]?.era else {
             throw .internalError("the connection is closed")
         }
         if request.method == MCPMethod.initialize {
-            return try initialize(request, session: session, state: state)
+            return .value(try initialize(request, session: session, era: era))
         }
         if let meta = request.params?["_meta"], meta[MCPMetaKey.protocolVersion] != nil {
-            return try await modernResult(for: request, meta: meta, session: session, state: state)
+            return try await modernAnswer(for: request, meta: meta, session: session, era: era)
         }
-        if state.era == .modern {
+        if era == .modern {
             throw Self.missingEnvelope(request.params?["_meta"])
         }
-        let version = state.legacyVersion
         switch request.method {
         case MCPMethod.ping:
-            return .object([:])
+            return .value(.object([:]))
         case MCPMethod.toolsList:
-            return try listTools(request.params, modern: false)
+            return .value(try listTools(request.params, modern: false))
         case MCPMethod.toolsCall:
-            return try await callTool(request, version: version, clientInfo: state.clientInfo, session: session, modern: false)
+            let version: ProtocolVersion
+            if case .legacy(let negotiated) = era { version = negotiated } else { version = .latestHandshake }
+            return try prepareCall(request, version: version, clientInfo: sessions[session]?.clientInfo, session: session, modern: false)
         case MCPMethod.serverDiscover, MCPMethod.subscriptionsListen:
             throw Self.missingEnvelope(request.params?["_meta"])
         default:
@@ -113,9 +123,9 @@ extension MCPServer {
     }
 
     /// Answers `initialize`: echo a supported handshake version, else offer the newest.
-    private func initialize(_ request: JSONRPCRequest, session: Int, state: ServerSession) throws(JSONRPCError) -> JSONValue {
+    private func initialize(_ request: JSONRPCRequest, session: Int, era: ServerSession.Era) throws(JSONRPCError) -> JSONValue {
         let requested = request.params?["protocolVersion"]
-        if state.era == .modern {
+        if era == .modern {
             throw JSONRPCError(
                 code: .unsupportedProtocolVersion,
                 message: "this connection serves the 2026-07-28 protocol; the initialize handshake is not accepted",
@@ -138,29 +148,29 @@ extension MCPServer {
     }
 
     /// Serves a request that carries the 2026-07-28 envelope.
-    private func modernResult(
-        for request: JSONRPCRequest, meta: JSONValue, session: Int, state: ServerSession
-    ) async throws(JSONRPCError) -> JSONValue {
-        if case .legacy = state.era {
+    private func modernAnswer(
+        for request: JSONRPCRequest, meta: JSONValue, session: Int, era: ServerSession.Era
+    ) async throws(JSONRPCError) -> Answer {
+        if case .legacy = era {
             throw .invalidRequest(
                 "this connection serves the handshake protocol era; requests carrying the 2026-07-28 envelope are not accepted on it")
         }
-        let missing = [MCPMetaKey.protocolVersion, MCPMetaKey.clientCapabilities].filter { meta[$0] == nil }
-        guard missing.isEmpty, case .object = meta[MCPMetaKey.clientCapabilities] else {
+        guard case .object(let envelope) = meta, case .object? = envelope[MCPMetaKey.clientCapabilities],
+            let askedValue = envelope[MCPMetaKey.protocolVersion]
+        else {
             throw Self.missingEnvelope(meta)
         }
-        guard case .string(let asked)? = meta[MCPMetaKey.protocolVersion] else {
+        guard case .string(let asked) = askedValue else {
             throw .invalidParams("params._meta[\"\(MCPMetaKey.protocolVersion)\"] must be a string")
         }
         let version = ProtocolVersion(rawValue: asked)
         guard version.isModern else {
-            let supported = state.era == .modern ? ProtocolVersion.modernVersions : ProtocolVersion.known.reversed()
+            let supported = era == .modern ? ProtocolVersion.modernVersions : ProtocolVersion.known.reversed()
             throw JSONRPCError(
                 code: .unsupportedProtocolVersion, message: "Unsupported protocol version",
                 data: ["supported": .array(supported.map { .string($0.rawValue) }), "requested": .string(asked)])
         }
-        sessions[session]?.era = .modern
-        let clientInfo = meta[MCPMetaKey.clientInfo].map(Implementation.init(json:))
+        if era != .modern { sessions[session]?.era = .modern }
         var result: JSONValue
         switch request.method {
         case MCPMethod.serverDiscover:
@@ -168,16 +178,23 @@ extension MCPServer {
         case MCPMethod.toolsList:
             result = try listTools(request.params, modern: true)
         case MCPMethod.toolsCall:
-            result = try await callTool(request, version: version, clientInfo: clientInfo, session: session, modern: true)
+            let clientInfo = envelope[MCPMetaKey.clientInfo].map(Implementation.init(json:))
+            return try prepareCall(request, version: version, clientInfo: clientInfo, session: session, modern: true)
         case MCPMethod.subscriptionsListen:
             result = try await listen(request, session: session)
         default:
             // ping, logging/setLevel and everything unknown: not methods of 2026-07-28.
             throw .methodNotFound(request.method)
         }
+        return .value(Self.stamp(result, with: infoJSON))
+    }
+
+    /// A 2026-07-28 result: `resultType` and `_meta.serverInfo` added.
+    static func stamp(_ result: JSONValue, with serverInfo: JSONValue) -> JSONValue {
+        var result = result
         result["resultType"] = "complete"
         var resultMeta = result["_meta"]?.objectValue ?? JSONObject()
-        resultMeta[MCPMetaKey.serverInfo] = infoJSON
+        resultMeta[MCPMetaKey.serverInfo] = serverInfo
         result["_meta"] = .object(resultMeta)
         return result
     }
@@ -221,4 +238,12 @@ extension MCPServer {
         sessions[session]?.listens[request.id] = nil
         return ["_meta": [MCPMetaKey.subscriptionID: request.id.json]]
     }
+}
+
+/// What the actor decided about a request.
+enum Answer: Sendable {
+    /// The result is ready.
+    case value(JSONValue)
+    /// A tool must run (off the actor) to make the result.
+    case toolCall(PreparedCall)
 }

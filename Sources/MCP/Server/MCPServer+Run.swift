@@ -54,16 +54,22 @@ extension MCPServer {
                             running -= 1
                         }
                         let id = message.id
-                        let work = Task { await self.handle(message, session: session) }
-                        if let id { inFlight.begin(id, work) }
+                        // Registered before the child starts, so a cancellation that arrives
+                        // first is not missed.
+                        let ticket = id.map { inFlight.expect($0) }
                         running += 1
                         group.addTask {
-                            let response = await withTaskCancellationHandler {
-                                await work.value
-                            } onCancel: {
-                                work.cancel()
+                            if let id, let ticket {
+                                let proceed = withUnsafeCurrentTask { task in
+                                    task.map { inFlight.attach(id, ticket: ticket, task: $0) } ?? true
+                                }
+                                guard proceed else {
+                                    _ = inFlight.finish(id, ticket: ticket)
+                                    return false
+                                }
                             }
-                            let cancelled = id.map { inFlight.finish($0, work) } ?? false
+                            let response = await self.handle(message, session: session)
+                            let cancelled = id.flatMap { id in ticket.map { inFlight.finish(id, ticket: $0) } } ?? false
                             if let response, !cancelled, !Task.isCancelled {
                                 try? await transport.send(response)
                             }
@@ -102,44 +108,59 @@ extension MCPServer {
 
 /// The requests of one connection that are running, so that a cancellation can reach them.
 ///
-/// Shared between the read loop (which registers and cancels) and the request tasks
-/// (which finish); a lock guards the table, and no lock is held while calling out.
+/// Each request runs in a child task of ``MCPServer/run(on:)``'s task group. To cancel one
+/// child (and not the group), the table keeps the child's `UnsafeCurrentTask`, which is
+/// safe here because of one rule: a child removes its entry (``finish(_:ticket:)``)
+/// before it returns, and ``cancel(_:)`` uses the task only under the lock while the
+/// entry exists, so a task is never touched after it has ended. This avoids a second,
+/// unstructured task per request just to have something to cancel.
 final class InFlightRequests: @unchecked Sendable {
     private struct Entry {
-        let work: Task<JSONRPCMessage?, Never>
+        let ticket: Int
+        var task: UnsafeCurrentTask?
         var cancelled: Bool
     }
 
     private let lock = NSLock()
     private var entries: [RequestID: Entry] = [:]
+    private var nextTicket = 0
 
-    func begin(_ id: RequestID, _ work: Task<JSONRPCMessage?, Never>) {
+    /// Registers a request about to start; returns its ticket.
+    func expect(_ id: RequestID) -> Int {
         lock.lock()
-        entries[id] = Entry(work: work, cancelled: false)
-        lock.unlock()
+        defer { lock.unlock() }
+        nextTicket += 1
+        entries[id] = Entry(ticket: nextTicket, task: nil, cancelled: false)
+        return nextTicket
+    }
+
+    /// Gives a started request's task; returns `false` when it was cancelled before it started.
+    func attach(_ id: RequestID, ticket: Int, task: UnsafeCurrentTask) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var entry = entries[id], entry.ticket == ticket else { return true }
+        guard !entry.cancelled else { return false }
+        entry.task = task
+        entries[id] = entry
+        return true
     }
 
     /// Cancels the request with `id`, if it is running; its response will not be sent.
     func cancel(_ id: RequestID) {
         lock.lock()
-        let work = entries[id]?.work
-        entries[id]?.cancelled = true
-        lock.unlock()
-        work?.cancel()
+        defer { lock.unlock() }
+        guard var entry = entries[id] else { return }
+        entry.cancelled = true
+        entries[id] = entry
+        entry.task?.cancel()
     }
 
     /// Removes a finished request; returns whether it was cancelled.
-    func finish(_ id: RequestID, _ work: Task<JSONRPCMessage?, Never>) -> Bool {
+    func finish(_ id: RequestID, ticket: Int) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard let entry = entries[id], entry.work == work else { return false }
+        guard let entry = entries[id], entry.ticket == ticket else { return false }
         entries[id] = nil
         return entry.cancelled
-    }
-
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.count
     }
 }

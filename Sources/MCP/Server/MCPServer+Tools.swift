@@ -28,10 +28,12 @@ extension MCPServer {
         return .object(result)
     }
 
-    /// Answers `tools/call` by the error rule in ``MCPServer``'s documentation.
-    func callTool(
+    /// Prepares `tools/call` by the error rule in ``MCPServer``'s documentation: protocol
+    /// errors are thrown, invalid arguments are a tool error result, and a valid call comes
+    /// back ready to run.
+    func prepareCall(
         _ request: JSONRPCRequest, version: ProtocolVersion, clientInfo: Implementation?, session: Int, modern: Bool
-    ) async throws(JSONRPCError) -> JSONValue {
+    ) throws(JSONRPCError) -> Answer {
         guard case .object(let params)? = request.params else {
             throw .invalidParams("tools/call needs params with a \"name\"")
         }
@@ -50,23 +52,16 @@ extension MCPServer {
         }
         let validation = entry.schema.validate(.object(arguments))
         guard validation.isValid else {
-            return Self.encode(.error(Self.describeInvalidArguments(validation.errors.map(\.description), tool: name)), version: version, modern: modern)
+            let result = PreparedCall.encode(
+                .error(Self.describeInvalidArguments(validation.errors.map(\.description), tool: name)), version: version, modern: modern)
+            return .value(modern ? Self.stamp(result, with: infoJSON) : result)
         }
         let notify = sessions[session]?.notify
         let context = ToolContext(
             requestID: request.id, protocolVersion: version, clientInfo: clientInfo,
             progressToken: params["_meta"]?[MCPMetaKey.progressToken],
             notify: notify.map { send in { @Sendable notification in await send(.notification(notification)) } })
-        let result: CallToolResult
-        do {
-            result = try await entry.tool.handler(arguments, context)
-        } catch is CancellationError {
-            // Under run(on:) a cancelled call gets no response at all; a direct caller sees this.
-            result = .error("The call to \(name) was cancelled.")
-        } catch {
-            result = .error(String(describing: error))
-        }
-        return Self.encode(result, version: version, modern: modern)
+        return .toolCall(PreparedCall(tool: entry, arguments: arguments, context: context, version: version, modern: modern))
     }
 
     private static func describeInvalidArguments(_ problems: [String], tool: String) -> String {
@@ -75,8 +70,34 @@ extension MCPServer {
         return "Invalid arguments for tool \(tool): \(shown)\(more)"
     }
 
+}
+
+/// A validated `tools/call`, ready to run its tool off the server's actor.
+struct PreparedCall: Sendable {
+    let tool: RegisteredTool
+    let arguments: JSONObject
+    let context: ToolContext
+    let version: ProtocolVersion
+    /// Whether the result carries the 2026-07-28 stamps.
+    let modern: Bool
+
+    /// Runs the tool and returns its result as the connection reads it.
+    func run(stampingWith serverInfo: JSONValue?) async -> JSONValue {
+        let result: CallToolResult
+        do {
+            result = try await tool.tool.handler(arguments, context)
+        } catch is CancellationError {
+            // Under run(on:) a cancelled call gets no response at all; a direct caller sees this.
+            result = .error("The call to \(tool.tool.name) was cancelled.")
+        } catch {
+            result = .error(String(describing: error))
+        }
+        let encoded = Self.encode(result, version: version, modern: modern)
+        return serverInfo.map { MCPServer.stamp(encoded, with: $0) } ?? encoded
+    }
+
     /// A result in the form the connection's version reads.
-    private static func encode(_ result: CallToolResult, version: ProtocolVersion, modern: Bool) -> JSONValue {
+    static func encode(_ result: CallToolResult, version: ProtocolVersion, modern: Bool) -> JSONValue {
         var result = result
         if !modern, version == .v2024_11_05 || version == .v2025_03_26 {
             // Structured output arrived in 2025-06-18; older clients read the text mirror.

@@ -141,14 +141,14 @@ public actor MCPServer {
     /// a notification or a response. Messages passed here share one connection state
     /// (for example, the version an `initialize` negotiated); it cannot send
     /// notifications. Use ``run(on:)`` to serve a connection with notifications.
-    public func handle(_ message: JSONRPCMessage) async -> JSONRPCMessage? {
+    public nonisolated func handle(_ message: JSONRPCMessage) async -> JSONRPCMessage? {
         await handle(message, session: Self.directSession)
     }
 
     /// Answers one message given as a JSON value, such as a decoded request object.
     ///
     /// A value that is not a JSON-RPC message gets the error response that says why.
-    public func handle(_ message: JSONValue) async -> JSONValue? {
+    public nonisolated func handle(_ message: JSONValue) async -> JSONValue? {
         do {
             return await handle(try JSONRPCMessage(message))?.json
         } catch {
@@ -195,10 +195,19 @@ public actor MCPServer {
 }
 
 /// A tool with its compiled schema and its `tools/list` entry, made once at registration.
-struct RegisteredTool: Sendable {
+///
+/// A class, so that looking a tool up for a call retains one object rather than copying
+/// every field of its definition.
+final class RegisteredTool: Sendable {
     let tool: MCPTool
     let schema: JSONSchema
     let listing: JSONValue
+
+    init(tool: MCPTool, schema: JSONSchema, listing: JSONValue) {
+        self.tool = tool
+        self.schema = schema
+        self.listing = listing
+    }
 }
 
 /// What a server knows about one connection.

@@ -138,6 +138,10 @@ public final class FileDescriptorTransport: Transport {
     /// Iterate it from one task. It finishes at end of input or after ``close()``, and throws
     /// ``TransportError/ioFailure(_:)`` when reading fails. Cancelling the iterating task
     /// ends the stream and stops the reader.
+    ///
+    /// Each element is pulled from the bounded buffer through a nonisolated function, so an
+    /// iterating task on the main actor hops off and back for every message; iterate from
+    /// another actor or a plain task when throughput matters.
     public func receive() -> AsyncThrowingStream<InboundMessage, any Error> {
         messages
     }

@@ -1,0 +1,56 @@
+/// How much of the on-device model's context a session's tools may use.
+///
+/// The on-device model has a 4,096-token context shared by instructions, tool definitions
+/// (name, description and parameters schema), prompts, tool calls, tool output and
+/// responses (Apple TN3193). Tokens are estimated at ``charactersPerToken`` characters per
+/// token (about 4 for English text and JSON; TN3193 gives 3–4), counting a tool as the
+/// characters of its name, description and encoded parameters schema. The estimate errs
+/// high for JSON-heavy schemas, which is the safe side.
+///
+/// A session gets tools in listing order while they fit ``toolTokens`` and number at most
+/// ``maximumTools`` (TN3193: 3–5 tools); tool output is cut to ``toolOutputTokens``.
+public struct ContextBudget: Hashable, Sendable {
+    /// The model's whole context, in tokens.
+    public var contextTokens: Int
+    /// The share of the context for tool definitions.
+    public var toolTokens: Int
+    /// The most tools a session gets.
+    public var maximumTools: Int
+    /// The most one tool output may take.
+    public var toolOutputTokens: Int
+    /// The longest tool description offered, in characters; longer ones are cut at a word.
+    public var descriptionCharacters: Int
+    /// Characters per token, for estimates.
+    public var charactersPerToken: Int
+
+    public init(
+        contextTokens: Int = 4096, toolTokens: Int = 1536, maximumTools: Int = 5,
+        toolOutputTokens: Int = 512, descriptionCharacters: Int = 300, charactersPerToken: Int = 4
+    ) {
+        self.contextTokens = contextTokens
+        self.toolTokens = toolTokens
+        self.maximumTools = maximumTools
+        self.toolOutputTokens = toolOutputTokens
+        self.descriptionCharacters = descriptionCharacters
+        self.charactersPerToken = max(1, charactersPerToken)
+    }
+
+    /// The budget for Apple's on-device model.
+    public static let onDevice = ContextBudget()
+
+    /// The same limits as characters.
+    public var toolOutputCharacters: Int { toolOutputTokens * charactersPerToken }
+
+    /// The estimated tokens of `characters` characters (rounded up).
+    public func tokens(forCharacters characters: Int) -> Int {
+        (characters + charactersPerToken - 1) / charactersPerToken
+    }
+
+    /// `text` cut to ``descriptionCharacters`` at a word boundary, with `…`.
+    func shortened(_ text: String) -> String {
+        guard text.count > descriptionCharacters else { return text }
+        let prefix = text.prefix(descriptionCharacters - 1)
+        let cut = prefix.lastIndex(of: " ").map { prefix[..<$0] } ?? prefix
+        return cut + "…"
+    }
+}

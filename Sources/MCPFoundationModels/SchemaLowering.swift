@@ -1,0 +1,686 @@
+internal import Foundation
+internal import MCPCore
+
+/// Lowers a JSON Schema (an MCP tool's `inputSchema`) to an ``ArgumentShape`` tree,
+/// collecting a diagnostic for every keyword it cannot map.
+///
+/// The rules, in the order they are tried on each schema object:
+/// 1. `$ref` (local only) → a named dependency, or the target inline when it is a plain scalar;
+///    a reference cycle becomes a reference to the dependency being built.
+/// 2. `enum` → string choices; other values → the closest exact form (an integer or number
+///    pinned with `minimum == maximum`, a string constant); `null` → optional.
+/// 3. `const` → the same, for one value.
+/// 4. `anyOf` / `oneOf` → a choice of shapes; a `{"type":"null"}` branch → optional.
+/// 5. `type` (a string or a list; `"null"` in the list → optional), or the type the keywords imply.
+struct SchemaLowering {
+    /// The whole input schema, for resolving `$ref`.
+    let document: JSONValue
+    private(set) var diagnostics: [SchemaDiagnostic] = []
+    /// Named shapes reached through `$ref`, in the order they were first needed.
+    private(set) var definitions: [(name: String, shape: ArgumentShape)] = []
+    private var names = NameRegistry()
+    private var references: [JSONPointer: ReferenceState] = [:]
+    private var depth = 0
+
+    /// How deep schemas may nest before the rest is replaced by a string.
+    static let maximumDepth = 48
+
+    init(document: JSONValue) {
+        self.document = document
+    }
+
+    /// The result of lowering one schema.
+    struct Lowered {
+        var shape: ArgumentShape
+        /// The schema allows `null`.
+        var isNullable = false
+        /// The schema's `description` (or `title`), for the property or node that holds it.
+        var description: String?
+    }
+
+    private enum ReferenceState {
+        /// Being lowered; `isRecursive` is set when the target refers back to itself.
+        case inProgress(name: String, isRecursive: Bool)
+        case done(Lowered)
+    }
+
+    /// How the next named node may be named.
+    enum NameHint {
+        /// A base name to make unique.
+        case suggested(String)
+        /// A name already reserved for this node.
+        case reserved(String)
+    }
+
+    // MARK: Root
+
+    /// Lowers the root schema, which must describe an object; anything else is reported
+    /// and replaced by an empty object.
+    mutating func lowerRoot(name: String) -> ObjectShape {
+        let rootName = names.claim(.suggested(name))
+        var schema = document
+        var pointer = JSONPointer()
+        // A root that is only a reference to an object definition: lower the target as the root.
+        if case .object(let object) = schema, case .string(let target)? = object["$ref"],
+            let (targetPointer, targetSchema) = resolve(target, at: pointer.appending("$ref"))
+        {
+            for key in object.keys where !["$ref", "$defs", "definitions", "description", "title", "$schema", "$id", "$comment"].contains(key) {
+                report(.warning, at: pointer.appending(key), "\"\(key)\" beside a root \"$ref\" is ignored")
+            }
+            schema = targetSchema
+            pointer = targetPointer
+        }
+        let lowered = lower(schema, at: pointer, name: .reserved(rootName))
+        if case .object(var object) = lowered.shape {
+            object.description = lowered.description ?? object.description
+            if lowered.isNullable {
+                report(.note, at: pointer, "the arguments object cannot be null; null is not offered")
+            }
+            return object
+        }
+        report(.error, at: pointer, "the input schema does not describe an object; the tool is offered with no arguments")
+        return ObjectShape(name: rootName, description: lowered.description, properties: [])
+    }
+
+    // MARK: Any schema
+
+    mutating func lower(_ schema: JSONValue, at pointer: JSONPointer, name: NameHint) -> Lowered {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else {
+            report(.error, at: pointer, "the schema nests deeper than \(Self.maximumDepth) levels; a string is used here")
+            return Lowered(shape: .string(constant: nil, pattern: nil))
+        }
+        switch schema {
+        case .bool(true):
+            report(.warning, at: pointer, "a schema that accepts any value cannot be generated; the model sends a string")
+            return Lowered(shape: .string(constant: nil, pattern: nil))
+        case .bool(false):
+            report(.error, at: pointer, "a schema that accepts no value cannot be generated; a string is used")
+            return Lowered(shape: .string(constant: nil, pattern: nil))
+        case .object(let object):
+            var consumed: Set<String> = []
+            var lowered = lowerObjectSchema(object, at: pointer, name: name, consumed: &consumed)
+            if lowered.description == nil {
+                lowered.description = describe(object, consumed: &consumed)
+            }
+            reportUnconsumed(object, at: pointer, consumed: consumed)
+            return lowered
+        default:
+            report(.error, at: pointer, "a schema must be an object or a boolean, not \(schema.typeName); a string is used")
+            return Lowered(shape: .string(constant: nil, pattern: nil))
+        }
+    }
+
+    private func describe(_ object: JSONObject, consumed: inout Set<String>) -> String? {
+        if case .string(let description)? = object["description"] {
+            consumed.insert("description")
+            return description
+        }
+        if case .string(let title)? = object["title"] {
+            consumed.insert("title")
+            return title
+        }
+        return nil
+    }
+
+    private mutating func lowerObjectSchema(
+        _ object: JSONObject, at pointer: JSONPointer, name: NameHint, consumed: inout Set<String>
+    ) -> Lowered {
+        consumed.formUnion(["$defs", "definitions"])
+        if case .string(let reference)? = object["$ref"] {
+            consumed.insert("$ref")
+            var lowered = lowerReference(reference, at: pointer.appending("$ref"), name: name)
+            lowered.description = describe(object, consumed: &consumed) ?? lowered.description
+            return lowered
+        }
+        if case .array(let values)? = object["enum"] {
+            consumed.formUnion(["enum", "type"])
+            return lowerValues(values, at: pointer.appending("enum"), name: name, object: object)
+        }
+        if let value = object["const"] {
+            consumed.formUnion(["const", "type"])
+            return lowerValues([value], at: pointer.appending("const"), name: name, object: object)
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            // Branches that only add constraints (`{"required": ["a"]}`) narrow the object
+            // beside them; they are not alternative shapes.
+            if case .array(let branches)? = object[keyword], branches.contains(where: Self.declaresShape) {
+                consumed.insert(keyword)
+                if object["type"] != nil && object["properties"] == nil && object["items"] == nil {
+                    consumed.insert("type")
+                }
+                return lowerChoice(branches, at: pointer.appending(keyword), name: name)
+            }
+        }
+
+        var types: [String] = []
+        var isNullable = false
+        switch object["type"] {
+        case .string(let type)?:
+            types = [type]
+        case .array(let list)?:
+            types = list.compactMap(\.stringValue)
+        case nil:
+            types = [impliedType(object)]
+            if types == ["any"] {
+                report(.warning, at: pointer, "a schema with no type accepts any value; the model sends a string")
+                return Lowered(shape: .string(constant: nil, pattern: nil))
+            }
+        case let other?:
+            report(.error, at: pointer.appending("type"), "\"type\" must be a string or a list of strings, not \(other.typeName)")
+            types = ["string"]
+        }
+        consumed.insert("type")
+        if types.contains("null") {
+            isNullable = true
+            types.removeAll { $0 == "null" }
+        }
+        var seen: Set<String> = []
+        types = types.filter { seen.insert($0).inserted }
+        if types.isEmpty {
+            report(.warning, at: pointer.appending("type"), "a value that can only be null cannot be generated; the property is left out instead")
+            return Lowered(shape: .string(constant: nil, pattern: nil), isNullable: true)
+        }
+        if types.count == 1 {
+            var lowered = lowerTyped(types[0], object, at: pointer, name: name, consumed: &consumed)
+            lowered.isNullable = lowered.isNullable || isNullable
+            return lowered
+        }
+        // Several types: a choice of one shape per type.
+        let choiceName = names.claim(name)
+        var choices: [ArgumentShape] = []
+        for (index, type) in types.enumerated() {
+            let branch = lowerTyped(type, object, at: pointer, name: .suggested("\(choiceName)_\(index + 1)"), consumed: &consumed)
+            choices.append(branch.shape)
+        }
+        return Lowered(shape: .choice(name: choiceName, description: nil, choices: choices), isNullable: isNullable)
+    }
+
+    /// Whether a branch of `anyOf`/`oneOf` says what a value looks like, rather than only constraining it.
+    private static func declaresShape(_ branch: JSONValue) -> Bool {
+        guard case .object(let object) = branch else { return branch == true }
+        return ["type", "properties", "items", "$ref", "enum", "const", "anyOf", "oneOf"].contains { object[$0] != nil }
+    }
+
+    private func impliedType(_ object: JSONObject) -> String {
+        if object["properties"] != nil || object["required"] != nil || object["additionalProperties"] != nil {
+            return "object"
+        }
+        if object["items"] != nil || object["minItems"] != nil || object["maxItems"] != nil || object["prefixItems"] != nil {
+            return "array"
+        }
+        if object["minimum"] != nil || object["maximum"] != nil || object["exclusiveMinimum"] != nil || object["exclusiveMaximum"] != nil {
+            return "number"
+        }
+        if object["pattern"] != nil || object["minLength"] != nil || object["maxLength"] != nil || object["format"] != nil {
+            return "string"
+        }
+        return "any"
+    }
+
+    // MARK: Types
+
+    private mutating func lowerTyped(
+        _ type: String, _ object: JSONObject, at pointer: JSONPointer, name: NameHint, consumed: inout Set<String>
+    ) -> Lowered {
+        switch type {
+        case "object":
+            return Lowered(shape: .object(lowerObject(object, at: pointer, name: name, consumed: &consumed)))
+        case "array":
+            return Lowered(shape: lowerArray(object, at: pointer, name: name, consumed: &consumed))
+        case "string":
+            var pattern: String?
+            if case .string(let source)? = object["pattern"] {
+                consumed.insert("pattern")
+                if (try? Regex(source)) != nil {
+                    pattern = source
+                } else {
+                    report(.warning, at: pointer.appending("pattern"), "Swift's Regex does not accept the pattern \"\(source)\"; it is not a generation guide")
+                }
+            }
+            return Lowered(shape: .string(constant: nil, pattern: pattern))
+        case "integer":
+            let (minimum, maximum) = integerBounds(object, at: pointer, consumed: &consumed)
+            return Lowered(shape: .integer(minimum: minimum, maximum: maximum))
+        case "number":
+            let (minimum, maximum) = numberBounds(object, at: pointer, consumed: &consumed)
+            return Lowered(shape: .number(minimum: minimum, maximum: maximum))
+        case "boolean":
+            return Lowered(shape: .boolean)
+        default:
+            report(.error, at: pointer.appending("type"), "\"\(type)\" is not a JSON Schema type; a string is used")
+            return Lowered(shape: .string(constant: nil, pattern: nil))
+        }
+    }
+
+    private mutating func lowerObject(
+        _ object: JSONObject, at pointer: JSONPointer, name: NameHint, consumed: inout Set<String>
+    ) -> ObjectShape {
+        let objectName = names.claim(name)
+        consumed.formUnion(["properties", "required"])
+        var required: [String] = []
+        switch object["required"] {
+        case .array(let list)?:
+            required = list.compactMap(\.stringValue)
+        case nil:
+            break
+        case let other?:
+            report(.error, at: pointer.appending("required"), "\"required\" must be a list of strings, not \(other.typeName)")
+        }
+        var properties: [PropertyShape] = []
+        var declared: Set<String> = []
+        if case .object(let members)? = object["properties"] {
+            for (key, schema) in members {
+                let location = pointer.appending("properties").appending(key)
+                declared.insert(key)
+                if case .bool(false) = schema {
+                    report(.note, at: location, "a property whose schema is false must be absent; it is not offered")
+                    continue
+                }
+                let lowered = lower(schema, at: location, name: .suggested(key))
+                let isRequired = required.contains(key)
+                properties.append(
+                    PropertyShape(
+                        name: key, description: lowered.description, shape: lowered.shape,
+                        isOptional: !isRequired || lowered.isNullable, isNullable: lowered.isNullable, isRequired: isRequired))
+            }
+        } else if let other = object["properties"] {
+            report(.error, at: pointer.appending("properties"), "\"properties\" must be an object, not \(other.typeName)")
+        }
+        for (index, key) in required.enumerated() where !declared.contains(key) {
+            report(.warning, at: pointer.appending("required").appending(index), "required property \"\(key)\" has no schema, so the model cannot send it")
+        }
+        switch object["additionalProperties"] {
+        case nil, .bool(false)?:
+            consumed.insert("additionalProperties")
+        case .bool(true)?:
+            consumed.insert("additionalProperties")
+            report(.note, at: pointer.appending("additionalProperties"), "other properties are allowed, but the model is offered only the declared ones")
+        case .object?:
+            consumed.insert("additionalProperties")
+            report(.warning, at: pointer.appending("additionalProperties"), "a map of other properties cannot be generated (no dictionary schema exists); the model is offered only the declared properties")
+        default:
+            break
+        }
+        return ObjectShape(name: objectName, description: nil, properties: properties)
+    }
+
+    private mutating func lowerArray(
+        _ object: JSONObject, at pointer: JSONPointer, name: NameHint, consumed: inout Set<String>
+    ) -> ArgumentShape {
+        consumed.formUnion(["items", "minItems", "maxItems"])
+        let base: String
+        switch name {
+        case .suggested(let text), .reserved(let text): base = text
+        }
+        var item: ArgumentShape
+        switch object["items"] {
+        case .object?, .bool(false)?:
+            item = lower(object["items"] ?? true, at: pointer.appending("items"), name: .suggested("\(base)_item")).describedNode
+        case .array?:
+            report(.warning, at: pointer.appending("items"), "tuple items cannot be generated; the elements are strings")
+            item = .string(constant: nil, pattern: nil)
+        case .bool(true)?, nil:
+            report(.warning, at: pointer, "an array without an \"items\" schema cannot be generated; the elements are strings")
+            item = .string(constant: nil, pattern: nil)
+        case let other?:
+            report(.error, at: pointer.appending("items"), "\"items\" must be a schema, not \(other.typeName); the elements are strings")
+            item = .string(constant: nil, pattern: nil)
+        }
+        let minimum = count(object, "minItems", at: pointer)
+        var maximum = count(object, "maxItems", at: pointer)
+        if let minimum, let low = maximum, low < minimum {
+            report(.warning, at: pointer.appending("maxItems"), "maxItems is below minItems; no upper bound is used")
+            maximum = nil
+        }
+        return .array(item: item, minimum: minimum, maximum: maximum)
+    }
+
+    private mutating func count(_ object: JSONObject, _ keyword: String, at pointer: JSONPointer) -> Int? {
+        guard let value = object[keyword] else { return nil }
+        guard let count = value.intValue, count >= 0 else {
+            report(.error, at: pointer.appending(keyword), "\"\(keyword)\" must be a non-negative integer")
+            return nil
+        }
+        return count
+    }
+
+    // MARK: Bounds
+
+    private mutating func integerBounds(_ object: JSONObject, at pointer: JSONPointer, consumed: inout Set<String>) -> (Int?, Int?) {
+        let (low, lowExclusive, high, highExclusive) = readBounds(object, at: pointer, consumed: &consumed)
+        var minimum: Int?
+        var maximum: Int?
+        if let low {
+            let bound = lowExclusive ? (low.rounded(.down) + 1) : low.rounded(.up)
+            minimum = Int(exactly: bound)
+            if minimum == nil { report(.warning, at: pointer, "the lower bound \(low) is out of Int's range; it is not a generation guide") }
+        }
+        if let high {
+            let bound = highExclusive ? (high.rounded(.up) - 1) : high.rounded(.down)
+            maximum = Int(exactly: bound)
+            if maximum == nil { report(.warning, at: pointer, "the upper bound \(high) is out of Int's range; it is not a generation guide") }
+        }
+        if let minimum, let maximum, minimum > maximum {
+            report(.warning, at: pointer, "no integer lies between the bounds \(minimum) and \(maximum); they are not generation guides")
+            return (nil, nil)
+        }
+        return (minimum, maximum)
+    }
+
+    private mutating func numberBounds(_ object: JSONObject, at pointer: JSONPointer, consumed: inout Set<String>) -> (Double?, Double?) {
+        let (low, lowExclusive, high, highExclusive) = readBounds(object, at: pointer, consumed: &consumed)
+        let minimum = low.map { lowExclusive ? $0.nextUp : $0 }
+        let maximum = high.map { highExclusive ? $0.nextDown : $0 }
+        if let minimum, let maximum, minimum > maximum {
+            report(.warning, at: pointer, "the bounds \(minimum) and \(maximum) cross; they are not generation guides")
+            return (nil, nil)
+        }
+        return (minimum, maximum)
+    }
+
+    /// `minimum`/`maximum` and the exclusive bounds, in 2020-12 (numbers) and draft-4 (booleans) form.
+    private mutating func readBounds(
+        _ object: JSONObject, at pointer: JSONPointer, consumed: inout Set<String>
+    ) -> (Double?, Bool, Double?, Bool) {
+        func number(_ keyword: String) -> Double? {
+            guard let value = object[keyword] else { return nil }
+            consumed.insert(keyword)
+            if let number = value.doubleValue { return number }
+            if value.boolValue == nil {
+                report(.error, at: pointer.appending(keyword), "\"\(keyword)\" must be a number")
+            }
+            return nil
+        }
+        var low = number("minimum")
+        var high = number("maximum")
+        var lowExclusive = false
+        var highExclusive = false
+        if let exclusive = number("exclusiveMinimum"), low.map({ exclusive >= $0 }) ?? true {
+            low = exclusive
+            lowExclusive = true
+        } else if object["exclusiveMinimum"]?.boolValue == true, low != nil {
+            lowExclusive = true
+        }
+        if let exclusive = number("exclusiveMaximum"), high.map({ exclusive <= $0 }) ?? true {
+            high = exclusive
+            highExclusive = true
+        } else if object["exclusiveMaximum"]?.boolValue == true, high != nil {
+            highExclusive = true
+        }
+        return (low, lowExclusive, high, highExclusive)
+    }
+
+    // MARK: enum, const
+
+    private mutating func lowerValues(_ values: [JSONValue], at pointer: JSONPointer, name: NameHint, object: JSONObject) -> Lowered {
+        var unique: [JSONValue] = []
+        for value in values where !unique.contains(value) {
+            unique.append(value)
+        }
+        let isNullable = unique.contains(.null)
+        unique.removeAll { $0 == .null }
+        guard !unique.isEmpty else {
+            report(.warning, at: pointer, "only null is allowed, which cannot be generated; the property is left out instead")
+            return Lowered(shape: .string(constant: nil, pattern: nil), isNullable: true)
+        }
+        let strings = unique.compactMap(\.stringValue)
+        let others = unique.filter { $0.stringValue == nil }
+        var shapes: [ArgumentShape] = []
+        if strings.count == 1 {
+            shapes.append(.string(constant: strings[0], pattern: nil))
+        } else if strings.count > 1 {
+            let choicesName = names.claim(others.isEmpty ? name : .suggested("\(hintText(name))_text"))
+            shapes.append(.stringChoices(name: choicesName, description: nil, choices: strings))
+        }
+        var sawBoolean = false
+        for (index, value) in unique.enumerated() {
+            switch value {
+            case .int(let number):
+                shapes.append(.integer(minimum: number, maximum: number))
+            case .double(let number):
+                if let integer = Int(exactly: number), object["type"]?.stringValue == "integer" {
+                    shapes.append(.integer(minimum: integer, maximum: integer))
+                } else {
+                    shapes.append(.number(minimum: number, maximum: number))
+                }
+            case .bool:
+                if !sawBoolean {
+                    shapes.append(.boolean)
+                    sawBoolean = true
+                    if !unique.contains(.bool(!(value.boolValue ?? false))) {
+                        report(.warning, at: values.count == 1 ? pointer : pointer.appending(index), "a single Boolean value cannot be pinned; the model may send either")
+                    }
+                }
+            case .array, .object:
+                report(.warning, at: values.count == 1 ? pointer : pointer.appending(index), "an \(value.typeName) value cannot be pinned; it is not offered")
+            case .string, .null:
+                break
+            }
+        }
+        if shapes.isEmpty {
+            report(.error, at: pointer, "none of the allowed values can be generated; a string is used")
+            return Lowered(shape: .string(constant: nil, pattern: nil), isNullable: isNullable)
+        }
+        if shapes.count == 1 {
+            return Lowered(shape: shapes[0], isNullable: isNullable)
+        }
+        if case .stringChoices = shapes.first, others.isEmpty {
+            return Lowered(shape: shapes[0], isNullable: isNullable)
+        }
+        return Lowered(shape: .choice(name: names.claim(name), description: nil, choices: shapes), isNullable: isNullable)
+    }
+
+    private func hintText(_ hint: NameHint) -> String {
+        switch hint {
+        case .suggested(let text), .reserved(let text): text
+        }
+    }
+
+    // MARK: anyOf, oneOf
+
+    private mutating func lowerChoice(_ branches: [JSONValue], at pointer: JSONPointer, name: NameHint) -> Lowered {
+        var isNullable = false
+        var kept: [(Int, JSONValue)] = []
+        for (index, branch) in branches.enumerated() {
+            if branch["type"] == "null" || branch["const"] == .null {
+                isNullable = true
+            } else {
+                kept.append((index, branch))
+            }
+        }
+        if kept.isEmpty {
+            if branches.isEmpty {
+                report(.error, at: pointer, "an empty list of choices accepts nothing; a string is used")
+            } else {
+                report(.warning, at: pointer, "a value that can only be null cannot be generated; the property is left out instead")
+            }
+            return Lowered(shape: .string(constant: nil, pattern: nil), isNullable: true)
+        }
+        if kept.count == 1 {
+            var lowered = lower(kept[0].1, at: pointer.appending(kept[0].0), name: name)
+            lowered.isNullable = lowered.isNullable || isNullable
+            return lowered
+        }
+        let choiceName = names.claim(name)
+        var choices: [ArgumentShape] = []
+        for (index, branch) in kept {
+            let lowered = lower(branch, at: pointer.appending(index), name: .suggested("\(choiceName)_\(index + 1)"))
+            choices.append(lowered.describedNode)
+            isNullable = isNullable || lowered.isNullable
+        }
+        return Lowered(shape: .choice(name: choiceName, description: nil, choices: choices), isNullable: isNullable)
+    }
+
+    // MARK: $ref
+
+    private mutating func lowerReference(_ reference: String, at pointer: JSONPointer, name: NameHint) -> Lowered {
+        guard let (target, schema) = resolve(reference, at: pointer) else {
+            return Lowered(shape: .string(constant: nil, pattern: nil))
+        }
+        switch references[target] {
+        case .inProgress(let reserved, _)?:
+            references[target] = .inProgress(name: reserved, isRecursive: true)
+            return Lowered(shape: .reference(reserved))
+        case .done(let lowered)?:
+            return lowered
+        case nil:
+            break
+        }
+        let base = target.tokens.last.map { $0.isEmpty ? hintText(name) : $0 } ?? hintText(name)
+        let reserved = names.claim(.suggested(base))
+        references[target] = .inProgress(name: reserved, isRecursive: false)
+        let lowered = lower(schema, at: target, name: .reserved(reserved))
+        var isRecursive = false
+        if case .inProgress(_, let recursive)? = references[target] { isRecursive = recursive }
+
+        let result: Lowered
+        if lowered.shape.name == reserved {
+            definitions.append((reserved, lowered.describedNode))
+            result = Lowered(shape: .reference(reserved), isNullable: lowered.isNullable)
+        } else if isRecursive || lowered.shape.containsNamedNode {
+            // A named wrapper, so that every use refers to one definition.
+            definitions.append((reserved, .choice(name: reserved, description: lowered.description, choices: [lowered.shape])))
+            result = Lowered(shape: .reference(reserved), isNullable: lowered.isNullable)
+        } else {
+            names.release(reserved)
+            result = lowered
+        }
+        references[target] = .done(result)
+        return result
+    }
+
+    /// The location and schema a local reference points at, or `nil` (reported) when it
+    /// is remote or dangling.
+    private mutating func resolve(_ reference: String, at pointer: JSONPointer) -> (JSONPointer, JSONValue)? {
+        guard reference.hasPrefix("#") else {
+            report(.error, at: pointer, "the remote reference \"\(reference)\" is not followed; a string is used")
+            return nil
+        }
+        let fragment = String(reference.dropFirst())
+        let decoded = fragment.removingPercentEncoding ?? fragment
+        if decoded.isEmpty {
+            return (JSONPointer(), document)
+        }
+        if let target = try? JSONPointer(parsing: decoded), let schema = document[pointer: target] {
+            return (target, schema)
+        }
+        if let (target, schema) = anchor(decoded) {
+            return (target, schema)
+        }
+        report(.error, at: pointer, "the reference \"\(reference)\" points at nothing in this schema; a string is used")
+        return nil
+    }
+
+    /// A schema with `"$anchor": name` (searched breadth-first; anchors are rare in tool schemas).
+    private func anchor(_ name: String) -> (JSONPointer, JSONValue)? {
+        var queue: [(JSONPointer, JSONValue)] = [(JSONPointer(), document)]
+        var index = 0
+        while index < queue.count, index < 10_000 {
+            let (pointer, value) = queue[index]
+            index += 1
+            switch value {
+            case .object(let object):
+                if object["$anchor"]?.stringValue == name { return (pointer, value) }
+                for (key, child) in object { queue.append((pointer.appending(key), child)) }
+            case .array(let elements):
+                for (position, child) in elements.enumerated() { queue.append((pointer.appending(position), child)) }
+            default:
+                break
+            }
+        }
+        return nil
+    }
+
+    // MARK: Reporting
+
+    mutating func report(_ severity: SchemaDiagnostic.Severity, at pointer: JSONPointer, _ message: String) {
+        let diagnostic = SchemaDiagnostic(severity: severity, location: pointer, message: message)
+        if !diagnostics.contains(diagnostic) {
+            diagnostics.append(diagnostic)
+        }
+    }
+
+    /// Reports every keyword of `object` that the lowering did not use.
+    private mutating func reportUnconsumed(_ object: JSONObject, at pointer: JSONPointer, consumed: Set<String>) {
+        for (key, value) in object where !consumed.contains(key) {
+            let (severity, message) = Self.explanation(for: key, value: value)
+            report(severity, at: pointer.appending(key), message)
+        }
+    }
+
+    static func explanation(for keyword: String, value: JSONValue) -> (SchemaDiagnostic.Severity, String) {
+        switch keyword {
+        case "title", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "$schema", "$id", "$anchor",
+            "$dynamicAnchor", "contentMediaType", "contentEncoding", "contentSchema", "$vocabulary":
+            return (.note, "\"\(keyword)\" is an annotation; the model does not see it")
+        case "default":
+            return (.note, "the default \(value) is not shown to the model; leaving the property out lets the server apply it")
+        case "description":
+            return (.note, "the description has nowhere to go at this position; the model does not see it")
+        case "format":
+            return (.warning, "format \"\(value.stringValue ?? value.description)\" cannot be a generation guide; it is checked when the arguments are validated")
+        case "minLength", "maxLength":
+            return (.warning, "\(keyword) cannot be a generation guide (no length guide exists); it is checked when the arguments are validated")
+        case "multipleOf", "uniqueItems", "contains", "minContains", "maxContains", "minProperties", "maxProperties",
+            "propertyNames", "dependentRequired", "dependencies":
+            return (.warning, "\(keyword) cannot be a generation guide; it is checked when the arguments are validated")
+        case "patternProperties":
+            return (.warning, "patternProperties describe a map, which cannot be generated; the model is offered only the declared properties")
+        case "additionalProperties":
+            return (.warning, "\"additionalProperties\" must be a schema or a Boolean")
+        case "not", "if", "then", "else", "allOf", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
+            "prefixItems", "additionalItems", "$dynamicRef", "$recursiveRef", "$recursiveAnchor":
+            return (.warning, "\"\(keyword)\" cannot be expressed as a generation schema; it is checked when the arguments are validated")
+        case "anyOf", "oneOf":
+            return (.warning, "\"\(keyword)\" that only adds constraints (or sits beside another choice) cannot be a generation guide; it is checked when the arguments are validated")
+        case "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "items", "minItems", "maxItems",
+            "properties", "required", "enum", "const":
+            return (.note, "\"\(keyword)\" does not apply to this schema's type; it is not used")
+        default:
+            if keyword.hasPrefix("x-") || keyword.hasPrefix("x_") {
+                return (.note, "the extension \"\(keyword)\" is not used")
+            }
+            return (.warning, "the keyword \"\(keyword)\" is not supported; it is checked when the arguments are validated")
+        }
+    }
+}
+
+extension SchemaLowering.Lowered {
+    /// The shape with the description on its node, for positions where no property holds it.
+    var describedNode: ArgumentShape { shape.describing(description) }
+}
+
+/// Unique type names within one tool's schema.
+struct NameRegistry {
+    private var used: Set<String> = []
+
+    /// A unique name: the hint made into an identifier, with `_2`, `_3`, … on collision.
+    mutating func claim(_ hint: SchemaLowering.NameHint) -> String {
+        switch hint {
+        case .reserved(let name):
+            used.insert(name)
+            return name
+        case .suggested(let text):
+            let base = Self.identifier(text)
+            var candidate = base
+            var suffix = 2
+            while used.contains(candidate) {
+                candidate = "\(base)_\(suffix)"
+                suffix += 1
+            }
+            used.insert(candidate)
+            return candidate
+        }
+    }
+
+    mutating func release(_ name: String) {
+        used.remove(name)
+    }
+
+    /// `text` as an identifier (see ``ToolNameMap``'s rule).
+    static func identifier(_ text: String) -> String {
+        ToolNameMap.sanitized(text)
+    }
+}

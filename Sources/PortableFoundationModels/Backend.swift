@@ -1,0 +1,239 @@
+// PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
+#if !canImport(FoundationModels)
+public import Foundation
+
+// Portable only: the pluggable model behind `SystemLanguageModel` on platforms without
+// FoundationModels. Nothing in this file exists in Apple's framework.
+
+/// A language model that can answer a session's requests.
+///
+/// The session runs the tool loop: it sends a request, runs the tools the backend asks for,
+/// appends the calls and outputs to the transcript and asks again until the backend answers.
+public protocol LanguageModelBackend: Sendable {
+    /// Whether the model can answer now. Defaults to `.available`.
+    var availability: SystemLanguageModel.Availability { get }
+
+    /// One turn of the model: text, structured content, or tool calls.
+    func respond(to request: LanguageModelRequest) async throws -> LanguageModelTurn
+}
+
+extension LanguageModelBackend {
+    public var availability: SystemLanguageModel.Availability { .available }
+}
+
+/// A tool as the model sees it.
+public struct LanguageModelToolDescription: Sendable {
+    public var name: String
+    public var description: String
+    public var parameters: GenerationSchema
+    public var includesSchemaInInstructions: Bool
+
+    public init(name: String, description: String, parameters: GenerationSchema, includesSchemaInInstructions: Bool = true) {
+        self.name = name
+        self.description = description
+        self.parameters = parameters
+        self.includesSchemaInInstructions = includesSchemaInInstructions
+    }
+
+    public init(tool: any Tool) {
+        self.init(name: tool.name, description: tool.description, parameters: tool.parameters,
+                  includesSchemaInInstructions: tool.includesSchemaInInstructions)
+    }
+}
+
+/// What a session asks its model.
+public struct LanguageModelRequest: Sendable {
+    /// The session's transcript so far, ending with this request's prompt and any tool calls and
+    /// outputs that followed it.
+    public var transcript: Transcript
+    /// The tools the model may call.
+    public var tools: [LanguageModelToolDescription]
+    /// The prompt this request answers.
+    public var prompt: Transcript.Prompt
+    /// The schema the answer must follow (`respond(to:schema:)`, `respond(to:generating:)`), if any.
+    public var schema: GenerationSchema?
+    public var options: GenerationOptions
+
+    public init(
+        transcript: Transcript, tools: [LanguageModelToolDescription], prompt: Transcript.Prompt,
+        schema: GenerationSchema? = nil, options: GenerationOptions = GenerationOptions()
+    ) {
+        self.transcript = transcript
+        self.tools = tools
+        self.prompt = prompt
+        self.schema = schema
+        self.options = options
+    }
+
+    /// The session's instructions entry, if it has one.
+    public var instructions: Transcript.Instructions? {
+        for entry in transcript { if case .instructions(let value) = entry { return value } }
+        return nil
+    }
+
+    /// The instructions as text (structured segments as JSON); `nil` without instructions.
+    public var instructionsText: String? { instructions.map { $0.segments.plainText } }
+
+    /// The prompt as text (structured segments as JSON).
+    public var promptText: String { prompt.segments.plainText }
+
+    /// What a tool returned.
+    public struct ToolResult: Sendable, Equatable {
+        public var callID: String
+        public var toolName: String
+        public var text: String
+    }
+
+    /// The outputs of the tools called since this request's prompt, in transcript order.
+    public var toolResults: [ToolResult] {
+        var results: [ToolResult] = []
+        for entry in transcript.reversed() {
+            if case .prompt(let prompt) = entry, prompt.id == self.prompt.id { break }
+            if case .toolOutput(let output) = entry {
+                results.insert(ToolResult(callID: output.id, toolName: output.toolName, text: output.segments.plainText), at: 0)
+            }
+        }
+        return results
+    }
+
+    /// The text of the latest output of the named tool since this request's prompt.
+    public func toolOutput(_ toolName: String) -> String? {
+        toolResults.last { $0.toolName == toolName }?.text
+    }
+}
+
+/// A call the model asks for.
+public struct LanguageModelToolCall: Sendable, Equatable {
+    public var id: String
+    public var toolName: String
+    public var arguments: GeneratedContent
+
+    public init(id: String = UUID().uuidString, toolName: String, arguments: GeneratedContent) {
+        self.id = id
+        self.toolName = toolName
+        self.arguments = arguments
+    }
+}
+
+/// One turn of a model.
+public enum LanguageModelTurn: Sendable, Equatable {
+    /// The model answers with text.
+    case text(String)
+    /// The model answers with structured content (for requests that carry a schema).
+    case content(GeneratedContent)
+    /// The model asks for these tools to run (concurrently) before it answers.
+    case toolCalls([LanguageModelToolCall])
+}
+
+// MARK: - Scripted model
+
+/// A model that plays a script, for tests, examples and demos.
+///
+/// ```swift
+/// let script = ScriptedLanguageModel([
+///     .callTool("get_weather", arguments: GeneratedContent(properties: ["city": "Paris"])),
+///     .reply { request in "It is \(request.toolOutput("get_weather") ?? "unknown") in Paris." },
+/// ])
+/// let session = LanguageModelSession(model: SystemLanguageModel(backend: script), tools: [weather])
+/// let answer = try await session.respond(to: "Weather in Paris?").content
+/// ```
+///
+/// Each request consumes the next step; a request after the last step fails with
+/// `ScriptedLanguageModel.ScriptError.exhausted`. `requests` records what the model was asked.
+public struct ScriptedLanguageModel: LanguageModelBackend {
+    public enum Step: Sendable {
+        /// Ask for these tool calls (run concurrently).
+        case toolCalls([LanguageModelToolCall])
+        /// Answer with this text.
+        case text(String)
+        /// Answer with this structured content.
+        case content(GeneratedContent)
+        /// Decide the turn from the request.
+        case turn(@Sendable (LanguageModelRequest) async throws -> LanguageModelTurn)
+        /// Fail the request with this error.
+        case failure(any Error)
+
+        /// Ask for one tool call.
+        public static func callTool(_ name: String, arguments: GeneratedContent = GeneratedContent(properties: [:])) -> Step {
+            .toolCalls([LanguageModelToolCall(toolName: name, arguments: arguments)])
+        }
+
+        /// Ask for one tool call with arguments written as JSON (which must be valid).
+        public static func callTool(_ name: String, json: String) -> Step {
+            do {
+                return .callTool(name, arguments: try GeneratedContent(json: json))
+            } catch {
+                return .failure(error)
+            }
+        }
+
+        /// Answer with text computed from the request (e.g. from `request.toolResults`).
+        public static func reply(_ text: @escaping @Sendable (LanguageModelRequest) throws -> String) -> Step {
+            .turn { request in .text(try text(request)) }
+        }
+    }
+
+    public enum ScriptError: Error, Equatable, CustomStringConvertible {
+        /// The script has no step for request number `request` (1-based).
+        case exhausted(request: Int)
+        public var description: String {
+            switch self {
+            case .exhausted(let request): "the scripted model has no step for request \(request)"
+            }
+        }
+    }
+
+    final class State: @unchecked Sendable {
+        let lock = NSLock()
+        var next = 0
+        var requests: [LanguageModelRequest] = []
+    }
+
+    let steps: [Step]
+    let state = State()
+    public let availability: SystemLanguageModel.Availability
+
+    public init(_ steps: [Step], availability: SystemLanguageModel.Availability = .available) {
+        self.steps = steps
+        self.availability = availability
+    }
+
+    /// A model that answers every request with `respond`.
+    public init(availability: SystemLanguageModel.Availability = .available,
+                respond: @escaping @Sendable (LanguageModelRequest) async throws -> LanguageModelTurn) {
+        self.steps = []
+        self.availability = availability
+        self.handler = respond
+    }
+
+    var handler: (@Sendable (LanguageModelRequest) async throws -> LanguageModelTurn)?
+
+    /// The requests the model has received, oldest first.
+    public var requests: [LanguageModelRequest] {
+        state.lock.withLock { state.requests }
+    }
+
+    /// A `SystemLanguageModel` answered by this script.
+    public var model: SystemLanguageModel { SystemLanguageModel(backend: self) }
+
+    public func respond(to request: LanguageModelRequest) async throws -> LanguageModelTurn {
+        let index: Int = state.lock.withLock {
+            state.requests.append(request)
+            defer { state.next += 1 }
+            return state.next
+        }
+        if let handler { return try await handler(request) }
+        guard index < steps.count else { throw ScriptError.exhausted(request: index + 1) }
+        switch steps[index] {
+        case .toolCalls(let calls): return .toolCalls(calls)
+        case .text(let text): return .text(text)
+        case .content(let content): return .content(content)
+        case .turn(let decide): return try await decide(request)
+        case .failure(let error): throw error
+        }
+    }
+}
+
+/// Another name for `ScriptedLanguageModel`.
+public typealias ScriptedBackend = ScriptedLanguageModel
+#endif
