@@ -15,9 +15,10 @@ enum InProcessBenchmarks {
         print("")
         let server = try await Echo.makeServer()
         let client = try await MCPClient.connect(to: server, configuration: MCPClient.Configuration(requestTimeout: nil))
-        let timedClient = try await MCPClient.connect(to: server)
-        let legacyClient = try await MCPClient.connect(
-            to: server, configuration: MCPClient.Configuration(handshake: .version(.latestHandshake), requestTimeout: nil))
+        let timedClient = try await MCPClient.connect(
+            to: server, configuration: MCPClient.Configuration(handshake: .version(.latestHandshake), requestTimeout: .seconds(60)))
+        // The default in process: MCPClient.Configuration.inProcess (2025-11-25, no timeout).
+        let legacyClient = try await MCPClient.connect(to: server)
 
         // Sanity: the call does what it should.
         let check = try await client.callTool(name: Echo.name, arguments: Echo.arguments)
@@ -40,7 +41,7 @@ enum InProcessBenchmarks {
 
         print(Stats.row([("path", 44), ("median", 10), ("p99", 10), ("p99.9", 10), ("1 caller", 12), ("64 callers", 12)]))
         try await report("MCPClient, \(client.protocolVersion), no timeout", viaClient)
-        try await report("MCPClient, \(legacyClient.protocolVersion), no timeout", viaLegacyClient, latencyCalls: latencyCalls / 2)
+        try await report("MCPClient, \(legacyClient.protocolVersion), no timeout (default)", viaLegacyClient, latencyCalls: latencyCalls / 2)
         try await report("MCPClient, \(timedClient.protocolVersion), 60 s timeout", viaTimedClient, latencyCalls: latencyCalls / 4, throughputCalls: throughputCalls / 2)
         try await report("MCPServer.handle(_:), no envelope", viaHandle)
         let overhead = timerOverhead()

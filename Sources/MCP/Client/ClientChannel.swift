@@ -93,17 +93,29 @@ final class ProgressRouter: @unchecked Sendable {
     }
 }
 
-/// A request id source shared by a channel's callers.
+/// A request id source shared by a channel's callers, which also knows when the channel
+/// is closed (one lock for both, on the hot path of every call).
 final class RequestIDs: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 1
+    private var closed = false
 
-    func make() -> RequestID {
+    /// The next id, or `nil` once the channel is closed.
+    func make() -> RequestID? {
         lock.lock()
         defer { lock.unlock() }
+        guard !closed else { return nil }
         let id = next
         next += 1
         return .int(id)
+    }
+
+    func close() {
+        lock.withLock { closed = true }
+    }
+
+    var isClosed: Bool {
+        lock.withLock { closed }
     }
 }
 
@@ -132,10 +144,9 @@ final class DirectChannel: ClientChannel {
     }
 
     func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
-        guard !isClosed else {
+        guard let id = ids.make() else {
             throw MCPClientError.connectionClosed("the client closed the connection")
         }
-        let id = ids.make()
         var params = params
         if let progress {
             params = ClientRequests.attachProgressToken(id.json, to: params)
@@ -148,31 +159,16 @@ final class DirectChannel: ClientChannel {
     }
 
     func notify(_ notification: JSONRPCNotification) async throws {
-        guard !isClosed else {
+        guard !ids.isClosed else {
             throw MCPClientError.connectionClosed("the client closed the connection")
         }
         _ = await server.handle(.notification(notification), session: session)
     }
 
     func close() async {
-        closed.withLock { $0 = true }
+        ids.close()
         await server.closeSession(session)
         router.finish()
-    }
-
-    private let closed = LockedFlag()
-    private var isClosed: Bool { closed.withLock { $0 } }
-}
-
-/// A Boolean behind a lock.
-final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    func withLock<T>(_ body: (inout Bool) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }
 

@@ -265,10 +265,15 @@ public actor MCPClient {
             params = object
         }
         let value = params.map { JSONValue.object($0) }
-        let result = try await Self.withTimeout(timeout ?? configuration.requestTimeout, method: method) { [channel] in
+        guard let deadline = timeout ?? configuration.requestTimeout else {
+            // No timeout: no task group, no closure.
+            let result = try await channel.request(method, params: value, progress: progress)
+            return protocolVersion.isModern ? try Self.unstamped(result, method: method) : result
+        }
+        let result = try await Self.withTimeout(deadline, method: method) { [channel] in
             try await channel.request(method, params: value, progress: progress)
         }
-        return try Self.unstamped(result, method: method)
+        return protocolVersion.isModern ? try Self.unstamped(result, method: method) : result
     }
 
     /// A result without the 2026-07-28 era's stamps (`resultType`, `_meta.serverInfo`),

@@ -62,7 +62,9 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     }
 
     func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
-        let id = ids.make()
+        guard let id = ids.make() else {
+            throw MCPClientError.connectionClosed("the client closed the connection")
+        }
         var params = params
         if let progress {
             params = ClientRequests.attachProgressToken(id.json, to: params)
@@ -98,6 +100,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     }
 
     func close() async {
+        ids.close()
         await transport.close()
         pending.failAll(MCPClientError.connectionClosed("the client closed the connection"))
         let task = lock.withLock { reader }

@@ -160,6 +160,21 @@ enum POSIX {
         }
     }
 
+    /// The largest write that a pipe performs atomically and, when ``isWritable(_:)`` says
+    /// so, without blocking.
+    static let atomicPipeWrite = Int(PIPE_BUF)
+
+    /// Whether `descriptor` can take a write of ``atomicPipeWrite`` bytes right now without
+    /// blocking: a `poll` with a zero timeout, which never waits.
+    static func isWritable(_ descriptor: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let ready = poll(&entry, 1, 0)
+            if ready >= 0 { return ready == 1 && entry.revents & Int16(POLLOUT) != 0 && entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) == 0 }
+            if errno != EINTR { return false }
+        }
+    }
+
     /// Writes all of `bytes`; a convenience for tests and small writes.
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Errno) {
         let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in

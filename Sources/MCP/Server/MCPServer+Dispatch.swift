@@ -36,6 +36,11 @@ extension MCPServer {
         }
     }
 
+    /// The era of a connection (undecided for one that is gone).
+    private func era(of session: Int) -> ServerSession.Era {
+        sessions[session]?.era ?? .undecided
+    }
+
     /// Handles a notification from the client.
     func receive(_ notification: JSONRPCNotification, session: Int) {
         switch notification.method {
@@ -50,7 +55,7 @@ extension MCPServer {
 
     /// Answers a JSON-RPC batch: processed under 2025-03-26, refused otherwise.
     private nonisolated func handleBatch(_ elements: [JSONValue], session: Int) async -> JSONRPCMessage? {
-        let era = await sessions[session]?.era ?? .undecided
+        let era = await era(of: session)
         guard case .legacy(let negotiated) = era, negotiated.allowsBatches else {
             let uses: String
             switch era {

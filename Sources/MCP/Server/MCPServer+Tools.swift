@@ -73,13 +73,23 @@ extension MCPServer {
 }
 
 /// A validated `tools/call`, ready to run its tool off the server's actor.
-struct PreparedCall: Sendable {
+///
+/// A class, so that handing it from the actor to the caller moves one reference.
+final class PreparedCall: Sendable {
     let tool: RegisteredTool
     let arguments: JSONObject
     let context: ToolContext
     let version: ProtocolVersion
     /// Whether the result carries the 2026-07-28 stamps.
     let modern: Bool
+
+    init(tool: RegisteredTool, arguments: JSONObject, context: ToolContext, version: ProtocolVersion, modern: Bool) {
+        self.tool = tool
+        self.arguments = arguments
+        self.context = context
+        self.version = version
+        self.modern = modern
+    }
 
     /// Runs the tool and returns its result as the connection reads it.
     func run(stampingWith serverInfo: JSONValue?) async -> JSONValue {

@@ -211,7 +211,10 @@ final class RegisteredTool: Sendable {
 }
 
 /// What a server knows about one connection.
-struct ServerSession: Sendable {
+///
+/// A class, read and changed only on the server's actor, so that looking at one field of
+/// a session does not copy all of them.
+final class ServerSession {
     enum Era: Sendable, Equatable {
         /// No request has decided the era yet.
         case undecided

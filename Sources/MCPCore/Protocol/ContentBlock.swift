@@ -50,7 +50,7 @@ public enum ContentBlock: Hashable, Sendable {
     public var json: JSONValue {
         switch self {
         case .text(let text):
-            return ["type": "text", "text": .string(text)]
+            return .object(JSONObject(uniqueEntries: [.init(key: "type", value: "text"), .init(key: "text", value: .string(text))]))
         case .image(let data, let mimeType):
             return ["type": "image", "data": .string(data), "mimeType": .string(mimeType)]
         case .audio(let data, let mimeType):
