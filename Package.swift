@@ -28,8 +28,13 @@ let package = Package(
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
         .target(name: "PortableFoundationModels"),
         .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "JSONSchema", "PortableFoundationModels"]),
-        .target(name: "MCPCommandLine", dependencies: ["MCP", "MCPCore"]),
+        .target(name: "MCPCommandLine", dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels"]),
         .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine"]),
+        .executableTarget(
+            name: "BridgeExample",
+            dependencies: ["MCP", "MCPFoundationModels", "PortableFoundationModels"],
+            path: "Examples/BridgeExample"
+        ),
         .executableTarget(
             name: "MCPBenchmarks",
             dependencies: ["MCPCore", "JSONSchema", "MCP"],
@@ -38,7 +43,7 @@ let package = Package(
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "MCPCore"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore"]),
-        .testTarget(name: "MCPCommandLineTests", dependencies: ["MCPCommandLine", "MCP"]),
+        .testTarget(name: "MCPCommandLineTests", dependencies: ["MCPCommandLine", "MCP", "MCPFoundationModels", "PortableFoundationModels"]),
         .testTarget(name: "InteropTests", dependencies: ["MCP", "MCPCommandLine"]),
         .testTarget(name: "PortableFoundationModelsTests", dependencies: ["PortableFoundationModels"]),
         .testTarget(

@@ -18,7 +18,7 @@ public enum CommandLineParser {
     ///   value, or `JSON-ARGUMENTS` that is not a JSON object.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
         guard let first = arguments.first else {
-            throw UsageError("missing command")
+            return .start
         }
         let rest = arguments.dropFirst()
         switch first {
@@ -62,11 +62,31 @@ public enum CommandLineParser {
             }
             return .serve(dataDirectory: scan.values["--data-dir"])
         case .tools:
-            let scan = try Scan(arguments, command: command, flags: ["--json"], valued: ["--data-dir", "--timeout"], allowsServerCommand: true)
+            let scan = try Scan(
+                arguments, command: command, flags: ["--json", "--schemas"], valued: ["--data-dir", "--timeout"], allowsServerCommand: true)
             if let extra = scan.positionals.first {
                 throw UsageError("unexpected argument '\(extra)'", command: command)
             }
-            return .tools(ToolsOptions(server: try scan.server(), json: scan.flags.contains("--json"), timeoutSeconds: try scan.timeout()))
+            return .tools(
+                ToolsOptions(
+                    server: try scan.server(), json: scan.flags.contains("--json"), timeoutSeconds: try scan.timeout(),
+                    schemas: scan.flags.contains("--schemas")))
+        case .schema:
+            let scan = try Scan(arguments, command: command, flags: ["--json"], valued: ["--name"], allowsServerCommand: false)
+            if scan.positionals.count > 1 {
+                throw UsageError("unexpected argument '\(scan.positionals[1])'; schema reads one FILE (or '-' for standard input)", command: command)
+            }
+            let file = scan.positionals.first.flatMap { $0 == "-" ? nil : $0 }
+            if file?.isEmpty == true {
+                throw UsageError("FILE must not be empty", command: command)
+            }
+            return .schema(SchemaOptions(file: file, name: scan.values["--name"] ?? SchemaOptions.defaultName, json: scan.flags.contains("--json")))
+        case .chat:
+            let scan = try Scan(arguments, command: command, flags: ["--allow-writes"], valued: ["--data-dir", "--timeout"], allowsServerCommand: true)
+            if let extra = scan.positionals.first {
+                throw UsageError("unexpected argument '\(extra)'; chat reads prompts from standard input, one a line", command: command)
+            }
+            return .chat(ChatOptions(server: try scan.server(), allowsWrites: scan.flags.contains("--allow-writes"), timeoutSeconds: try scan.timeout()))
         case .call:
             let scan = try Scan(arguments, command: command, flags: ["--json"], valued: ["--data-dir", "--timeout"], allowsServerCommand: true)
             guard let tool = scan.positionals.first else {

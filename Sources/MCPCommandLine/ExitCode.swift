@@ -6,8 +6,8 @@
 /// |---|---|
 /// | 0 | success |
 /// | 1 | the tool ran and reported an error (`isError: true`) |
-/// | 2 | usage error: unknown command or option, missing or malformed argument, `JSON-ARGUMENTS` that is not a JSON object |
-/// | 3 | failure: the server could not be started or reached, the connection broke, a request timed out, or the server answered with a JSON-RPC error (an unknown tool is `-32602`) |
+/// | 2 | usage error: unknown command or option, missing or malformed argument, `JSON-ARGUMENTS` that is not a JSON object, a `schema` FILE that cannot be read or is not JSON |
+/// | 3 | failure: the server could not be started or reached, the connection broke, a request timed out, the server answered with a JSON-RPC error (an unknown tool is `-32602`), or `chat` found no language model |
 public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The numeric status passed to `exit`.
     public let rawValue: Int32
@@ -24,7 +24,7 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConver
     /// 2: the command line is wrong; nothing was sent to a server.
     public static let usageError = ExitCode(rawValue: 2)
     /// 3: the server could not be started or reached, the connection failed or timed out,
-    /// or the server answered with a JSON-RPC error.
+    /// the server answered with a JSON-RPC error, or `chat` found no language model.
     public static let failure = ExitCode(rawValue: 3)
 
     /// The numeric status as text.

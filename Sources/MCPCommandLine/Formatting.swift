@@ -9,13 +9,13 @@ public enum Formatting {
 
     /// One block per tool, separated by blank lines: the name (and title, and hints), the
     /// description, and a one-line summary of the arguments.
-    public static func describe(_ tools: [Tool]) -> String {
+    public static func describe(_ tools: [ToolDefinition]) -> String {
         guard !tools.isEmpty else { return "(the server offers no tools)\n" }
         return tools.map(describe).joined(separator: "\n")
     }
 
     /// One tool's block, ending with a newline.
-    public static func describe(_ tool: Tool) -> String {
+    public static func describe(_ tool: ToolDefinition) -> String {
         var heading = tool.name
         if let title = tool.title ?? tool.annotations?.title, title != tool.name { heading += " — \(title)" }
         if let annotations = tool.annotations {

@@ -2,23 +2,36 @@
 public enum HelpText {
     /// The overview printed by `ondevice-mcp --help`.
     public static let overview = """
-        OVERVIEW: Serve, list and call MCP tools.
+        OVERVIEW: Serve, list and call MCP tools, and bridge them to the on-device language model.
 
-        USAGE: ondevice-mcp <command> [options]
+        USAGE: ondevice-mcp [<command> [options]]
+
+        Without a command, ondevice-mcp starts the built-in example server in this process,
+        bridges every tool for the on-device model and chats (one prompt a line on standard
+        input) when a model is available; otherwise it shows each bridged tool with its
+        generation schema and diagnostics, and how to get a model (exit status 0).
 
         COMMANDS:
           serve    Serve the example tools (clock, notes) over standard input and output
-          tools    List the tools of a server
+          tools    List the tools of a server (--schemas: with generation schemas and budget)
           call     Call one tool of a server and print its result
+          schema   Convert a JSON Schema (or a tool list) to FoundationModels generation schemas
+          chat     Chat with the on-device model over a server's tools
 
         OPTIONS:
           -h, --help   Show help; 'ondevice-mcp <command> --help' shows a command's help
           --version    Show the version
 
         SERVERS:
-          Without '-- CMD ARGS...', 'tools' and 'call' use the built-in example server, in
-          this process. With it, they launch CMD as a stdio MCP server (its standard error
+          Without '-- CMD ARGS...', 'tools', 'call' and 'chat' use the built-in example server,
+          in this process. With it, they launch CMD as a stdio MCP server (its standard error
           passes through) and talk to it.
+
+        LANGUAGE MODEL:
+          'chat' (and the program without a command) needs Apple's on-device model: an Apple
+          device with Apple Intelligence on macOS 26 or later. On Linux the portable
+          FoundationModels module has no model; an app plugs one in with
+          SystemLanguageModel(backend:).
 
         \(exitStatus)
         """
@@ -29,10 +42,11 @@ public enum HelpText {
           0  success
           1  the tool ran and reported an error (isError: true); its text is printed
           2  usage error: unknown command or option, missing or malformed argument,
-             JSON-ARGUMENTS that is not a JSON object
+             JSON-ARGUMENTS that is not a JSON object, a schema FILE that cannot be read
+             or is not JSON (the byte offset is quoted)
           3  failure: the server could not be started or reached, the connection broke,
-             a request timed out, or the server answered with a JSON-RPC error (such as
-             -32602 for an unknown tool)
+             a request timed out, the server answered with a JSON-RPC error (such as
+             -32602 for an unknown tool), or 'chat' found no language model
         """
 
     /// The help of one command.
@@ -41,6 +55,8 @@ public enum HelpText {
         case .serve: serve
         case .tools: tools
         case .call: call
+        case .schema: schema
+        case .chat: chat
         }
     }
 
@@ -48,13 +64,17 @@ public enum HelpText {
     public static func usage(for command: CommandName?) -> String {
         switch command {
         case nil:
-            "USAGE: ondevice-mcp <command> [options]    (commands: serve, tools, call; see 'ondevice-mcp --help')"
+            "USAGE: ondevice-mcp [<command> [options]]    (commands: serve, tools, call, schema, chat; see 'ondevice-mcp --help')"
         case .serve:
             "USAGE: ondevice-mcp serve [--data-dir DIR]    (see 'ondevice-mcp serve --help')"
         case .tools:
-            "USAGE: ondevice-mcp tools [--json] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]    (see 'ondevice-mcp tools --help')"
+            "USAGE: ondevice-mcp tools [--schemas] [--json] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]    (see 'ondevice-mcp tools --help')"
         case .call:
             "USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]    (see 'ondevice-mcp call --help')"
+        case .schema:
+            "USAGE: ondevice-mcp schema [FILE | -] [--name NAME] [--json]    (see 'ondevice-mcp schema --help')"
+        case .chat:
+            "USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
         }
     }
 
@@ -78,16 +98,86 @@ public enum HelpText {
     static let tools = """
         OVERVIEW: List the tools of a server.
 
-        USAGE: ondevice-mcp tools [--json] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]
+        USAGE: ondevice-mcp tools [--schemas] [--json] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]
 
         Prints one block per tool: its name and title, its description, and a one-line
         summary of its arguments.
 
+        With --schemas, each block also shows the tool as the on-device model gets it: its
+        model name, its generation schema (compact JSON), the conversion's diagnostics
+        (severity, JSON Pointer, message), and whether a chat session would include it and
+        its estimated tokens; a last line sums up the context budget (at most 5 tools and
+        about 1,536 of the model's 4,096 tokens for tool definitions, at about 4 characters
+        a token).
+
         OPTIONS:
-          --json              Print the 'tools' array of tools/list as pretty JSON
+          --schemas           Show generation schemas, diagnostics and the context budget
+          --json              Print the 'tools' array of tools/list as pretty JSON; with
+                              --schemas, an object {tools: [{name, modelName, description,
+                              schema, diagnostics, estimatedTokens, included,
+                              exclusionReason}], budget: {...}}
           --timeout SECONDS   How long each request may take (default 60)
           --data-dir DIR      The built-in server's data directory
           -- CMD ARGS...      List the tools of the stdio MCP server CMD instead
+          -h, --help          Show this help
+
+        \(exitStatus)
+        """
+
+    static let schema = """
+        OVERVIEW: Convert a JSON Schema to a FoundationModels generation schema.
+
+        USAGE: ondevice-mcp schema [FILE | -] [--name NAME] [--json]
+
+        Reads FILE (or standard input, for '-' or no FILE): one JSON Schema, such as a tool's
+        inputSchema; or a tool list (a tools/list result, a {"tools": [...]} object, the
+        JSON-RPC response holding one, an array of tools, or one tool), converting each
+        tool's inputSchema. Prints the generation schema the model would get, as pretty
+        JSON, and the diagnostics: what the conversion could not carry over exactly
+        (severity note, warning or error; the JSON Pointer of the keyword; a message).
+        Diagnostics do not change the exit status.
+
+        OPTIONS:
+          --name NAME   Name the types after NAME (root type NAME_arguments; default 'tool');
+                        tools are named after themselves
+          --json        Print one JSON object {schema, diagnostics: [{severity, location,
+                        message}]}; for a tool list, an array of them with name and modelName
+          -h, --help    Show this help
+
+        EXAMPLES:
+          ondevice-mcp schema input-schema.json
+          echo '{"type":"object","properties":{"day":{"type":"string","format":"date"}}}' | ondevice-mcp schema
+          ondevice-mcp tools --json -- uvx mcp-server-time | ondevice-mcp schema --json
+
+        \(exitStatus)
+        """
+
+    static let chat = """
+        OVERVIEW: Chat with the on-device language model over a server's tools.
+
+        USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]
+
+        Connects to the server, bridges its tools (within the context budget; see
+        'ondevice-mcp tools --schemas') and reads prompts from standard input, one a line,
+        printing each answer on standard output until standard input ends. A session
+        follows the server's tool list as it changes. A turn that fails prints 'error: ...'
+        and the chat goes on.
+
+        Tools run only when their annotations say they are read-only and stay in a closed
+        world; a call of any other tool (one that writes, deletes or reaches the network,
+        like notes_add and notes_delete) is refused and the model is told why. --allow-writes
+        lets every tool run.
+
+        The model is Apple's on-device model (SystemLanguageModel.default): it needs an Apple
+        device with Apple Intelligence on macOS 26 or later. Without one, chat says so on
+        standard error and exits with status 3. On Linux the portable FoundationModels module
+        has no model; an app can plug one in with SystemLanguageModel(backend:).
+
+        OPTIONS:
+          --allow-writes      Let the model run tools that write, delete or reach the network
+          --timeout SECONDS   How long each request, and each tool call, may take (default 60)
+          --data-dir DIR      The built-in server's data directory
+          -- CMD ARGS...      Chat over the tools of the stdio MCP server CMD instead
           -h, --help          Show this help
 
         \(exitStatus)

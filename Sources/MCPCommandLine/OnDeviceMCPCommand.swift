@@ -1,3 +1,8 @@
+#if canImport(FoundationModels)
+import FoundationModels
+#else
+import PortableFoundationModels
+#endif
 import Foundation
 import MCP
 
@@ -20,10 +25,28 @@ public enum OnDeviceMCPCommand {
         await run(arguments, standardOutput: standardOutput, standardError: standardError, builtInServer: nil)
     }
 
-    /// Runs a command line with another server in the built-in server's place (for tests).
+    /// Runs a command line with test doubles: another server in the built-in server's
+    /// place, another standard input, and a language model in place of
+    /// `SystemLanguageModel.default`.
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     static func run(
         _ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput,
-        builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)?
+        builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)? = nil,
+        standardInput: CommandInput = .standard, model: SystemLanguageModel
+    ) async -> ExitCode {
+        await run(
+            arguments, standardOutput: standardOutput, standardError: standardError, builtInServer: builtInServer,
+            standardInput: standardInput, anyModel: model)
+    }
+
+    /// Runs a command line with another server in the built-in server's place (for tests).
+    ///
+    /// `anyModel` is a `SystemLanguageModel` (kept as `any Sendable` so this function needs
+    /// no availability); `nil` uses `SystemLanguageModel.default`.
+    static func run(
+        _ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput,
+        builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)?,
+        standardInput: CommandInput = .standard, anyModel: (any Sendable)? = nil
     ) async -> ExitCode {
         let command: ParsedCommand
         do {
@@ -32,8 +55,11 @@ public enum OnDeviceMCPCommand {
             standardError.write("\(error)\n\(HelpText.usage(for: error.command))\n")
             return .usageError
         }
-        let runner = Runner(output: standardOutput, errors: standardError, builtInServer: builtInServer)
+        let runner = Runner(
+            output: standardOutput, errors: standardError, builtInServer: builtInServer, input: standardInput, model: anyModel)
         switch command {
+        case .start:
+            return await runner.start()
         case .help(nil):
             standardOutput.write(HelpText.overview + "\n")
             return .success
@@ -49,6 +75,10 @@ public enum OnDeviceMCPCommand {
             return await runner.tools(options)
         case .call(let options):
             return await runner.call(options)
+        case .schema(let options):
+            return await runner.schema(options)
+        case .chat(let options):
+            return await runner.chat(options)
         }
     }
 }
@@ -59,6 +89,10 @@ struct Runner {
     let errors: any CommandOutput
     /// Makes the built-in server in place of the example server, when set.
     let builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)?
+    /// Where `schema` and `chat` read.
+    var input: CommandInput = .standard
+    /// The language model (a `SystemLanguageModel`) in place of the default one, when set.
+    var model: (any Sendable)?
 
     func fail(_ message: String, _ code: ExitCode = .failure) -> ExitCode {
         errors.write("error: \(message)\n")
@@ -144,16 +178,25 @@ struct Runner {
         }
     }
 
+    /// A usage error found while running: the message and the command's usage; status 2.
+    func usageError(_ message: String, command: CommandName) -> ExitCode {
+        errors.write("\(UsageError(message, command: command))\n\(HelpText.usage(for: command))\n")
+        return .usageError
+    }
+
     // MARK: tools
 
     func tools(_ options: ToolsOptions) async -> ExitCode {
+        if options.schemas {
+            return await toolSchemas(options)
+        }
         let client: MCPClient
         do {
             client = try await connect(options.server, timeout: options.timeoutSeconds)
         } catch {
             return error.code
         }
-        let tools: [Tool]
+        let tools: [MCPCore.ToolDefinition]
         do {
             tools = try await client.listTools()
         } catch {

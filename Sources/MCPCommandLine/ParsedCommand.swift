@@ -8,6 +8,10 @@ public enum CommandName: String, CaseIterable, Hashable, Sendable {
     case tools
     /// `ondevice-mcp call`.
     case call
+    /// `ondevice-mcp schema`.
+    case schema
+    /// `ondevice-mcp chat`.
+    case chat
 }
 
 /// Which server `tools` and `call` talk to.
@@ -27,11 +31,58 @@ public struct ToolsOptions: Hashable, Sendable {
     public var json: Bool
     /// How long each request may take, in seconds.
     public var timeoutSeconds: Double
+    /// Also show each tool's generation schema, its diagnostics and the context budget.
+    public var schemas: Bool
 
     /// Creates options; the defaults are those of the command line.
-    public init(server: ServerChoice = .builtIn(dataDirectory: nil), json: Bool = false, timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds) {
+    public init(
+        server: ServerChoice = .builtIn(dataDirectory: nil), json: Bool = false,
+        timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds, schemas: Bool = false
+    ) {
         self.server = server
         self.json = json
+        self.timeoutSeconds = timeoutSeconds
+        self.schemas = schemas
+    }
+}
+
+/// The options of `ondevice-mcp schema`.
+public struct SchemaOptions: Hashable, Sendable {
+    /// The file to read; `nil` reads standard input (`-` on the command line).
+    public var file: String?
+    /// The tool name the generated types are named after (`<name>_arguments`), for a bare schema.
+    public var name: String
+    /// Print one JSON value instead of text.
+    public var json: Bool
+
+    /// The name used for a bare schema when `--name` is not given.
+    public static let defaultName = "tool"
+
+    /// Creates options; the defaults are those of the command line.
+    public init(file: String? = nil, name: String = SchemaOptions.defaultName, json: Bool = false) {
+        self.file = file
+        self.name = name
+        self.json = json
+    }
+}
+
+/// The options of `ondevice-mcp chat`.
+public struct ChatOptions: Hashable, Sendable {
+    /// The server whose tools the model gets.
+    public var server: ServerChoice
+    /// Let the model run tools that write, delete or reach the network (by default only
+    /// read-only tools run).
+    public var allowsWrites: Bool
+    /// How long each request may take, in seconds.
+    public var timeoutSeconds: Double
+
+    /// Creates options; the defaults are those of the command line.
+    public init(
+        server: ServerChoice = .builtIn(dataDirectory: nil), allowsWrites: Bool = false,
+        timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds
+    ) {
+        self.server = server
+        self.allowsWrites = allowsWrites
         self.timeoutSeconds = timeoutSeconds
     }
 }
@@ -64,6 +115,9 @@ public struct CallOptions: Hashable, Sendable {
 
 /// What a command line asks for, once parsed.
 public enum ParsedCommand: Hashable, Sendable {
+    /// No arguments: bridge the built-in server's tools and chat when a model is available,
+    /// else show each bridged tool with its generation schema.
+    case start
     /// Print help: the overview (`nil`) or one command's.
     case help(CommandName?)
     /// Print the version.
@@ -74,6 +128,10 @@ public enum ParsedCommand: Hashable, Sendable {
     case tools(ToolsOptions)
     /// Call one tool.
     case call(CallOptions)
+    /// Convert a JSON Schema (or a tool list's input schemas) to generation schemas.
+    case schema(SchemaOptions)
+    /// Chat with the language model over a server's tools.
+    case chat(ChatOptions)
 }
 
 /// A command line that cannot be run: exit status 2, with a message and the usage.

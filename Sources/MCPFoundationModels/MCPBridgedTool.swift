@@ -43,7 +43,7 @@ public struct MCPBridgedTool: Sendable {
     /// The tool's name on the server.
     public let serverName: String
     /// The tool as the server listed it, when the bridged tool was made from one.
-    public let definition: MCPCore.Tool?
+    public let definition: MCPCore.ToolDefinition?
     /// The conversion of the input schema, with its diagnostics.
     public let conversion: SchemaConversion?
     /// What the tool may do, from its annotations.
@@ -86,7 +86,7 @@ public struct MCPBridgedTool: Sendable {
     /// - Throws: `GenerationSchema.SchemaError` if FoundationModels rejects the converted
     ///   schema (which unique naming rules out).
     public init(
-        tool: MCPCore.Tool, client: MCPClient, name: String? = nil, policy: ToolPolicy = .allowAll,
+        tool: MCPCore.ToolDefinition, client: MCPClient, name: String? = nil, policy: ToolPolicy = .allowAll,
         budget: ContextBudget = .onDevice, timeout: Duration? = nil
     ) throws {
         let modelName = name ?? ToolNameMap.sanitized(tool.name)

@@ -36,12 +36,12 @@ public actor MCPSessionProvider {
         /// How long a tool call may take; `nil` uses the client's request timeout.
         public var toolTimeout: Duration?
         /// Which listed tools sessions may get; all by default.
-        public var includesTool: @Sendable (MCPCore.Tool) -> Bool
+        public var includesTool: @Sendable (MCPCore.ToolDefinition) -> Bool
 
         public init(
             instructions: String = MCPSessionProvider.defaultInstructions, budget: ContextBudget = .onDevice,
             policy: ToolPolicy = .allowAll, toolTimeout: Duration? = nil,
-            includesTool: @escaping @Sendable (MCPCore.Tool) -> Bool = { _ in true }
+            includesTool: @escaping @Sendable (MCPCore.ToolDefinition) -> Bool = { _ in true }
         ) {
             self.instructions = instructions
             self.budget = budget
@@ -208,7 +208,7 @@ public struct BridgedToolset: Sendable {
     ///
     /// - Parameter preserving: The previous session's names, so a tool keeps its model name.
     public init(
-        listing: [MCPCore.Tool], client: MCPClient, configuration: MCPSessionProvider.Configuration,
+        listing: [MCPCore.ToolDefinition], client: MCPClient, configuration: MCPSessionProvider.Configuration,
         preserving previous: ToolNameMap? = nil
     ) throws {
         let budget = configuration.budget

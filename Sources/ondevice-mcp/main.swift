@@ -1,4 +1,5 @@
-// ondevice-mcp: serve, list and call MCP tools. All logic is in MCPCommandLine.
+// ondevice-mcp: serve, list and call MCP tools, and chat with the on-device model over them.
+// All logic is in MCPCommandLine.
 import Foundation
 import MCPCommandLine
 

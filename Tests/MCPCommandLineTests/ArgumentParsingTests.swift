@@ -32,7 +32,7 @@ private let builtIn = ServerChoice.builtIn(dataDirectory: nil)
 
 let parseCases: [ParseCase] = [
     // The program.
-    ParseCase("no arguments", [], .error("missing command")),
+    ParseCase("no arguments: the main job", [], .command(.start)),
     ParseCase("--help", ["--help"], .command(.help(nil))),
     ParseCase("-h", ["-h"], .command(.help(nil))),
     ParseCase("help for a command", ["help", "call"], .command(.help(.call))),
@@ -68,6 +68,37 @@ let parseCases: [ParseCase] = [
     ParseCase("tools --json=yes", ["tools", "--json=yes"], .error("option '--json' takes no value", .tools)),
     ParseCase("tools with a stray argument", ["tools", "clock_now"], .error("unexpected argument 'clock_now'", .tools)),
     ParseCase("tools -v", ["tools", "-v"], .error("unknown option '-v' for tools", .tools)),
+    ParseCase("tools --schemas", ["tools", "--schemas"], .command(.tools(ToolsOptions(schemas: true)))),
+    ParseCase(
+        "tools --schemas --json of a server command", ["tools", "--json", "--schemas", "--", "srv", "-v"],
+        .command(.tools(ToolsOptions(server: .command(executable: "srv", arguments: ["-v"]), json: true, schemas: true)))),
+    ParseCase("tools --schemas=yes", ["tools", "--schemas=yes"], .error("option '--schemas' takes no value", .tools)),
+    // schema
+    ParseCase("schema: standard input", ["schema"], .command(.schema(SchemaOptions()))),
+    ParseCase("schema -: standard input", ["schema", "-"], .command(.schema(SchemaOptions()))),
+    ParseCase("schema FILE", ["schema", "in.json"], .command(.schema(SchemaOptions(file: "in.json")))),
+    ParseCase(
+        "schema FILE --json --name", ["schema", "--json", "in.json", "--name=get_weather"],
+        .command(.schema(SchemaOptions(file: "in.json", name: "get_weather", json: true)))),
+    ParseCase("schema --help", ["schema", "in.json", "--help"], .command(.help(.schema))),
+    ParseCase("schema with two files", ["schema", "a.json", "b.json"], .error("unexpected argument 'b.json'", .schema)),
+    ParseCase("schema with an empty FILE", ["schema", ""], .error("FILE must not be empty", .schema)),
+    ParseCase("schema --name without a value", ["schema", "--name"], .error("option '--name' needs a value", .schema)),
+    ParseCase("schema with a server command", ["schema", "--", "srv"], .error("schema does not take a server command", .schema)),
+    ParseCase("schema --data-dir", ["schema", "--data-dir", "d"], .error("unknown option '--data-dir' for schema", .schema)),
+    // chat
+    ParseCase("chat", ["chat"], .command(.chat(ChatOptions()))),
+    ParseCase("chat --allow-writes", ["chat", "--allow-writes"], .command(.chat(ChatOptions(allowsWrites: true)))),
+    ParseCase(
+        "chat --timeout --data-dir", ["chat", "--timeout", "5", "--data-dir=d"],
+        .command(.chat(ChatOptions(server: .builtIn(dataDirectory: "d"), timeoutSeconds: 5)))),
+    ParseCase(
+        "chat over a server command", ["chat", "--allow-writes", "--", "uvx", "mcp-server-time"],
+        .command(.chat(ChatOptions(server: .command(executable: "uvx", arguments: ["mcp-server-time"]), allowsWrites: true)))),
+    ParseCase("chat --help", ["chat", "-h"], .command(.help(.chat))),
+    ParseCase("chat with a prompt argument", ["chat", "hello"], .error("chat reads prompts from standard input", .chat)),
+    ParseCase("chat --json", ["chat", "--json"], .error("unknown option '--json' for chat", .chat)),
+    ParseCase("chat --allow-writes=yes", ["chat", "--allow-writes=yes"], .error("option '--allow-writes' takes no value", .chat)),
     // call
     ParseCase("call without arguments", ["call", "clock_now"], .command(.call(CallOptions(tool: "clock_now")))),
     ParseCase(
@@ -121,7 +152,7 @@ struct ArgumentParsingTests {
         let run = await CommandRun(argv)
         #expect(run.status == .success)
         #expect(run.errors.isEmpty)
-        for text in ["serve", "tools", "call", "EXIT STATUS", "3  failure", "-32602"] {
+        for text in ["serve", "tools", "call", "schema", "chat", "--schemas", "SystemLanguageModel(backend:)", "EXIT STATUS", "3  failure", "-32602"] {
             #expect(run.output.contains(text))
         }
     }

@@ -28,7 +28,7 @@ func readJSON(_ url: URL) throws -> JSONValue {
 /// One tool from a captured `tools/list` file.
 struct ListedTool: Sendable, CustomTestStringConvertible {
     let file: String
-    let tool: MCPCore.Tool
+    let tool: MCPCore.ToolDefinition
     var testDescription: String { "\(file): \(tool.name)" }
 
     /// Every tool of every `../shared/schemas/*.json` file.
@@ -37,7 +37,7 @@ struct ListedTool: Sendable, CustomTestStringConvertible {
         return files.filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }.flatMap { url in
             let name = url.deletingPathExtension().lastPathComponent
             let tools = (try? readJSON(url))?["tools"]?.arrayValue ?? []
-            return tools.compactMap { try? MCPCore.Tool(json: $0) }.map { ListedTool(file: name, tool: $0) }
+            return tools.compactMap { try? MCPCore.ToolDefinition(json: $0) }.map { ListedTool(file: name, tool: $0) }
         }
     }()
 }

@@ -151,8 +151,8 @@ public actor MCPClient {
     // MARK: Requests
 
     /// Lists every tool the server offers, following every page.
-    public nonisolated func listTools(timeout: Duration? = nil) async throws -> [Tool] {
-        var tools: [Tool] = []
+    public nonisolated func listTools(timeout: Duration? = nil) async throws -> [ToolDefinition] {
+        var tools: [ToolDefinition] = []
         var cursor: String?
         var seenCursors: Set<String> = []
         repeat {
@@ -170,7 +170,7 @@ public actor MCPClient {
     ///
     /// - Returns: The page's tools and the cursor of the next page (`nil` after the last;
     ///   an empty string is a valid cursor).
-    public nonisolated func listToolsPage(cursor: String? = nil, timeout: Duration? = nil) async throws -> (tools: [Tool], nextCursor: String?) {
+    public nonisolated func listToolsPage(cursor: String? = nil, timeout: Duration? = nil) async throws -> (tools: [ToolDefinition], nextCursor: String?) {
         var params = JSONObject()
         if let cursor { params["cursor"] = .string(cursor) }
         let result = try await send(MCPMethod.toolsList, params: params, timeout: timeout)

@@ -107,7 +107,7 @@ public actor MCPServer {
     /// Adds a tool built from its parts; see ``MCPTool``.
     public func register(
         name: String, title: String? = nil, description: String,
-        inputSchema: JSONValue = Tool.emptyInputSchema, outputSchema: JSONValue? = nil,
+        inputSchema: JSONValue = ToolDefinition.emptyInputSchema, outputSchema: JSONValue? = nil,
         annotations: ToolAnnotations? = nil,
         run: @escaping MCPTool.Handler
     ) async throws {
@@ -129,7 +129,7 @@ public actor MCPServer {
     }
 
     /// The registered tools, in `tools/list` order.
-    public var tools: [Tool] {
+    public var tools: [ToolDefinition] {
         orderedNames.compactMap { registry[$0]?.tool.definition }
     }
 

@@ -22,7 +22,7 @@ public struct MCPTool: Sendable {
     public typealias Handler = @Sendable (_ arguments: JSONObject, _ context: ToolContext) async throws -> CallToolResult
 
     /// What clients see of the tool in `tools/list`.
-    public var definition: Tool
+    public var definition: ToolDefinition
     /// The function that runs a call.
     public var handler: Handler
 
@@ -33,11 +33,11 @@ public struct MCPTool: Sendable {
     /// (for progress reports, the request id and the client's identity).
     public init(
         name: String, title: String? = nil, description: String,
-        inputSchema: JSONValue = Tool.emptyInputSchema, outputSchema: JSONValue? = nil,
+        inputSchema: JSONValue = ToolDefinition.emptyInputSchema, outputSchema: JSONValue? = nil,
         annotations: ToolAnnotations? = nil,
         run: @escaping Handler
     ) {
-        definition = Tool(
+        definition = ToolDefinition(
             name: name, title: title, description: description, inputSchema: inputSchema,
             outputSchema: outputSchema, annotations: annotations)
         handler = run
@@ -46,7 +46,7 @@ public struct MCPTool: Sendable {
     /// Creates a tool from its arguments alone.
     public init(
         name: String, title: String? = nil, description: String,
-        inputSchema: JSONValue = Tool.emptyInputSchema, outputSchema: JSONValue? = nil,
+        inputSchema: JSONValue = ToolDefinition.emptyInputSchema, outputSchema: JSONValue? = nil,
         annotations: ToolAnnotations? = nil,
         run: @escaping @Sendable (_ arguments: JSONObject) async throws -> CallToolResult
     ) {
@@ -59,7 +59,7 @@ public struct MCPTool: Sendable {
     }
 
     /// Creates a tool from a full definition and a handler.
-    public init(definition: Tool, run: @escaping Handler) {
+    public init(definition: ToolDefinition, run: @escaping Handler) {
         self.definition = definition
         self.handler = run
     }

@@ -125,11 +125,11 @@ public struct DiscoverResult: Hashable, Sendable {
 
 /// One page of `tools/list`.
 public struct ListToolsResult: Hashable, Sendable {
-    public var tools: [Tool]
+    public var tools: [ToolDefinition]
     /// The cursor of the next page; `nil` after the last page (an empty string is a cursor).
     public var nextCursor: String?
 
-    public init(tools: [Tool], nextCursor: String? = nil) {
+    public init(tools: [ToolDefinition], nextCursor: String? = nil) {
         self.tools = tools
         self.nextCursor = nextCursor
     }
@@ -139,11 +139,11 @@ public struct ListToolsResult: Hashable, Sendable {
         guard case .array(let listed)? = json["tools"] else {
             throw .expected("an array", at: "tools", found: json["tools"])
         }
-        var tools: [Tool] = []
+        var tools: [ToolDefinition] = []
         tools.reserveCapacity(listed.count)
         for (position, entry) in listed.enumerated() {
             do {
-                tools.append(try Tool(json: entry))
+                tools.append(try ToolDefinition(json: entry))
             } catch {
                 throw PayloadError(at: JSONPointer(tokens: ["tools", String(position)] + error.location.tokens), error.detail)
             }

@@ -1,7 +1,11 @@
-/// A tool an MCP server offers: its name, what it does, and the JSON Schema of its arguments.
+/// A tool an MCP server offers, as `tools/list` describes it: its name, what it does, and
+/// the JSON Schema of its arguments.
+///
+/// MCP's schema calls this object `Tool`; Swift code that also imports FoundationModels has
+/// a `Tool` protocol there, so this library names it `ToolDefinition`.
 ///
 /// - SeeAlso: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
-public struct Tool: Hashable, Sendable {
+public struct ToolDefinition: Hashable, Sendable {
     /// The unique name clients call it by; MCP recommends `[A-Za-z0-9_.-]{1,128}`.
     public var name: String
     /// A name for people to read.
@@ -24,7 +28,7 @@ public struct Tool: Hashable, Sendable {
 
     public init(
         name: String, title: String? = nil, description: String? = nil,
-        inputSchema: JSONValue = Tool.emptyInputSchema, outputSchema: JSONValue? = nil,
+        inputSchema: JSONValue = ToolDefinition.emptyInputSchema, outputSchema: JSONValue? = nil,
         annotations: ToolAnnotations? = nil, icons: JSONValue? = nil, meta: JSONObject? = nil
     ) {
         self.name = name

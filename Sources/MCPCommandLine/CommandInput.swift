@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where a command reads: this process's standard input, or text given by a test.
+struct CommandInput: Sendable {
+    /// Reads everything up to the end.
+    let readAll: @Sendable () throws -> Data
+    /// The lines up to the end, without their line breaks; read as the chat asks for them.
+    let lines: @Sendable () -> AsyncThrowingStream<String, any Error>
+
+    /// Standard input (descriptor 0). Lines are read on a thread of their own, so a chat
+    /// waiting for the next prompt does not hold a thread of the concurrency pool.
+    static var standard: CommandInput {
+        CommandInput(
+            readAll: { try FileHandle.standardInput.readToEnd() ?? Data() },
+            lines: {
+                AsyncThrowingStream(String.self) { continuation in
+                    let thread = Thread {
+                        while let line = readLine(strippingNewline: true) {
+                            continuation.yield(line)
+                        }
+                        continuation.finish()
+                    }
+                    thread.start()
+                }
+            })
+    }
+
+    /// Input that holds `text`.
+    static func text(_ text: String) -> CommandInput {
+        CommandInput(
+            readAll: { Data(text.utf8) },
+            lines: {
+                AsyncThrowingStream { continuation in
+                    text.enumerateLines { line, _ in continuation.yield(line) }
+                    continuation.finish()
+                }
+            })
+    }
+}

@@ -1,0 +1,290 @@
+#if canImport(FoundationModels)
+import FoundationModels
+#else
+import PortableFoundationModels
+#endif
+import Foundation
+import MCP
+import Testing
+
+@testable import MCPCommandLine
+
+/// A tool's input schema with keywords generation cannot carry: `format`, `not`, a title.
+private let weatherSchema = #"""
+    {
+      "type": "object",
+      "title": "Weather query",
+      "properties": {
+        "city": {"type": "string", "description": "The city"},
+        "day": {"type": "string", "format": "date"},
+        "units": {"enum": ["metric", "imperial"]},
+        "days": {"type": "integer", "minimum": 1, "maximum": 7},
+        "note": {"not": {"type": "null"}}
+      },
+      "required": ["city"]
+    }
+    """#
+
+@Suite("Bridge commands: schema, tools --schemas, chat, no arguments")
+struct BridgeCommandTests {
+    // MARK: schema
+
+    @Test("schema FILE prints the generation schema and a diagnostic for format and not")
+    func schemaFile() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("weather.json")
+        try Data(weatherSchema.utf8).write(to: file)
+
+        let run = await CommandRun(["schema", file.path, "--name", "get_weather"])
+        #expect(run.status == .success)
+        #expect(run.errors.isEmpty)
+        #expect(run.output.hasPrefix("generation schema:\n  {\n"))
+        #expect(run.output.contains(#""title": "get_weather_arguments""#))
+        #expect(run.output.contains(#""x-order": ["#))
+        for property in ["city", "day", "units", "days", "note"] {
+            #expect(run.output.contains(#""\#(property)": {"#), "property \(property)")
+        }
+        #expect(run.output.contains(#""minimum": 1"#))
+        #expect(run.output.contains("\ndiagnostics ("))
+        #expect(run.output.contains("  warning at /properties/day/format: format \"date\" cannot be a generation guide"))
+        #expect(run.output.contains("  warning at /properties/note/not: "))
+        #expect(run.output.contains(#""description": "Weather query""#))  // the root title, as the description
+        #expect(run.output.contains(##""$ref": "#/$defs/units""##))
+    }
+
+    @Test("schema --json on standard input: one object {schema, diagnostics}")
+    func schemaStandardInputJSON() async throws {
+        for argv in [["schema", "--json"], ["schema", "-", "--json"]] {
+            let run = await CommandRun(argv, input: weatherSchema)
+            #expect(run.status == .success)
+            let result = try JSONValue(parsing: run.output)
+            #expect(result.objectValue?.keys.sorted() == ["diagnostics", "schema"])
+            let schema = try #require(result["schema"])
+            #expect(schema["title"] == "tool_arguments")
+            #expect(schema["type"] == "object")
+            #expect(schema["required"] == ["city"])
+            #expect(schema["x-order"] == ["city", "day", "units", "days", "note"])
+            #expect(schema["properties"]?["days"]?["maximum"] == 7)
+            let diagnostics = try #require(result["diagnostics"]?.arrayValue)
+            let format = try #require(diagnostics.first { $0["location"] == "/properties/day/format" })
+            #expect(format["severity"] == "warning")
+            #expect(format["message"]?.stringValue?.contains("format \"date\"") == true)
+            #expect(diagnostics.contains { $0["location"] == "/properties/note/not" && $0["severity"] == "warning" })
+            #expect(diagnostics.allSatisfy { $0.objectValue?.keys.sorted() == ["location", "message", "severity"] })
+        }
+    }
+
+    @Test("schema converts each tool of a tools/list result, named after the tool")
+    func schemaToolList() async throws {
+        let list = #"""
+            {"tools": [
+              {"name": "notes.search", "inputSchema": {"type": "object", "properties": {"query": {"type": "string", "minLength": 1}}}},
+              {"name": "ping"}
+            ]}
+            """#
+        let json = await CommandRun(["schema", "--json"], input: list)
+        #expect(json.status == .success)
+        let tools = try #require(try JSONValue(parsing: json.output).arrayValue)
+        #expect(tools.map { $0["name"] } == ["notes.search", "ping"])
+        #expect(tools.map { $0["modelName"] } == ["notes_search", "ping"])
+        #expect(tools[0]["schema"]?["title"] == "notes_search_arguments")
+        #expect(tools[0]["diagnostics"]?[0]?["location"] == "/properties/query/minLength")
+        #expect(tools[1]["schema"]?["title"] == "ping_arguments")
+        #expect(tools[1]["diagnostics"] == [])
+
+        // The JSON-RPC response holding the same result, as text.
+        let response = await CommandRun(["schema"], input: #"{"jsonrpc": "2.0", "id": 1, "result": \#(list)}"#)
+        #expect(response.status == .success)
+        #expect(response.output.hasPrefix("== notes.search (model name: notes_search) ==\ngeneration schema:\n"))
+        #expect(response.output.contains("\n== ping ==\n"))
+        #expect(response.output.contains("diagnostics: none\n"))
+    }
+
+    @Test("schema with malformed JSON is a usage error (2) quoting the byte offset")
+    func schemaMalformed() async throws {
+        let run = await CommandRun(["schema"], input: #"{"type": "object",}"#)
+        #expect(run.status == .usageError)
+        #expect(run.output.isEmpty)
+        #expect(run.errors.hasPrefix("error: standard input is not valid JSON: invalid JSON at byte 18"))
+        #expect(run.errors.contains(HelpText.usage(for: .schema)))
+
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("bad.json")
+        try Data("[1, 2".utf8).write(to: file)
+        let fromFile = await CommandRun(["schema", file.path])
+        #expect(fromFile.status == .usageError)
+        #expect(fromFile.errors.contains("'\(file.path)' is not valid JSON: invalid JSON at byte 5"))
+
+        let missing = await CommandRun(["schema", directory.url.appendingPathComponent("none.json").path])
+        #expect(missing.status == .usageError)
+        #expect(missing.errors.contains("no such file"))
+
+        let notSchema = await CommandRun(["schema"], input: "42")
+        #expect(notSchema.status == .usageError)
+        #expect(notSchema.errors.contains("is not a JSON Schema: a schema is an object or a boolean, not an integer"))
+    }
+
+    // MARK: tools --schemas
+
+    @Test("tools --schemas shows each example tool with its generation schema, diagnostics and budget")
+    func toolsSchemas() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let run = await CommandRun(["tools", "--schemas", "--data-dir", directory.path])
+        #expect(run.status == .success)
+        #expect(run.errors.isEmpty)
+        for name in ExampleTools.toolNames {
+            #expect(run.output.contains("\n  model name: \(name)\n  generation schema: {"), "tool \(name)")
+            #expect(run.output.contains(#""title":"\#(name)_arguments""#), "tool \(name)")
+        }
+        #expect(run.output.components(separatedBy: "  context: included, about ").count == 6)
+        #expect(run.output.contains("warning at /properties/title/maxLength: "))
+        #expect(run.output.contains("  diagnostics: none\n"))  // notes_list: every keyword maps
+        #expect(run.output.contains("\nContext budget: 5 of 5 tools included, about "))
+
+        let json = await CommandRun(["tools", "--schemas", "--json", "--data-dir", directory.path])
+        #expect(json.status == .success)
+        let report = try JSONValue(parsing: json.output)
+        let tools = try #require(report["tools"]?.arrayValue)
+        #expect(tools.compactMap { $0["name"]?.stringValue } == ExampleTools.toolNames)
+        for tool in tools {
+            let name = try #require(tool["name"]?.stringValue)
+            #expect(tool["modelName"] == .string(name))
+            #expect(tool["schema"]?["title"] == .string("\(name)_arguments"))
+            #expect(tool["diagnostics"]?.arrayValue != nil)
+            #expect(tool["included"] == true)
+            #expect((tool["estimatedTokens"]?.intValue ?? 0) > 0)
+        }
+        let total = tools.compactMap { $0["estimatedTokens"]?.intValue }.reduce(0, +)
+        #expect(report["budget"]?["estimatedTokens"] == .int(total))
+        #expect(report["budget"]?["toolTokens"] == 1536)
+        #expect(report["budget"]?["maximumTools"] == 5)
+        #expect(report["budget"]?["excluded"] == [])
+    }
+
+    @Test("tools --schemas on a server with more tools than the budget allows lists the ones left out")
+    func toolsSchemasOverBudget() async throws {
+        let run = await CommandRun(["tools", "--schemas"]) { _ in
+            let server = MCPServer(name: "many", version: "1")
+            for index in 1...6 {
+                try await server.register(name: "tool.\(index)", description: "Tool \(index)") { _, _ in .text("ok") }
+            }
+            return server
+        }
+        #expect(run.status == .success)
+        #expect(run.output.contains("  model name: tool_1\n"))
+        #expect(run.output.contains("  context: left out, the session already has 5 tools\n"))
+        #expect(run.output.contains("Context budget: 5 of 6 tools included"))
+        #expect(run.output.hasSuffix("\nLeft out: tool.6.\n"))
+    }
+
+    #if !canImport(FoundationModels)
+    // MARK: chat (the portable module: no model unless one is given)
+
+    @Test("chat without a model exits 3 and says how to get one, before starting a server")
+    func chatWithoutModel() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let run = await CommandRun(["chat", "--data-dir", directory.path], input: "What time is it?\n")
+        #expect(run.status == .failure)
+        #expect(run.status.rawValue == 3)
+        #expect(run.output.isEmpty)
+        #expect(run.errors.hasPrefix("error: no language model is available: "))
+        #expect(run.errors.contains("an Apple device with Apple Intelligence (macOS 26 or later"))
+        #expect(run.errors.contains("SystemLanguageModel(backend:)"))
+        #expect(try directory.contents().isEmpty)
+    }
+
+    @Test("chat with a scripted model calls clock_now and prints the answer with its output")
+    func chatWithScriptedModel() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = ScriptedLanguageModel([
+            .callTool("clock_now", json: #"{"timezone": "Asia/Tokyo"}"#),
+            .reply { request in "In Tokyo it is \(request.toolOutput("clock_now") ?? "unknown")" },
+        ])
+        let run = await CommandRun(
+            ["chat"], input: "\nWhat time is it in Tokyo?\n", builtInServer: exampleServer(in: directory), model: script.model)
+        #expect(run.status == .success)
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first?.hasPrefix("In Tokyo it is ") == true, "output: \(run.output)")
+        #expect(run.output.contains("+09:00 (Asia/Tokyo, "))
+        #expect(run.errors.contains("its tools: clock_now, notes_add, notes_delete, notes_list, notes_search."))
+        #expect(run.errors.contains("Only read-only tools run"))
+        // The blank line was skipped: one prompt, a tool call and the answer.
+        let requests = script.requests
+        #expect(requests.count == 2)
+        #expect(requests.first?.promptText == "What time is it in Tokyo?")
+        #expect(requests.first?.tools.map(\.name).sorted() == ExampleTools.toolNames)
+    }
+
+    @Test("chat runs only read-only tools unless --allow-writes is given")
+    func chatPolicy() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        func script() -> ScriptedLanguageModel {
+            ScriptedLanguageModel([
+                .callTool("notes_add", json: #"{"title": "Trip", "body": "Book the train"}"#),
+                .reply { request in "notes_add said: \(request.toolOutput("notes_add") ?? "nothing")" },
+                .callTool("notes_list"),
+                .reply { request in "notes_list said: \(request.toolOutput("notes_list") ?? "nothing")" },
+            ])
+        }
+        let prompts = "Note my trip\nList my notes\n"
+        let readOnly = await CommandRun(["chat"], input: prompts, builtInServer: exampleServer(in: directory), model: script().model)
+        #expect(readOnly.status == .success)
+        #expect(readOnly.output.contains("notes_add said: "))
+        #expect(readOnly.output.contains("was not approved"))
+        #expect(readOnly.output.contains("notes_list said: "))
+        #expect(readOnly.output.contains("No notes."))
+
+        let writes = await CommandRun(
+            ["chat", "--allow-writes"], input: prompts, builtInServer: exampleServer(in: directory), model: script().model)
+        #expect(writes.status == .success)
+        #expect(!writes.output.contains("was not approved"))
+        #expect(writes.output.contains("notes_list said: ") && writes.output.contains("Trip"))
+        #expect(!writes.output.contains("No notes."))
+        #expect(!writes.errors.contains("Only read-only tools run"))
+    }
+
+    // MARK: No arguments
+
+    @Test("No arguments and no model: each bridged tool with its schema, then how to get a model; exit 0")
+    func startWithoutModel() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let run = await CommandRun([], builtInServer: exampleServer(in: directory))
+        #expect(run.status == .success)
+        #expect(run.errors.isEmpty)
+        #expect(run.output.hasPrefix("ondevice-mcp \(OnDeviceMCPVersion.string): the built-in example server, in process"))
+        for name in ExampleTools.toolNames {
+            #expect(run.output.contains("\n\(name) — "), "tool \(name)")
+            #expect(run.output.contains("\n  model name: \(name)\n  generation schema: {"), "tool \(name)")
+        }
+        #expect(run.output.contains("clock_now — Current time [read-only]\n  Returns the current date and time"))
+        #expect(run.output.contains("  diagnostics (2):\n    warning at /properties/timezone/minLength: "))
+        #expect(run.output.contains("\nContext budget: 5 of 5 tools included"))
+        #expect(run.output.contains("\nNo language model is available: "))
+        #expect(run.output.contains("SystemLanguageModel(backend:)"))
+        #expect(run.output.hasSuffix("'ondevice-mcp --help' lists the commands (schema, tools, call, chat, serve).\n"))
+        #expect(run.output.split(separator: "\n").count < 80)
+    }
+
+    @Test("No arguments with a model: the chat over the built-in server")
+    func startWithModel() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = ScriptedLanguageModel([
+            .callTool("clock_now", json: #"{"timezone": "UTC"}"#),
+            .reply { request in "Now: \(request.toolOutput("clock_now") ?? "unknown")" },
+        ])
+        let run = await CommandRun([], input: "What time is it?\n", builtInServer: exampleServer(in: directory), model: script.model)
+        #expect(run.status == .success)
+        #expect(run.output.hasPrefix("Now: "))
+        #expect(run.output.contains("+00:00 (UTC, "))
+        #expect(run.errors.contains("Type a question"))
+    }
+    #endif
+}
