@@ -37,7 +37,10 @@ public protocol Generable: ConvertibleFromGeneratedContent, ConvertibleToGenerat
 extension Generable {
     public func asPartiallyGenerated() -> Self.PartiallyGenerated {
         // The partially generated form of a complete value is that value's content.
-        (try? PartiallyGenerated(generatedContent)) ?? (self as! PartiallyGenerated)
+        if let partial = try? PartiallyGenerated(generatedContent) { return partial }
+        if let same = self as? PartiallyGenerated { return same }
+        // Only a Generable whose PartiallyGenerated type rejects the value's own content gets here.
+        preconditionFailure("\(Self.self).PartiallyGenerated cannot be made from the content of a complete \(Self.self)")
     }
 }
 

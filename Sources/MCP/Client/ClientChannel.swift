@@ -32,6 +32,19 @@ final class ProgressRouter: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Gives a new request its id and, when the caller wants progress, a progress token
+    /// (the id) in `params._meta` and a registered handler; the caller unregisters it.
+    ///
+    /// - Throws: ``MCPClientError/connectionClosed`` once the channel is closed.
+    func start(_ params: JSONValue?, ids: RequestIDs, progress: Handler?) throws -> (RequestID, JSONValue?) {
+        guard let id = ids.make() else {
+            throw MCPClientError.connectionClosed("the client closed the connection")
+        }
+        guard let progress else { return (id, params) }
+        register(id.json, progress)
+        return (id, ClientRequests.attachProgressToken(id.json, to: params))
+    }
+
     func unregister(_ token: JSONValue) {
         lock.lock()
         handlers[token] = nil
@@ -144,14 +157,7 @@ final class DirectChannel: ClientChannel {
     }
 
     func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
-        guard let id = ids.make() else {
-            throw MCPClientError.connectionClosed("the client closed the connection")
-        }
-        var params = params
-        if let progress {
-            params = ClientRequests.attachProgressToken(id.json, to: params)
-            router.register(id.json, progress)
-        }
+        let (id, params) = try router.start(params, ids: ids, progress: progress)
         defer { if progress != nil { router.unregister(id.json) } }
         let reply = await server.handle(.request(JSONRPCRequest(id: id, method: method, params: params)), session: session)
         try Task.checkCancellation()

@@ -62,14 +62,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     }
 
     func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
-        guard let id = ids.make() else {
-            throw MCPClientError.connectionClosed("the client closed the connection")
-        }
-        var params = params
-        if let progress {
-            params = ClientRequests.attachProgressToken(id.json, to: params)
-            router.register(id.json, progress)
-        }
+        let (id, params) = try router.start(params, ids: ids, progress: progress)
         defer { if progress != nil { router.unregister(id.json) } }
         try pending.prepare(id)
         do {
