@@ -428,14 +428,25 @@ final class OutboundBuffer: @unchecked Sendable {
             senderWriting = true
             lock.unlock()
             var failure: Errno?
-            do {
-                try POSIX.writeAll(descriptor, bytes)
-            } catch {
-                failure = error
+            var chunk = bytes
+            while true {
+                do {
+                    try POSIX.writeAll(descriptor, chunk)
+                } catch {
+                    failure = error
+                }
+                lock.lock()
+                // Messages queued while this sender wrote: write them too while they are small
+                // and the pipe takes them, so a busy connection wakes no thread at all.
+                guard failure == nil, !pending.isEmpty, waiters.isEmpty, pending.count <= POSIX.atomicPipeWrite,
+                    POSIX.isWritable(descriptor)
+                else { break }
+                chunk.removeAll(keepingCapacity: true)
+                swap(&pending, &chunk)
+                lock.unlock()
             }
-            lock.lock()
             senderWriting = false
-            lock.signal()  // The writing thread may be waiting for this write to end.
+            lock.signal()  // The writing thread takes over whatever is still queued.
             lock.unlock()
             if let failure {
                 let error =
@@ -511,7 +522,8 @@ final class OutboundBuffer: @unchecked Sendable {
     private func appendIfRoomLocked(_ bytes: [UInt8]) -> Bool {
         guard waiters.isEmpty, pending.isEmpty || pending.count + bytes.count <= byteLimit else { return false }
         pending.append(contentsOf: bytes)
-        if writerIdle { lock.signal() }
+        // A sender writing inline picks these bytes up, or signals the writer when it is done.
+        if writerIdle && !senderWriting { lock.signal() }
         return true
     }
 
