@@ -44,7 +44,9 @@ let package = Package(
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "MCPCore"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore"]),
         .testTarget(name: "MCPCommandLineTests", dependencies: ["MCPCommandLine", "MCP", "MCPFoundationModels", "PortableFoundationModels"]),
-        .testTarget(name: "InteropTests", dependencies: ["MCP", "MCPCommandLine"]),
+        .testTarget(
+            name: "InteropTests", dependencies: ["MCP", "MCPCommandLine", "MCPFoundationModels", "PortableFoundationModels"]
+        ),
         .testTarget(name: "PortableFoundationModelsTests", dependencies: ["PortableFoundationModels"]),
         .testTarget(
             name: "MCPFoundationModelsTests", dependencies: ["MCPFoundationModels", "PortableFoundationModels", "MCP"],
