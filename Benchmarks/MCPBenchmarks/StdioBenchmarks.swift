@@ -31,23 +31,31 @@ enum StdioBenchmarks {
         print(Stats.row([("server", 40), ("sequential", 12), ("µs/call", 9), ("64 in flight", 13), ("notes", 0)]))
         let pipe = try rawPipe()
         printRow("pipe limit (raw responder, no JSON)", pipe)
-        let ourFigures = try await client(
-            label: "OnDeviceMCP server (--serve-echo)", executable: Paths.benchmarkBinary, arguments: ["--serve-echo"], load: ours)
-        printRow("OnDeviceMCP server (--serve-echo)", ourFigures)
-        var pythonFigures = Figures()
-        if FileManager.default.isExecutableFile(atPath: Paths.python) {
-            pythonFigures = try await client(
-                label: "Python SDK mcp 2.3.0 MCPServer", executable: Paths.python, arguments: [Paths.pythonEchoServer], load: python)
-        } else {
-            pythonFigures.note = "skipped: no \(Paths.python) (run scripts/bootstrap-python.sh)"
+        // Both servers speak both eras; the same client drives each in each era.
+        var summary: [String] = []
+        for handshake in [MCPClient.Handshake.auto, .version(.v2025_11_25)] {
+            let era = handshake == .auto ? "2026-07-28" : "2025-11-25"
+            let ourFigures = try await client(
+                label: "OnDeviceMCP server (--serve-echo)", executable: Paths.benchmarkBinary, arguments: ["--serve-echo"],
+                load: ours, handshake: handshake)
+            printRow("OnDeviceMCP server, \(era)", ourFigures)
+            var pythonFigures = Figures()
+            if FileManager.default.isExecutableFile(atPath: Paths.python) {
+                pythonFigures = try await client(
+                    label: "Python SDK mcp 2.3.0 MCPServer", executable: Paths.python, arguments: [Paths.pythonEchoServer],
+                    load: python, handshake: handshake)
+            } else {
+                pythonFigures.note = "skipped: no \(Paths.python) (run scripts/bootstrap-python.sh)"
+            }
+            printRow("Python SDK mcp 2.3.0 MCPServer, \(era)", pythonFigures)
+            let sequentialShare = ourFigures.sequential / pipe.sequential
+            let speedUp = ourFigures.concurrent / pythonFigures.concurrent
+            summary.append("\(era): ours sequential / pipe limit \(Stats.formatPercent(sequentialShare)) (target ≥ 70 %); "
+                + "ours / Python at 64 in flight \(speedUp.isFinite ? String(format: "%.0f×", speedUp) : "n/a") (target ≥ 100×); "
+                + "sequential \(String(format: "%.0f×", ourFigures.sequential / pythonFigures.sequential))")
         }
-        printRow("Python SDK mcp 2.3.0 MCPServer", pythonFigures)
         print("")
-        let sequentialShare = ourFigures.sequential / pipe.sequential
-        let speedUp = ourFigures.concurrent / pythonFigures.concurrent
-        print("ours sequential / pipe limit sequential:   \(Stats.formatPercent(sequentialShare))   (target ≥ 70 %)")
-        print("ours / Python, 64 in flight:               \(speedUp.isFinite ? String(format: "%.0f×", speedUp) : "n/a")   (target ≥ 100×)")
-        print("ours / Python, sequential:                 \(String(format: "%.0f×", ourFigures.sequential / pythonFigures.sequential))")
+        for line in summary { print(line) }
         print("")
     }
 
@@ -64,10 +72,13 @@ enum StdioBenchmarks {
 
     // MARK: Our client against a server process
 
-    private static func client(label: String, executable: String, arguments: [String], load: Load) async throws -> Figures {
+    private static func client(
+        label: String, executable: String, arguments: [String], load: Load, handshake: MCPClient.Handshake
+    ) async throws -> Figures {
         let transport = try ProcessTransport.launch(executable, arguments: arguments, standardError: .discard)
         let pid = transport.processIdentifier
-        let client = try await MCPClient.connect(over: transport, configuration: MCPClient.Configuration(requestTimeout: nil))
+        let client = try await MCPClient.connect(
+            over: transport, configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: nil))
         let tools = try await client.listTools()
         guard tools.contains(where: { $0.name == Echo.name }) else { throw BenchmarkFailure("\(label) has no echo tool") }
         let check = try await client.callTool(name: Echo.name, arguments: Echo.arguments)
