@@ -43,9 +43,12 @@ let package = Package(
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "MCPCore"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore"]),
-        .testTarget(name: "MCPCommandLineTests", dependencies: ["MCPCommandLine", "MCP", "MCPFoundationModels", "PortableFoundationModels"]),
+        // What the test targets share (not a product, not API).
+        .target(name: "OnDeviceMCPTestSupport", path: "Tests/OnDeviceMCPTestSupport"),
+        .testTarget(name: "MCPCommandLineTests", dependencies: ["MCPCommandLine", "MCP", "OnDeviceMCPTestSupport", "MCPFoundationModels", "PortableFoundationModels"]),
         .testTarget(
-            name: "InteropTests", dependencies: ["MCP", "MCPCommandLine", "MCPFoundationModels", "PortableFoundationModels"]
+            name: "InteropTests",
+            dependencies: ["MCP", "MCPCommandLine", "MCPFoundationModels", "PortableFoundationModels", "OnDeviceMCPTestSupport"]
         ),
         .testTarget(name: "PortableFoundationModelsTests", dependencies: ["PortableFoundationModels"]),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import OnDeviceMCPTestSupport
 import MCP
 import Testing
 

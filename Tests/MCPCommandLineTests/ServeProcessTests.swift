@@ -7,6 +7,7 @@ import Darwin
 #endif
 
 import Foundation
+import OnDeviceMCPTestSupport
 import MCP
 import Testing
 

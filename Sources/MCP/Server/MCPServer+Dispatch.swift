@@ -117,9 +117,7 @@ extension MCPServer {
         case MCPMethod.toolsList:
             return .value(try listTools(request.params, modern: false))
         case MCPMethod.toolsCall:
-            let version: ProtocolVersion
-            if case .legacy(let negotiated) = era { version = negotiated } else { version = .latestHandshake }
-            return try prepareCall(request, version: version, clientInfo: sessions[session]?.clientInfo, session: session, modern: false)
+            return try prepareCall(request, version: era.handshakeVersion, clientInfo: sessions[session]?.clientInfo, session: session, modern: false)
         case MCPMethod.serverDiscover, MCPMethod.subscriptionsListen:
             throw Self.missingEnvelope(request.params?["_meta"])
         default:

@@ -222,6 +222,12 @@ final class ServerSession {
         case legacy(ProtocolVersion)
         /// Opened with a 2026-07-28 envelope.
         case modern
+
+        /// The version whose rules apply to a handshake-era request on this connection.
+        var handshakeVersion: ProtocolVersion {
+            if case .legacy(let version) = self { return version }
+            return .latestHandshake
+        }
     }
 
     /// A `subscriptions/listen` request that is open.
@@ -240,9 +246,4 @@ final class ServerSession {
         self.notify = notify
     }
 
-    /// The version whose rules apply to a handshake-era request on this connection.
-    var legacyVersion: ProtocolVersion {
-        if case .legacy(let version) = era { return version }
-        return .latestHandshake
-    }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import OnDeviceMCPTestSupport
 import MCP
 import Testing
 
@@ -89,30 +90,6 @@ struct InteropSetupError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Finds the `ondevice-mcp` executable the build made, as `Tests/MCPCommandLineTests` does:
-/// `ONDEVICE_MCP_BINARY`; the directory of the running test executable or of a loaded
-/// `.xctest` bundle (the products directory); `<package>/.build/debug`.
-enum BuiltProducts {
-    static func ondeviceMCP() throws -> String {
-        var candidates: [String] = []
-        if let override = ProcessInfo.processInfo.environment["ONDEVICE_MCP_BINARY"] {
-            candidates.append(override)
-        }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
-        if let main = Bundle.main.executableURL {
-            candidates.append(main.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
-        }
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
-        }
-        candidates.append(Package.root.appendingPathComponent(".build/debug/ondevice-mcp").path)
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
-            return candidate
-        }
-        throw InteropSetupError("the ondevice-mcp executable was not built; looked at: \(candidates.joined(separator: ", "))")
-    }
-}
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
 struct TemporaryDirectory {

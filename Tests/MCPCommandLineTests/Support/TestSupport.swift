@@ -4,6 +4,7 @@ import FoundationModels
 import PortableFoundationModels
 #endif
 import Foundation
+import OnDeviceMCPTestSupport
 import MCP
 import Testing
 
@@ -72,38 +73,3 @@ func exampleServer(in directory: TemporaryDirectory) -> @Sendable (String?) asyn
     }
 }
 
-/// Finds the `ondevice-mcp` executable that the build made next to the test bundle.
-///
-/// Looks, in order, at `ONDEVICE_MCP_BINARY`; the directory of the running test executable
-/// (on Linux the `.xctest` bundle is the executable, in the products directory); the
-/// directory holding any loaded `.xctest` bundle (macOS); and `<package>/.build/debug`.
-enum BuiltProducts {
-    static func ondeviceMCP() throws -> String {
-        var candidates: [String] = []
-        if let override = ProcessInfo.processInfo.environment["ONDEVICE_MCP_BINARY"] {
-            candidates.append(override)
-        }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
-        if let main = Bundle.main.executableURL {
-            candidates.append(main.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
-        }
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
-        }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(package.appendingPathComponent(".build/debug/ondevice-mcp").path)
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
-            return candidate
-        }
-        throw BinaryNotFound(candidates: candidates)
-    }
-
-    struct BinaryNotFound: Error, CustomStringConvertible {
-        let candidates: [String]
-        var description: String {
-            "the ondevice-mcp executable was not built; looked at: \(candidates.joined(separator: ", "))"
-        }
-    }
-}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Finds executables the build made, for tests that run them as real processes.
+///
+/// Not API: a target the test targets share, so the search lives in one place.
+public enum BuiltProducts {
+    /// The `ondevice-mcp` executable.
+    ///
+    /// Looks, in order, at `ONDEVICE_MCP_BINARY`; the directory of the running test executable
+    /// (on Linux the `.xctest` bundle is the executable, in the products directory); the
+    /// directory holding any loaded `.xctest` bundle (macOS); and `<package>/.build/debug`.
+    public static func ondeviceMCP() throws -> String {
+        var candidates: [String] = []
+        if let override = ProcessInfo.processInfo.environment["ONDEVICE_MCP_BINARY"] {
+            candidates.append(override)
+        }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
+        if let main = Bundle.main.executableURL {
+            candidates.append(main.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
+        }
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
+        }
+        // Tests/OnDeviceMCPTestSupport/BuiltProducts.swift → the package root.
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(package.appendingPathComponent(".build/debug/ondevice-mcp").path)
+        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        throw BinaryNotFound(candidates: candidates)
+    }
+
+    /// The executable was not found where the build puts it.
+    public struct BinaryNotFound: Error, CustomStringConvertible {
+        public let candidates: [String]
+        public var description: String {
+            "the ondevice-mcp executable was not built; looked at: \(candidates.joined(separator: ", "))"
+        }
+    }
+}
