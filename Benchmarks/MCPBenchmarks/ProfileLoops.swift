@@ -29,20 +29,27 @@ enum ProfileLoops {
             } else {
                 for _ in 0..<calls { blackHole(await server.handle(request)) }
             }
-        case "stdio-sequential", "stdio-64":
+        case "stdio-sequential", "stdio-64", "stdio-sequential-thread", "stdio-64-thread":
             let transport = try ProcessTransport.launch(Paths.benchmarkBinary, arguments: ["--serve-echo"], standardError: .inherit)
             print("server pid \(transport.processIdentifier)")
             fflush(nil)
             let client = try await MCPClient.connect(over: transport, configuration: MCPClient.Configuration(requestTimeout: nil))
             start = clock.now
-            let callers = mode == "stdio-64" ? 64 : 1
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<callers {
-                    group.addTask {
-                        for _ in 0..<(calls / callers) { blackHole(try await client.callTool(name: Echo.name, arguments: Echo.arguments)) }
+            let callers = mode.hasPrefix("stdio-64") ? 64 : 1
+            let loops = {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<callers {
+                        group.addTask {
+                            for _ in 0..<(calls / callers) { blackHole(try await client.callTool(name: Echo.name, arguments: Echo.arguments)) }
+                        }
                     }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
+            }
+            if mode.hasSuffix("-thread") {
+                try await client.withConnectionThread(loops)
+            } else {
+                try await loops()
             }
         default:
             print("unknown loop \(mode)")

@@ -37,22 +37,28 @@ enum StdioBenchmarks {
             let era = handshake == .auto ? "2026-07-28" : "2025-11-25"
             let ourFigures = try await client(
                 label: "OnDeviceMCP server (--serve-echo)", executable: Paths.benchmarkBinary, arguments: ["--serve-echo"],
-                load: ours, handshake: handshake)
+                load: ours, handshake: handshake, onConnectionThread: false)
             printRow("OnDeviceMCP server, \(era)", ourFigures)
+            let threadFigures = try await client(
+                label: "OnDeviceMCP server (--serve-echo)", executable: Paths.benchmarkBinary, arguments: ["--serve-echo"],
+                load: ours, handshake: handshake, onConnectionThread: true)
+            printRow("  callers on the connection thread", threadFigures)
             var pythonFigures = Figures()
             if FileManager.default.isExecutableFile(atPath: Paths.python) {
                 pythonFigures = try await client(
                     label: "Python SDK mcp 2.3.0 MCPServer", executable: Paths.python, arguments: [Paths.pythonEchoServer],
-                    load: python, handshake: handshake)
+                    load: python, handshake: handshake, onConnectionThread: false)
             } else {
                 pythonFigures.note = "skipped: no \(Paths.python) (run scripts/bootstrap-python.sh)"
             }
             printRow("Python SDK mcp 2.3.0 MCPServer, \(era)", pythonFigures)
-            let sequentialShare = ourFigures.sequential / pipe.sequential
-            let speedUp = ourFigures.concurrent / pythonFigures.concurrent
-            summary.append("\(era): ours sequential / pipe limit \(Stats.formatPercent(sequentialShare)) (target ≥ 70 %); "
-                + "ours / Python at 64 in flight \(speedUp.isFinite ? String(format: "%.0f×", speedUp) : "n/a") (target ≥ 100×); "
-                + "sequential \(String(format: "%.0f×", ourFigures.sequential / pythonFigures.sequential))")
+            func ratios(_ figures: Figures) -> String {
+                let speedUp = figures.concurrent / pythonFigures.concurrent
+                return "sequential / pipe limit \(Stats.formatPercent(figures.sequential / pipe.sequential)) (target ≥ 70 %), "
+                    + "64 in flight / Python \(speedUp.isFinite ? String(format: "%.0f×", speedUp) : "n/a") (target ≥ 100×)"
+            }
+            summary.append("\(era), callers anywhere: \(ratios(ourFigures))")
+            summary.append("\(era), callers on the connection thread: \(ratios(threadFigures))")
         }
         print("")
         for line in summary { print(line) }
@@ -73,7 +79,8 @@ enum StdioBenchmarks {
     // MARK: Our client against a server process
 
     private static func client(
-        label: String, executable: String, arguments: [String], load: Load, handshake: MCPClient.Handshake
+        label: String, executable: String, arguments: [String], load: Load, handshake: MCPClient.Handshake,
+        onConnectionThread: Bool
     ) async throws -> Figures {
         let transport = try ProcessTransport.launch(executable, arguments: arguments, standardError: .discard)
         let pid = transport.processIdentifier
@@ -86,24 +93,35 @@ enum StdioBenchmarks {
         let call: @Sendable () async throws -> Void = {
             blackHole(try await client.callTool(name: Echo.name, arguments: Echo.arguments))
         }
+        // With `onConnectionThread`, the calling loops run on the transport's reading thread
+        // (`MCPClient.withConnectionThread`), so a reply resumes its caller without a thread switch.
+        func placed<T>(_ body: () async throws -> T) async throws -> T {
+            onConnectionThread ? try await client.withConnectionThread(body) : try await body()
+        }
         let clock = ContinuousClock()
         // Warm-up: a tenth of a round of each kind.
-        for _ in 0..<max(50, load.sequentialCalls / 10) { try await call() }
-        try await concurrently(max(inFlight * 4, load.concurrentCalls / 10), call)
+        try await placed {
+            for _ in 0..<max(50, load.sequentialCalls / 10) { try await call() }
+            try await concurrently(max(inFlight * 4, load.concurrentCalls / 10), call)
+        }
 
         var figures = Figures()
         figures.sequential = try await Stats.medianRate(rounds: load.rounds) {
-            let start = clock.now
-            for _ in 0..<load.sequentialCalls { try await call() }
-            return Stats.rate(load.sequentialCalls, clock.now - start)
+            try await placed {
+                let start = clock.now
+                for _ in 0..<load.sequentialCalls { try await call() }
+                return Stats.rate(load.sequentialCalls, clock.now - start)
+            }
         }.median
         let selfBefore = CPUTime.ticks(of: getpid())
         let childBefore = CPUTime.ticks(of: pid)
         let wallStart = clock.now
         figures.concurrent = try await Stats.medianRate(rounds: load.rounds) {
-            let start = clock.now
-            try await concurrently(load.concurrentCalls, call)
-            return Stats.rate(load.concurrentCalls, clock.now - start)
+            try await placed {
+                let start = clock.now
+                try await concurrently(load.concurrentCalls, call)
+                return Stats.rate(load.concurrentCalls, clock.now - start)
+            }
         }.median
         let wall = (clock.now - wallStart).nanoseconds / 1e9
         if let selfBefore, let childBefore, let selfAfter = CPUTime.ticks(of: getpid()), let childAfter = CPUTime.ticks(of: pid) {

@@ -3,8 +3,11 @@ import Testing
 @testable import MCP
 
 /// A server running on a pipe transport, fed raw bytes, its replies read back as messages.
-final class WirePeer: Sendable {
+final class WirePeer: @unchecked Sendable {
+    // Safety: `inputClosed` is read and written with `lock` held.
     private let input: Int32
+    private let lock = Lock()
+    private var inputClosed = false
     let replies: FileDescriptorTransport
     let serverTransport: FileDescriptorTransport
 
@@ -13,9 +16,9 @@ final class WirePeer: Sendable {
         let fromServer = try POSIX.makePipe()
         let unused = try POSIX.makePipe()
         input = toServer.write
-        serverTransport = FileDescriptorTransport(
+        serverTransport = try FileDescriptorTransport(
             readingFrom: toServer.read, writingTo: fromServer.write, maximumFrameLength: maximumFrameLength)
-        replies = FileDescriptorTransport(readingFrom: fromServer.read, writingTo: unused.write)
+        replies = try FileDescriptorTransport(readingFrom: fromServer.read, writingTo: unused.write)
         POSIX.close(unused.read)
     }
 
@@ -23,8 +26,14 @@ final class WirePeer: Sendable {
         try POSIX.writeAll(input, Array(text.utf8))
     }
 
+    /// Closes the server's input once; later calls do nothing (a second `close` could close
+    /// a descriptor number that another test has been given since).
     func endInput() {
-        POSIX.close(input)
+        let mustClose = lock.withLock {
+            defer { inputClosed = true }
+            return !inputClosed
+        }
+        if mustClose { POSIX.close(input) }
     }
 
     /// Runs the server on the pipes while `body` talks to it; ends the input afterwards.

@@ -1,4 +1,3 @@
-internal import Foundation
 internal import MCPCore
 
 /// How an ``MCPClient`` reaches its server: directly in process, or over a transport.
@@ -17,7 +16,7 @@ protocol ClientChannel: Sendable {
 final class ProgressRouter: @unchecked Sendable {
     typealias Handler = @Sendable (ProgressNotification) -> Void
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var handlers: [JSONValue: Handler] = [:]
     let stream: AsyncStream<ServerNotification>
     private let continuation: AsyncStream<ServerNotification>.Continuation
@@ -109,7 +108,7 @@ final class ProgressRouter: @unchecked Sendable {
 /// A request id source shared by a channel's callers, which also knows when the channel
 /// is closed (one lock for both, on the hot path of every call).
 final class RequestIDs: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var next = 1
     private var closed = false
 

@@ -1,4 +1,3 @@
-internal import Foundation
 public import MCPCore
 
 /// An MCP client: connects to a server, lists its tools and calls them.
@@ -329,7 +328,7 @@ final class Deadline: @unchecked Sendable {
     @TaskLocal static var current: Deadline?
 
     let timeout: Duration
-    private let lock = NSLock()
+    private let lock = Lock()
     private var passed = false
 
     init(_ timeout: Duration) {

@@ -1,4 +1,3 @@
-internal import Foundation
 internal import MCPCore
 
 /// The requests a client has sent and not yet had answered: a small state machine per
@@ -21,7 +20,7 @@ final class PendingRequests: @unchecked Sendable {
         case cancelled
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var states: [RequestID: State] = [:]
     private var closedError: (any Error)?
 

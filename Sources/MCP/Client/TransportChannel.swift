@@ -1,4 +1,3 @@
-internal import Foundation
 internal import MCPCore
 
 /// A channel to a server over a ``Transport``: requests out, replies matched by id.
@@ -11,7 +10,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     let router: ProgressRouter
     private let pending = PendingRequests()
     private let ids = RequestIDs()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var reader: Task<Void, Never>?
 
     init(transport: any Transport, router: ProgressRouter) {
@@ -22,7 +21,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     /// Starts reading the transport.
     func start() {
         let stream = transport.receive()
-        let task = Task { [pending, router] in
+        let task = startReader { [pending, router] in
             do {
                 for try await inbound in stream {
                     await Self.dispatch(inbound, pending: pending, router: router, transport: self.transport)
@@ -36,6 +35,15 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         lock.lock()
         reader = task
         lock.unlock()
+    }
+
+    /// Starts the reader task on the transport's reading thread when it has one, so that a
+    /// reply resumes its caller straight from the thread that read it.
+    private func startReader(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
+            return Task(executorPreference: transport.connectionTaskExecutor, operation: operation)
+        }
+        return Task(operation: operation)
     }
 
     private static func dispatch(_ inbound: InboundMessage, pending: PendingRequests, router: ProgressRouter, transport: any Transport) async {

@@ -15,8 +15,6 @@ import Musl
 #error("The stdio transports need a POSIX C library (Darwin, Glibc or Musl).")
 #endif
 
-import Foundation
-
 // MARK: - Errors
 
 /// An operating-system error number, with the operation that failed.
@@ -47,6 +45,40 @@ struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
 /// Why a child process could not be started.
 struct SpawnError: Error, Sendable, CustomStringConvertible {
     var description: String
+}
+
+// MARK: - A mutex
+
+/// A `pthread` mutex, for state shared between tasks and dedicated threads.
+///
+/// `Synchronization.Mutex` needs macOS 15, and `NSLock` would pull all of Foundation into
+/// every binary that links this module (on Linux, FoundationEssentials has no locks). The
+/// mutex is heap-allocated so its address never moves.
+final class Lock: @unchecked Sendable {
+    // Safety: the pointer is written once in `init` and freed in `deinit`; the pthread
+    // functions themselves are thread-safe.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(mutex, nil)
+        precondition(status == 0, "pthread_mutex_init failed")
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
 }
 
 // MARK: - A mutex with a condition variable
@@ -172,6 +204,88 @@ enum POSIX {
             let ready = poll(&entry, 1, 0)
             if ready >= 0 { return ready == 1 && entry.revents & Int16(POLLOUT) != 0 && entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) == 0 }
             if errno != EINTR { return false }
+        }
+    }
+
+    /// What ``waitForInput(_:wake:timeout:)`` found ready.
+    struct Readiness {
+        /// The input descriptor can be read without blocking (data, end of file or an error).
+        var input = false
+        /// The wake-up pipe has bytes.
+        var wake = false
+    }
+
+    /// Blocks until `input` (when given) or the wake-up pipe is readable.
+    ///
+    /// `timeout` is in milliseconds: 0 returns at once, -1 waits as long as it takes. This is
+    /// how a reading thread waits for its peer and for work from other threads at the same
+    /// time without setting `O_NONBLOCK` on a descriptor it does not own.
+    static func waitForInput(_ input: Int32?, wake: Int32, timeout: Int32) -> Readiness {
+        var entries = [
+            pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: input ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
+        let count: nfds_t = input == nil ? 1 : 2
+        while true {
+            let ready = poll(&entries, count, timeout)
+            if ready >= 0 { break }
+            // EINTR: try again. Anything else (EINVAL, ENOMEM) is reported as input ready, so
+            // the read that follows surfaces the error.
+            if errno != EINTR { return Readiness(input: input != nil, wake: false) }
+        }
+        let readable = Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL)
+        return Readiness(input: input != nil && entries[1].revents & readable != 0, wake: entries[0].revents & readable != 0)
+    }
+
+    /// A pipe for waking a thread blocked in ``waitForInput(_:wake:timeout:)``: both ends
+    /// close-on-exec and non-blocking (they are the transport's own, never inherited).
+    static func makeWakePipe() throws(Errno) -> (read: Int32, write: Int32) {
+        // Under the spawn lock, so that on Darwin (no pipe2) no child inherits the ends.
+        let made: Result<(read: Int32, write: Int32), Errno> = spawnLock.withLock {
+            do throws(Errno) {
+                return .success(try makePipe())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let ends = try made.get()
+        for descriptor in [ends.read, ends.write] {
+            let flags = fcntl(descriptor, F_GETFL)
+            _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        }
+        return ends
+    }
+
+    /// Writes one byte to a wake-up pipe; a full pipe already holds a wake-up, so that is not an error.
+    static func signalWakePipe(_ descriptor: Int32) {
+        var byte: UInt8 = 1
+        while true {
+            #if canImport(Darwin)
+            let count = Darwin.write(descriptor, &byte, 1)
+            #elseif canImport(Glibc)
+            let count = Glibc.write(descriptor, &byte, 1)
+            #else
+            let count = Musl.write(descriptor, &byte, 1)
+            #endif
+            if count >= 0 || errno != EINTR { return }
+        }
+    }
+
+    /// Empties a wake-up pipe without blocking.
+    static func drainWakePipe(_ descriptor: Int32) {
+        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &bytes) { buffer in
+            while true {
+                #if canImport(Darwin)
+                let count = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+                #elseif canImport(Glibc)
+                let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+                #else
+                let count = Musl.read(descriptor, buffer.baseAddress, buffer.count)
+                #endif
+                if count == buffer.count || (count < 0 && errno == EINTR) { continue }
+                return
+            }
         }
     }
 
@@ -503,9 +617,50 @@ enum POSIX {
     // MARK: Threads
 
     /// Starts a dedicated, detached thread for blocking work.
+    ///
+    /// On Darwin the name shows in debuggers and crash reports.
     static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = name
-        thread.start()
+        let context = Unmanaged.passRetained(ThreadStart(name: name, body: body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let status = pthread_create(&thread, &attributes, { context in
+            #if canImport(Darwin)
+            let start = Unmanaged<ThreadStart>.fromOpaque(context).takeRetainedValue()
+            #else
+            guard let context else { return nil }
+            let start = Unmanaged<ThreadStart>.fromOpaque(context).takeRetainedValue()
+            #endif
+            start.run()
+            return nil
+        }, context)
+        // Out of threads is not something the transports can recover from.
+        precondition(status == 0, "pthread_create failed: \(Errno(code: status, operation: "pthread_create").message)")
+    }
+}
+
+/// What a new thread runs: its name and body, passed through `pthread_create`'s context pointer.
+private final class ThreadStart {
+    let name: String
+    let body: @Sendable () -> Void
+
+    init(name: String, body: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.body = body
+    }
+
+    func run() {
+        #if canImport(Darwin)
+        _ = pthread_setname_np(name)
+        #endif
+        // Glibc's module map does not export pthread_setname_np (it is a GNU extension), so
+        // threads stay unnamed on Linux.
+        body()
     }
 }

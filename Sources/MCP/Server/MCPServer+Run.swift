@@ -1,4 +1,3 @@
-internal import Foundation
 internal import MCPCore
 
 extension MCPServer {
@@ -24,6 +23,14 @@ extension MCPServer {
     ///
     /// - Throws: The transport's error when the connection breaks.
     public nonisolated func run(on transport: some Transport) async throws {
+        // On stdio, this loop, each request's task and the actor's own work run on the
+        // transport's reading thread: a request is read, handled and answered there.
+        try await transport.preferringConnectionThread {
+            try await serve(transport)
+        }
+    }
+
+    private nonisolated func serve(_ transport: some Transport) async throws {
         let inFlight = InFlightRequests()
         let session = await openSession { message in
             // A failed send means the peer is gone; the inbound stream ends soon after.
@@ -121,7 +128,7 @@ final class InFlightRequests: @unchecked Sendable {
         var cancelled: Bool
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [RequestID: Entry] = [:]
     private var nextTicket = 0
 

@@ -46,6 +46,8 @@ public final class FileDescriptorTransport: Transport {
     private let inbound: InboundBuffer
     private let outbound: OutboundBuffer
     private let messages: AsyncThrowingStream<InboundMessage, any Error>
+    /// The reading thread, which also runs tasks that prefer it.
+    let executor: ConnectionExecutor
 
     /// Starts reading from one descriptor and writing to another (which may be the same one).
     ///
@@ -56,13 +58,15 @@ public final class FileDescriptorTransport: Transport {
     ///     with them (a descriptor passed for both roles is closed once).
     ///   - maximumFrameLength: The largest message accepted, in bytes; longer inbound lines
     ///     are reported as invalid and skipped, longer outbound messages are refused.
+    /// - Throws: ``TransportError/ioFailure(_:)`` when the process is out of descriptors for
+    ///   the reading thread's wake-up pipe.
     public convenience init(
         readingFrom input: Int32,
         writingTo output: Int32,
         closesDescriptors: Bool = true,
         maximumFrameLength: Int = FileDescriptorTransport.defaultMaximumFrameLength
-    ) {
-        self.init(
+    ) throws(TransportError) {
+        try self.init(
             readingFrom: input, writingTo: output,
             closesInput: closesDescriptors, closesOutput: closesDescriptors,
             maximumFrameLength: maximumFrameLength)
@@ -77,10 +81,17 @@ public final class FileDescriptorTransport: Transport {
         maximumFrameLength: Int,
         inboundCapacity: Int = 4096,
         outboundByteLimit: Int = 8 * 1024 * 1024
-    ) {
+    ) throws(TransportError) {
         POSIX.ignoreBrokenPipeSignal()
         self.maximumFrameLength = maximumFrameLength
-        let inbound = InboundBuffer(capacity: inboundCapacity)
+        let executor: ConnectionExecutor
+        do {
+            executor = try ConnectionExecutor()
+        } catch {
+            throw TransportError.ioFailure("cannot create the reading thread's wake-up pipe: \(error)")
+        }
+        self.executor = executor
+        let inbound = InboundBuffer(capacity: inboundCapacity) { [weak executor] in executor?.wake() }
         let outbound = OutboundBuffer(byteLimit: outboundByteLimit, descriptor: output)
         self.inbound = inbound
         self.outbound = outbound
@@ -100,7 +111,7 @@ public final class FileDescriptorTransport: Transport {
         }
         let limit = maximumFrameLength
         POSIX.startThread(named: "MCP reader (fd \(input))") {
-            Self.read(from: input, owner: inputOwner, into: inbound, maximumFrameLength: limit)
+            executor.run(reading: input, owner: inputOwner, into: inbound, maximumFrameLength: limit)
         }
         POSIX.startThread(named: "MCP writer (fd \(output))") {
             outbound.write(to: output, owner: outputOwner)
@@ -111,6 +122,7 @@ public final class FileDescriptorTransport: Transport {
     /// what was sent is still written, then the descriptors are closed by their threads.
     deinit {
         beginClose()
+        executor.retire()
     }
 
     /// Sends one message: compact JSON and a newline, queued for the writing thread.
@@ -165,69 +177,19 @@ public final class FileDescriptorTransport: Transport {
     func waitUntilWritten() async {
         _ = await outbound.finished.wait()
     }
-
-    // MARK: The reading thread
-
-    private static func read(
-        from descriptor: Int32, owner: DescriptorOwner?, into inbound: InboundBuffer, maximumFrameLength: Int
-    ) {
-        defer { owner?.release() }
-        let chunkSize = 64 * 1024
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { chunk.deallocate() }
-        var framer = LineFramer(maximumFrameLength: maximumFrameLength)
-        var batch: [InboundMessage] = []
-        let oversized = InboundMessage.invalid(
-            InvalidMessage(
-                id: nil,
-                error: JSONRPCError(
-                    code: .invalidRequest, message: "Invalid Request: message of more than \(maximumFrameLength) bytes")))
-
-        func decode(_ frame: LineFramer.Frame) -> InboundMessage {
-            switch frame {
-            case .line(let bytes):
-                do {
-                    return .message(try JSONRPCMessage(parsing: bytes))
-                } catch {
-                    return .invalid(error)
-                }
-            case .oversized:
-                return oversized
-            }
-        }
-
-        while !inbound.isStopped {
-            let count: Int
-            do {
-                count = try POSIX.read(descriptor, into: chunk)
-            } catch {
-                inbound.finish(throwing: TransportError.ioFailure("reading from descriptor \(descriptor) failed: \(error)"))
-                return
-            }
-            if count == 0 {
-                if let last = framer.finish() { batch.append(decode(last)) }
-                if !batch.isEmpty, !inbound.push(&batch) { return }
-                inbound.finish(throwing: nil)
-                return
-            }
-            framer.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-            while let frame = framer.next() {
-                batch.append(decode(frame))
-            }
-            if !batch.isEmpty, !inbound.push(&batch) { return }
-        }
-    }
 }
 
 // MARK: - Inbound buffer
 
 /// The bounded queue between the reading thread and the task iterating the inbound stream.
 ///
-/// The reading thread blocks on the condition variable while `capacity` messages are
-/// waiting; the consumer wakes it once the queue has drained to half of that.
+/// The reading thread never blocks here (it also runs tasks): once `capacity` messages are
+/// waiting it stops reading (``admitsMore()``), and the consumer wakes it through
+/// `wakeReader` when the queue has drained to half of that, or when the stream stops.
 final class InboundBuffer: @unchecked Sendable {
     // Safety: every stored property below is read and written with `lock` held.
-    private let lock = ConditionLock()
+    private let lock = Lock()
+    private let wakeReader: @Sendable () -> Void
     private var items: [InboundMessage] = []
     private var head = 0
     private var end: End?
@@ -241,9 +203,10 @@ final class InboundBuffer: @unchecked Sendable {
         case failed(any Error)
     }
 
-    init(capacity: Int) {
+    init(capacity: Int, wakeReader: @escaping @Sendable () -> Void) {
         precondition(capacity > 0)
         self.capacity = capacity
+        self.wakeReader = wakeReader
     }
 
     private var countLocked: Int { items.count - head }
@@ -254,15 +217,22 @@ final class InboundBuffer: @unchecked Sendable {
     /// The number of messages waiting for the consumer.
     var bufferedCount: Int { lock.withLock { countLocked } }
 
-    /// Called on the reading thread: hands over `batch` (and empties it), blocking first
-    /// while the queue is full. Returns `false` when reading should stop.
+    /// Called on the reading thread before it reads: whether there is room for more messages.
+    /// When there is not, the consumer wakes the reader once there is.
+    func admitsMore() -> Bool {
+        lock.withLock {
+            if countLocked >= capacity && !stopped {
+                readerWaiting = true
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Called on the reading thread: hands over `batch` (and empties it). Returns `false`
+    /// when reading should stop.
     func push(_ batch: inout [InboundMessage]) -> Bool {
         lock.lock()
-        while countLocked >= capacity, !stopped {
-            readerWaiting = true
-            lock.wait()
-            readerWaiting = false
-        }
         if stopped || end != nil {
             lock.unlock()
             return false
@@ -343,7 +313,10 @@ final class InboundBuffer: @unchecked Sendable {
                 items.removeSubrange(0..<head)
                 head = 0
             }
-            if readerWaiting, countLocked <= capacity / 2 { lock.signal() }
+            if readerWaiting, countLocked <= capacity / 2 {
+                readerWaiting = false
+                wakeReader()
+            }
             return .success(item)
         }
         switch end {
@@ -361,7 +334,7 @@ final class InboundBuffer: @unchecked Sendable {
     private func stopLocked() -> CheckedContinuation<InboundMessage?, any Error>? {
         stopped = true
         if end == nil { end = .finished }
-        lock.broadcast()
+        wakeReader()
         let waiter = consumer
         consumer = nil
         return waiter
@@ -446,7 +419,9 @@ final class OutboundBuffer: @unchecked Sendable {
                 lock.unlock()
             }
             senderWriting = false
-            lock.signal()  // The writing thread takes over whatever is still queued.
+            // The writing thread takes over whatever is still queued (or finishes closing). When
+            // nothing is, it would only wake to wait again: a wasted thread switch per message.
+            if !pending.isEmpty || !isOpenLocked() { lock.signal() }
             lock.unlock()
             if let failure {
                 let error =

@@ -1,5 +1,9 @@
 public import MCPCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The client side of MCP's stdio transport: a server started as a child process, spoken to
 /// over its standard input and output.
@@ -178,9 +182,18 @@ public final class ProcessTransport: Transport {
         if let errorPipe, case .capture(let limit) = standardError.mode {
             capture = StandardErrorCapture(reading: errorPipe.read, keepingLast: limit)
         }
-        let connection = FileDescriptorTransport(
-            readingFrom: output.read, writingTo: input.write,
-            closesInput: true, closesOutput: true, maximumFrameLength: maximumFrameLength)
+        let connection: FileDescriptorTransport
+        do {
+            connection = try FileDescriptorTransport(
+                readingFrom: output.read, writingTo: input.write,
+                closesInput: true, closesOutput: true, maximumFrameLength: maximumFrameLength)
+        } catch {
+            // Out of descriptors: the child cannot be spoken to, so it must not outlive this call.
+            POSIX.close(output.read)
+            POSIX.close(input.write)
+            child.signal(POSIX.killSignal)  // Its waiter thread reaps it.
+            throw error
+        }
         return ProcessTransport(
             command: executable, child: child, connection: connection,
             standardErrorCapture: capture, terminationGracePeriod: terminationGracePeriod)

@@ -26,7 +26,7 @@ public import MCPCore
 /// After ``close()``, the reading thread stays blocked in `read` until input ends or the
 /// process exits, and reads nothing more once that `read` returns.
 public final class StdioTransport: Transport {
-    private let connection: FileDescriptorTransport
+    let connection: FileDescriptorTransport
 
     /// Starts reading standard input and prepares standard output for protocol messages.
     ///
@@ -49,7 +49,7 @@ public final class StdioTransport: Transport {
         } else {
             output = POSIX.standardOutput
         }
-        connection = FileDescriptorTransport(
+        connection = try FileDescriptorTransport(
             readingFrom: POSIX.standardInput,
             writingTo: output,
             closesInput: false,

@@ -10,10 +10,10 @@ func makePipeConnectedPair(
 ) throws -> (FileDescriptorTransport, FileDescriptorTransport) {
     let forward = try POSIX.makePipe()
     let backward = try POSIX.makePipe()
-    let one = FileDescriptorTransport(
+    let one = try FileDescriptorTransport(
         readingFrom: backward.read, writingTo: forward.write, closesInput: true, closesOutput: true,
         maximumFrameLength: maximumFrameLength, inboundCapacity: inboundCapacity, outboundByteLimit: outboundByteLimit)
-    let other = FileDescriptorTransport(
+    let other = try FileDescriptorTransport(
         readingFrom: forward.read, writingTo: backward.write, closesInput: true, closesOutput: true,
         maximumFrameLength: maximumFrameLength, inboundCapacity: inboundCapacity, outboundByteLimit: outboundByteLimit)
     return (one, other)
@@ -31,7 +31,7 @@ final class RawInput: Sendable {
         let outputPipe = try POSIX.makePipe()
         input = inputPipe.write
         unreadOutput = outputPipe.read
-        transport = FileDescriptorTransport(
+        transport = try FileDescriptorTransport(
             readingFrom: inputPipe.read, writingTo: outputPipe.write, closesInput: true, closesOutput: true,
             maximumFrameLength: maximumFrameLength, inboundCapacity: inboundCapacity)
     }
@@ -248,7 +248,7 @@ struct FileDescriptorTransportTests {
     func brokenPipe() async throws {
         let inputPipe = try POSIX.makePipe()
         let outputPipe = try POSIX.makePipe()
-        let transport = FileDescriptorTransport(
+        let transport = try FileDescriptorTransport(
             readingFrom: inputPipe.read, writingTo: outputPipe.write, closesInput: true, closesOutput: true,
             maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength)
         POSIX.close(outputPipe.read)

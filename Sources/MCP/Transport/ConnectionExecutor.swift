@@ -1,0 +1,208 @@
+internal import MCPCore
+
+/// The reading thread of a ``FileDescriptorTransport``, which also runs the connection's tasks.
+///
+/// The thread waits (`poll`, no timeout) for two things at once: input from the peer and a
+/// byte on a private wake-up pipe. Input is read, split into lines and parsed on the thread;
+/// the messages go to the ``InboundBuffer`` that the transport's stream reads from.
+///
+/// The thread is also a `TaskExecutor`. A server run loop or a client's reader that prefers
+/// it (`withTaskExecutorPreference`) runs here, together with the child tasks it starts and
+/// the default actors they call: a request read from the pipe is parsed, handled and
+/// answered on this one thread, without waking another thread in between. That wake-up is
+/// most of the cost of a stdio round trip; the pipe's own is the rest. Jobs run before the
+/// thread waits for more input, and input is also checked between long runs of jobs, so a
+/// busy connection still reads.
+///
+/// Once the transport is gone (``retire()``), the thread runs what is queued and ends; jobs
+/// that still arrive go to the global concurrent executor, so a task that prefers this
+/// executor never stalls.
+final class ConnectionExecutor: @unchecked Sendable {
+    // Safety: `jobs`, `sleeping`, `retired` and `ended` are read and written with `lock`
+    // held; the wake-up pipe's descriptors are written once in `init` and closed by the
+    // thread when it ends (after `ended` is set, so no one writes to a closed descriptor).
+    private let lock = Lock()
+    private var jobs: [UnownedJob] = []
+    /// The thread is in (or about to enter) `poll`: an enqueue must write to the wake-up pipe.
+    private var sleeping = false
+    private var retired = false
+    private var ended = false
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    /// How many batches of jobs may run back to back before input is checked again.
+    private static let batchesBetweenReads = 8
+
+    init() throws(Errno) {
+        (wakeRead, wakeWrite) = try POSIX.makeWakePipe()
+    }
+
+    /// Wakes the thread so that it looks at its state again (room in the inbound buffer,
+    /// the transport closed). Does nothing when it is already awake.
+    func wake() {
+        lock.lock()
+        let mustWrite = sleeping && !ended
+        sleeping = false
+        lock.unlock()
+        if mustWrite { POSIX.signalWakePipe(wakeWrite) }
+    }
+
+    /// The transport is gone: run what is queued, then end the thread.
+    func retire() {
+        lock.lock()
+        retired = true
+        let mustWrite = sleeping && !ended
+        sleeping = false
+        lock.unlock()
+        if mustWrite { POSIX.signalWakePipe(wakeWrite) }
+    }
+
+    /// Queues a job; returns `false` when the thread is retired and the caller must run it elsewhere.
+    private func append(_ job: UnownedJob) -> Bool {
+        lock.lock()
+        guard !retired else {
+            lock.unlock()
+            return false
+        }
+        jobs.append(job)
+        let mustWrite = sleeping
+        sleeping = false
+        lock.unlock()
+        if mustWrite { POSIX.signalWakePipe(wakeWrite) }
+        return true
+    }
+
+    // MARK: The thread
+
+    /// The thread's body: reads `input` into `inbound` until the input ends or the buffer
+    /// stops, and runs jobs until retired.
+    func run(reading input: Int32, owner: DescriptorOwner?, into inbound: InboundBuffer, maximumFrameLength: Int) {
+        var reader: InputReader? = InputReader(descriptor: input, owner: owner, maximumFrameLength: maximumFrameLength)
+        var batch: [UnownedJob] = []
+        var batchesSinceRead = 0
+        while true {
+            if reader != nil, inbound.isStopped {
+                reader = nil  // Releases the descriptor.
+            }
+            lock.lock()
+            if jobs.isEmpty || batchesSinceRead >= Self.batchesBetweenReads {
+                let idle = jobs.isEmpty
+                if idle && retired && reader == nil {
+                    ended = true
+                    lock.unlock()
+                    break
+                }
+                if idle { sleeping = true }
+                lock.unlock()
+                batchesSinceRead = 0
+                let wantsInput = reader != nil && inbound.admitsMore()
+                let ready = POSIX.waitForInput(wantsInput ? input : nil, wake: wakeRead, timeout: idle ? -1 : 0)
+                if idle {
+                    lock.lock()
+                    sleeping = false
+                    lock.unlock()
+                }
+                if ready.wake { POSIX.drainWakePipe(wakeRead) }
+                if ready.input, let current = reader {
+                    if !current.readOnce(into: inbound) { reader = nil }
+                }
+                continue
+            }
+            swap(&jobs, &batch)
+            lock.unlock()
+            batchesSinceRead += 1
+            runJobs(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+        POSIX.close(wakeRead)
+        POSIX.close(wakeWrite)
+    }
+
+    private func runJobs(_ batch: [UnownedJob]) {
+        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
+            let executor = asUnownedTaskExecutor()
+            for job in batch { job.runSynchronously(on: executor) }
+        } else {
+            // Without task executors (older Apple systems) nothing can enqueue a job here.
+            precondition(batch.isEmpty, "a job reached a connection thread without task executor support")
+        }
+    }
+}
+
+@available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
+extension ConnectionExecutor: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        if !append(unowned) {
+            globalConcurrentExecutor.enqueue(ExecutorJob(unowned))
+        }
+    }
+}
+
+// MARK: - Reading
+
+/// The input side of the thread: the descriptor, a line framer, and the parse of each line.
+///
+/// Dropping it releases the descriptor (closing it when the transport owns it).
+private final class InputReader {
+    let descriptor: Int32
+    let owner: DescriptorOwner?
+    private var framer: LineFramer
+    private var batch: [InboundMessage] = []
+    private let chunk: UnsafeMutableRawBufferPointer
+    private let oversized: InboundMessage
+
+    init(descriptor: Int32, owner: DescriptorOwner?, maximumFrameLength: Int) {
+        self.descriptor = descriptor
+        self.owner = owner
+        framer = LineFramer(maximumFrameLength: maximumFrameLength)
+        chunk = .allocate(byteCount: 64 * 1024, alignment: 1)
+        oversized = .invalid(
+            InvalidMessage(
+                id: nil,
+                error: JSONRPCError(
+                    code: .invalidRequest, message: "Invalid Request: message of more than \(maximumFrameLength) bytes")))
+    }
+
+    deinit {
+        chunk.deallocate()
+        owner?.release()
+    }
+
+    /// Reads what is available (one `read`, which does not block: `poll` said so) and hands
+    /// the complete messages to `inbound`. Returns `false` when reading is over.
+    func readOnce(into inbound: InboundBuffer) -> Bool {
+        let count: Int
+        do {
+            count = try POSIX.read(descriptor, into: chunk)
+        } catch {
+            inbound.finish(throwing: TransportError.ioFailure("reading from descriptor \(descriptor) failed: \(error)"))
+            return false
+        }
+        if count == 0 {
+            if let last = framer.finish() { batch.append(decode(last)) }
+            if !batch.isEmpty, !inbound.push(&batch) { return false }
+            inbound.finish(throwing: nil)
+            return false
+        }
+        framer.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+        while let frame = framer.next() {
+            batch.append(decode(frame))
+        }
+        if !batch.isEmpty { return inbound.push(&batch) }
+        return true
+    }
+
+    private func decode(_ frame: LineFramer.Frame) -> InboundMessage {
+        switch frame {
+        case .line(let bytes):
+            do {
+                return .message(try JSONRPCMessage(parsing: bytes))
+            } catch {
+                return .invalid(error)
+            }
+        case .oversized:
+            return oversized
+        }
+    }
+}

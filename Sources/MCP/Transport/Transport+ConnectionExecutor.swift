@@ -1,0 +1,42 @@
+/// A transport whose reading thread can run the tasks that serve it.
+protocol ConnectionExecutorProviding {
+    /// The reading thread, as an executor (see ``ConnectionExecutor``).
+    var connectionExecutor: ConnectionExecutor { get }
+}
+
+extension Transport {
+    /// Runs `operation` on the transport's reading thread when it has one (stdio, pipes,
+    /// child processes) and the system supports task executors; otherwise as is.
+    ///
+    /// Child tasks and default actors called from `operation` run there too, so work that
+    /// starts with a message read from the peer needs no other thread.
+    func preferringConnectionThread<Result>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async throws -> Result
+    ) async rethrows -> Result {
+        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *),
+            let provider = self as? any ConnectionExecutorProviding
+        {
+            return try await withTaskExecutorPreference(provider.connectionExecutor, isolation: isolation, operation: operation)
+        }
+        return try await operation()
+    }
+
+    /// The transport's reading thread as a task executor, for unstructured tasks that serve it.
+    @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
+    var connectionTaskExecutor: (any TaskExecutor)? {
+        (self as? any ConnectionExecutorProviding)?.connectionExecutor
+    }
+}
+
+extension FileDescriptorTransport: ConnectionExecutorProviding {
+    var connectionExecutor: ConnectionExecutor { executor }
+}
+
+extension StdioTransport: ConnectionExecutorProviding {
+    var connectionExecutor: ConnectionExecutor { connection.executor }
+}
+
+extension ProcessTransport: ConnectionExecutorProviding {
+    var connectionExecutor: ConnectionExecutor { connection.executor }
+}
