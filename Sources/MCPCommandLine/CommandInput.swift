@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a command reads: this process's standard input, or text given by a test.
 struct CommandInput: Sendable {
@@ -11,16 +15,15 @@ struct CommandInput: Sendable {
     /// waiting for the next prompt does not hold a thread of the concurrency pool.
     static var standard: CommandInput {
         CommandInput(
-            readAll: { try FileHandle.standardInput.readToEnd() ?? Data() },
+            readAll: { Data(try POSIX.readToEnd(0)) },
             lines: {
                 AsyncThrowingStream(String.self) { continuation in
-                    let thread = Thread {
+                    POSIX.startThread {
                         while let line = readLine(strippingNewline: true) {
                             continuation.yield(line)
                         }
                         continuation.finish()
                     }
-                    thread.start()
                 }
             })
     }
@@ -31,7 +34,10 @@ struct CommandInput: Sendable {
             readAll: { Data(text.utf8) },
             lines: {
                 AsyncThrowingStream { continuation in
-                    text.enumerateLines { line, _ in continuation.yield(line) }
+                    var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+                    // A final line break ends the last line; it does not start an empty one.
+                    if lines.last?.isEmpty == true { lines.removeLast() }
+                    for line in lines { continuation.yield(String(line)) }
                     continuation.finish()
                 }
             })

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where a command writes text: standard output, standard error, or a buffer in a test.
 ///
 /// Conformers must accept writes from any task; each `write` appears whole.
@@ -10,27 +8,27 @@ public protocol CommandOutput: Sendable {
 
 /// One of this process's standard streams.
 public struct StandardStream: CommandOutput {
-    private let handle: FileHandle
+    private let descriptor: Int32
 
-    private init(handle: FileHandle) {
-        self.handle = handle
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
     }
 
     /// The process's standard output (descriptor 1).
-    public static var output: StandardStream { StandardStream(handle: .standardOutput) }
+    public static var output: StandardStream { StandardStream(descriptor: 1) }
     /// The process's standard error (descriptor 2).
-    public static var error: StandardStream { StandardStream(handle: .standardError) }
+    public static var error: StandardStream { StandardStream(descriptor: 2) }
 
     /// Writes `text` as UTF-8; a closed stream (for example a pipe whose reader left) is ignored.
     public func write(_ text: String) {
-        try? handle.write(contentsOf: Data(text.utf8))
+        try? POSIX.writeAll(text.utf8, to: descriptor)
     }
 }
 
 /// A buffer that collects what a command writes, for tests and for embedding the CLI.
 public final class CapturedOutput: CommandOutput, @unchecked Sendable {
     // Safety: `buffer` is only read and written with `lock` held.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var buffer = ""
 
     /// Creates an empty buffer.

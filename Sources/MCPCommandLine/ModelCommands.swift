@@ -3,7 +3,11 @@ import FoundationModels
 #else
 import PortableFoundationModels
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MCP
 import MCPFoundationModels
 
@@ -32,7 +36,7 @@ extension Runner {
                 data = try input.readAll()
             }
         } catch {
-            return usageError("cannot read \(source): \(error.localizedDescription)", command: .schema)
+            return usageError("cannot read \(source): \(readableDescription(of: error))", command: .schema)
         }
         let document: JSONValue
         do {

@@ -3,7 +3,11 @@ import FoundationModels
 #else
 import PortableFoundationModels
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MCP
 
 /// The `ondevice-mcp` command: parses arguments, runs the command, returns the exit status.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 internal import MCPCore
 
 /// The shape of a tool's arguments as the bridge lowered it: a value-type mirror of the

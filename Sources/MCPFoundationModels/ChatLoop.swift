@@ -3,7 +3,11 @@ internal import FoundationModels
 #else
 internal import PortableFoundationModels
 #endif
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 
 /// Runs a chat: reads each prompt from `input`, answers it with the provider's session for
 /// that turn, and passes the answer to `output`.
@@ -23,7 +27,7 @@ public func runChat<Input: AsyncSequence>(
     output: (String) -> Void
 ) async throws where Input.Element == String {
     for try await line in input {
-        let prompt = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let prompt = String(line.trimmingWhitespace)
         guard !prompt.isEmpty else { continue }
         do {
             output(try await provider.respond(to: prompt))

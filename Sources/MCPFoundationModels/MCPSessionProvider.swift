@@ -3,7 +3,11 @@ public import FoundationModels
 #else
 public import PortableFoundationModels
 #endif
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 public import MCP
 
 /// Gives each turn of a conversation a `LanguageModelSession` whose tools are the MCP

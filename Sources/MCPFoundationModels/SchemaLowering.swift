@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 internal import MCPCore
 
 /// Lowers a JSON Schema (an MCP tool's `inputSchema`) to an ``ArgumentShape`` tree,
@@ -559,7 +563,7 @@ struct SchemaLowering {
             return nil
         }
         let fragment = String(reference.dropFirst())
-        let decoded = fragment.removingPercentEncoding ?? fragment
+        let decoded = fragment.percentDecoded ?? fragment
         if decoded.isEmpty {
             return (JSONPointer(), document)
         }

@@ -1,6 +1,10 @@
 // PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
 #if !canImport(FoundationModels)
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 // Portable only: the pluggable model behind `SystemLanguageModel` on platforms without
 // FoundationModels. Nothing in this file exists in Apple's framework.
@@ -184,7 +188,7 @@ public struct ScriptedLanguageModel: LanguageModelBackend {
     }
 
     final class State: @unchecked Sendable {
-        let lock = NSLock()
+        let lock = Lock()
         var next = 0
         var requests: [LanguageModelRequest] = []
     }

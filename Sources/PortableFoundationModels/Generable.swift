@@ -1,6 +1,10 @@
 // PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
 #if !canImport(FoundationModels)
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A type that can be initialized from generated content.
 public protocol ConvertibleFromGeneratedContent: SendableMetatype {

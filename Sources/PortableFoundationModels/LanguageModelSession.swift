@@ -1,6 +1,10 @@
 // PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
 #if !canImport(FoundationModels)
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A conversation with a language model, with tools it may call.
 ///
@@ -12,7 +16,7 @@ public import Foundation
 public final class LanguageModelSession: @unchecked Sendable {
     let model: SystemLanguageModel
     let tools: [any Tool]
-    private let lock = NSLock()
+    private let lock = Lock()
     private var storedTranscript: Transcript
     private var responding = false
 

@@ -1,6 +1,10 @@
 // PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
 #if !canImport(FoundationModels)
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A small JSON value with ordered objects, used to encode and decode schemas.
 enum SchemaJSON: Codable, Equatable, Sendable {

@@ -1,6 +1,10 @@
 // PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
 #if !canImport(FoundationModels)
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A tool that the model can call to gather information or take actions.
 ///
@@ -144,11 +148,18 @@ public final class SystemLanguageModel: Sendable {
     public var isAvailable: Bool { availability == .available }
 
     public var supportedLanguages: Set<Locale.Language> {
-        [Locale.Language(identifier: "en")]
+        [Locale.Language(languageCode: Locale.LanguageCode(Self.supportedLanguageCode), script: nil, region: nil)]
     }
 
+    /// Whether the model understands `locale`'s language: English only.
+    ///
+    /// The language code is read from the identifier (`en_GB` → `en`) because
+    /// FoundationEssentials has no `Locale.Language.languageCode`.
     public func supportsLocale(_ locale: Locale = Locale.current) -> Bool {
-        supportedLanguages.contains { $0.languageCode == locale.language.languageCode }
+        let code = locale.identifier.prefix { $0 != "_" && $0 != "-" && $0 != "@" }
+        return code.lowercased() == Self.supportedLanguageCode
     }
+
+    private static let supportedLanguageCode = "en"
 }
 #endif

@@ -1,6 +1,10 @@
 // PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
 #if !canImport(FoundationModels)
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A linear history of entries: instructions, prompts, tool calls and outputs, and responses.
 public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {

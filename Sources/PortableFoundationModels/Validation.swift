@@ -1,6 +1,10 @@
 // PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
 #if !canImport(FoundationModels)
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where generated content departs from a schema (portable only).
 public struct GenerationSchemaViolation: Error, Sendable, Equatable, CustomStringConvertible {
@@ -97,6 +101,6 @@ extension GenerationSchema {
 }
 
 func escapePointer(_ key: String) -> String {
-    key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    key.replacing("~", with: "~0").replacing("/", with: "~1")
 }
 #endif

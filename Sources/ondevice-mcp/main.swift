@@ -1,6 +1,12 @@
 // ondevice-mcp: serve, list and call MCP tools, and chat with the on-device model over them.
-// All logic is in MCPCommandLine.
-import Foundation
+// All logic is in MCPCommandLine; only `exit` comes from the C library.
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import MCPCommandLine
 
 exit(await OnDeviceMCPCommand.main(CommandLine.arguments))

@@ -210,7 +210,7 @@ final class WriterDone: @unchecked Sendable {
 
 @Suite("Clock")
 struct ClockTests {
-    @Test("A reading gives the local time, the offset and the weekday", arguments: [
+    @Test("A reading gives the local time, the offset and the weekday", .enabled(if: hasZoneInfo), arguments: [
         ("Europe/Lisbon", "2026-11-29T14:03:12+00:00 (Europe/Lisbon, Sunday)", 0),
         ("Asia/Tokyo", "2026-11-29T23:03:12+09:00 (Asia/Tokyo, Sunday)", 32_400),
         ("America/St_Johns", "2026-11-29T10:33:12-03:30 (America/St_Johns, Sunday)", -12_600),
@@ -219,10 +219,38 @@ struct ClockTests {
     func reading(_ zone: String, _ text: String, _ offset: Int) throws {
         // 2026-11-29T14:03:12Z
         let date = Date(timeIntervalSince1970: 1_795_960_992)
-        let reading = ClockReading(date: date, timeZone: try #require(TimeZone(identifier: zone)))
+        let reading = ClockReading(date: date, zone: try #require(ZoneDirectory().zone(named: zone)), name: zone)
         #expect(reading.text == text)
         #expect(reading.utcOffsetSeconds == offset)
         #expect(reading.json["timezone"] == .string(zone))
+    }
+
+    @Test("UTC timestamps have milliseconds and agree with Foundation's Calendar", arguments: [
+        0, 1_795_960_992.123, 1_795_960_992.999_9, -1.5, 951_782_399.000_5, 1_000_000_000.25,
+    ])
+    func utcTimestamp(_ seconds: Double) throws {
+        let date = Date(timeIntervalSince1970: seconds)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(secondsFromGMT: 0))
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
+        let expected = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03d+00:00", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, (parts.nanosecond ?? 0) / 1_000_000
+        )
+        #expect(ClockReading.utcTimestamp(date) == expected)
+    }
+
+    @Test("clock_now without a zone reads the system zone")
+    func systemZone() async throws {
+        let server = MCPServer(name: "t", version: "1")
+        let zones = ZoneDirectory(directories: [], environment: ["TZ": "<+0545>-5:45"])
+        try await ClockTool.register(on: server, now: { Date(timeIntervalSince1970: 1_795_960_992) }, zones: zones)
+        let client = try await MCPClient.connect(to: server)
+        let result = try await client.callTool(name: "clock_now", arguments: [:])
+        #expect(result.text == "2026-11-29T19:48:12+05:45 (<+0545>-5:45, Sunday)")
+        let utc = try await client.callTool(name: "clock_now", arguments: ["timezone": "UTC"])
+        #expect(utc.text == "2026-11-29T14:03:12+00:00 (UTC, Sunday)")
+        await client.close()
     }
 
     @Test("clock_now returns text and structured content; an unknown zone is a tool error")

@@ -1,5 +1,4 @@
-// The one file of MCPCommandLine that talks to the C library directly: crash-safe file
-// replacement with open/write/fsync/rename.
+// Crash-safe file replacement with open/write/fsync/rename, directly on the C library.
 
 #if canImport(Darwin)
 import Darwin
@@ -11,7 +10,11 @@ import Musl
 #error("AtomicFile needs a POSIX C library (Darwin, Glibc or Musl).")
 #endif
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a file could not be written or its directory synced.
 struct AtomicFileError: Error, Hashable, Sendable, CustomStringConvertible {

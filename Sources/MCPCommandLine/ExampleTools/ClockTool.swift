@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import MCP
 internal import MCPCore
 
@@ -31,7 +35,15 @@ enum ClockTool {
         "additionalProperties": false,
     ]
 
-    static func register(on server: MCPServer, now: @escaping @Sendable () -> Date) async throws {
+    /// Registers `clock_now` on `server`.
+    ///
+    /// - Parameters:
+    ///   - server: The server to add the tool to.
+    ///   - now: The current moment (fixed in tests).
+    ///   - zones: Where zones are looked up by name, and the system's zone when none is asked for.
+    static func register(
+        on server: MCPServer, now: @escaping @Sendable () -> Date, zones: ZoneDirectory = ZoneDirectory()
+    ) async throws {
         try await server.register(
             name: name,
             title: "Current time",
@@ -40,19 +52,16 @@ enum ClockTool {
             outputSchema: outputSchema,
             annotations: ToolAnnotations(readOnlyHint: true, idempotentHint: false, openWorldHint: false)
         ) { arguments, _ in
-            let zone: TimeZone
-            var name: String?
+            let zone: ZoneDirectory.NamedZone
             if let identifier = arguments["timezone"]?.stringValue {
-                guard let named = TimeZone(identifier: identifier) else {
+                guard let named = zones.zone(named: identifier) else {
                     return .error("Unknown time zone \"\(identifier)\". Use an IANA name such as Europe/Lisbon, America/New_York or UTC.")
                 }
-                zone = named
-                // Foundation reports "UTC" as "GMT"; answer with the name the caller used.
-                name = identifier
+                zone = ZoneDirectory.NamedZone(name: identifier, zone: named)
             } else {
-                zone = TimeZone.current
+                zone = zones.systemZone()
             }
-            let reading = ClockReading(date: now(), timeZone: zone, name: name)
+            let reading = ClockReading(date: now(), zone: zone.zone, name: zone.name)
             return CallToolResult(content: [.text(reading.text)], structuredContent: reading.json)
         }
     }
@@ -68,16 +77,15 @@ struct ClockReading: Hashable, Sendable {
     let utcOffsetSeconds: Int
     let weekday: String
 
-    /// - Parameter name: The zone's name to report; Foundation's identifier when `nil`.
-    init(date: Date, timeZone: TimeZone, name: String? = nil) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
-        let offset = timeZone.secondsFromGMT(for: date)
-        iso8601 = Self.format(parts, offset: offset, fraction: nil)
-        timezone = name ?? timeZone.identifier
+    /// The reading of `date` in `zone`, reported under `name`.
+    init(date: Date, zone: ZoneInfo, name: String) {
+        let (seconds, _) = Self.split(date)
+        let offset = zone.utcOffset(at: seconds)
+        let time = CivilTime(secondsSince1970: seconds, utcOffset: offset)
+        iso8601 = Self.format(time, offset: offset, milliseconds: nil)
+        timezone = name
         utcOffsetSeconds = offset
-        weekday = Self.weekdays[((parts.weekday ?? 1) - 1 + 7) % 7]
+        weekday = Self.weekdays[time.weekday]
     }
 
     /// `2026-11-29T14:03:12+00:00 (Europe/Lisbon, Sunday)`.
@@ -92,19 +100,30 @@ struct ClockReading: Hashable, Sendable {
 
     /// A UTC timestamp with milliseconds: `2026-11-29T14:03:12.123+00:00`.
     static func utcTimestamp(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
-        return format(parts, offset: 0, fraction: (parts.nanosecond ?? 0) / 1_000_000)
+        let (seconds, milliseconds) = split(date)
+        return format(CivilTime(secondsSince1970: seconds, utcOffset: 0), offset: 0, milliseconds: milliseconds)
     }
 
-    private static func format(_ parts: DateComponents, offset: Int, fraction milliseconds: Int?) -> String {
-        func padded(_ value: Int?, _ width: Int) -> String {
-            let digits = String(abs(value ?? 0))
+    /// Whole seconds since 1970 (rounded down) and the milliseconds after them (truncated),
+    /// within the years 1…9999 that ISO 8601 timestamps can show.
+    ///
+    /// The fraction is taken from the time since 2001, which `Date` stores, as `Calendar` does.
+    private static func split(_ date: Date) -> (seconds: Int64, milliseconds: Int) {
+        // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, relative to 2001-01-01T00:00:00Z.
+        let raw = date.timeIntervalSinceReferenceDate
+        let sinceReference = raw.isNaN ? 0 : min(max(raw, -63_113_904_000), 252_423_993_599)
+        let whole = sinceReference.rounded(.down)
+        let milliseconds = min(Int((sinceReference - whole) * 1_000), 999)
+        return (Int64(whole) + 978_307_200, milliseconds)
+    }
+
+    private static func format(_ time: CivilTime, offset: Int, milliseconds: Int?) -> String {
+        func padded(_ value: some BinaryInteger, _ width: Int) -> String {
+            let digits = String(value.magnitude)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        var text = "\(padded(parts.year, 4))-\(padded(parts.month, 2))-\(padded(parts.day, 2))"
-        text += "T\(padded(parts.hour, 2)):\(padded(parts.minute, 2)):\(padded(parts.second, 2))"
+        var text = "\(padded(time.year, 4))-\(padded(time.month, 2))-\(padded(time.day, 2))"
+        text += "T\(padded(time.hour, 2)):\(padded(time.minute, 2)):\(padded(time.second, 2))"
         if let milliseconds { text += "." + padded(milliseconds, 3) }
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 public import MCP
 
 /// The example tools `ondevice-mcp serve` offers: the kind of live app data an app exposes.

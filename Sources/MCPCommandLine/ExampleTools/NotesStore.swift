@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 public import MCPCore
 
 /// One note in a ``NotesStore``.
@@ -113,9 +117,9 @@ public actor NotesStore {
     ///
     /// - Parameter limit: The most notes to return; `nil` returns every match.
     public func search(_ query: String, limit: Int? = nil) -> [Note] {
+        let needle = query.lowercased()
         let matches = notes.reversed().filter { note in
-            note.title.range(of: query, options: [.caseInsensitive]) != nil
-                || note.body.range(of: query, options: [.caseInsensitive]) != nil
+            note.title.lowercased().contains(needle) || note.body.lowercased().contains(needle)
         }
         return Array(matches.prefix(limit ?? matches.count))
     }
@@ -164,7 +168,7 @@ public actor NotesStore {
         do {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw NotesStoreError("cannot create the data directory \(directory.path): \(error.localizedDescription)")
+            throw NotesStoreError("cannot create the data directory \(directory.path): \(readableDescription(of: error))")
         }
         // Temporary files of writes that a crash interrupted: their content never became the store.
         let prefix = AtomicFile.temporaryPrefix(for: fileURL)
@@ -176,7 +180,7 @@ public actor NotesStore {
         do {
             data = try Data(contentsOf: fileURL)
         } catch {
-            throw NotesStoreError("cannot read the notes file \(fileURL.path): \(error.localizedDescription)")
+            throw NotesStoreError("cannot read the notes file \(fileURL.path): \(readableDescription(of: error))")
         }
         switch parse(data) {
         case .success(let notes):

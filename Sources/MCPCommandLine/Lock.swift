@@ -1,0 +1,69 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#else
+#error("Lock needs os_unfair_lock (Darwin) or pthreads (Glibc, Musl).")
+#endif
+
+/// A mutual-exclusion lock for state shared between tasks and threads.
+///
+/// `NSLock` would link all of Foundation (FoundationEssentials has no locks), and
+/// `Synchronization.Mutex` needs macOS 15 / iOS 18. The lock is an `os_unfair_lock` on
+/// Darwin and a `pthread` mutex elsewhere, heap-allocated so its address never moves.
+final class Lock: @unchecked Sendable {
+    // Safety: the pointer is written once in `init` and freed in `deinit`; the lock
+    // functions themselves are thread-safe.
+    #if canImport(Darwin)
+    private let primitive: UnsafeMutablePointer<os_unfair_lock>
+    #else
+    private let primitive: UnsafeMutablePointer<pthread_mutex_t>
+    #endif
+
+    /// Creates an unlocked lock.
+    init() {
+        primitive = .allocate(capacity: 1)
+        #if canImport(Darwin)
+        primitive.initialize(to: os_unfair_lock())
+        #else
+        primitive.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(primitive, nil)
+        precondition(status == 0, "pthread_mutex_init failed")
+        #endif
+    }
+
+    deinit {
+        #if !canImport(Darwin)
+        pthread_mutex_destroy(primitive)
+        #endif
+        primitive.deinitialize(count: 1)
+        primitive.deallocate()
+    }
+
+    /// Waits for the lock and takes it.
+    func lock() {
+        #if canImport(Darwin)
+        os_unfair_lock_lock(primitive)
+        #else
+        pthread_mutex_lock(primitive)
+        #endif
+    }
+
+    /// Releases the lock taken by `lock()` on the same thread.
+    func unlock() {
+        #if canImport(Darwin)
+        os_unfair_lock_unlock(primitive)
+        #else
+        pthread_mutex_unlock(primitive)
+        #endif
+    }
+
+    /// Runs `body` with the lock held.
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
