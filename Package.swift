@@ -24,11 +24,14 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "JSONSchema", dependencies: ["MCPCore"]),
-        .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema"]),
+        // The C library behind small Swift functions (descriptors, poll, spawn, threads, locks):
+        // all of the package's platform code, for the modules above. Not a product.
+        .target(name: "MCPPlatform"),
+        .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform"]),
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
-        .target(name: "PortableFoundationModels"),
+        .target(name: "PortableFoundationModels", dependencies: ["MCPPlatform"]),
         .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "JSONSchema", "PortableFoundationModels"]),
-        .target(name: "MCPCommandLine", dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels"]),
+        .target(name: "MCPCommandLine", dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform"]),
         .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine"]),
         .executableTarget(
             name: "BridgeExample",
@@ -42,7 +45,7 @@ let package = Package(
         ),
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "MCPCore"]),
-        .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore"]),
+        .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         // What the test targets share (not a product, not API).
         .target(name: "OnDeviceMCPTestSupport", path: "Tests/OnDeviceMCPTestSupport"),
         .testTarget(name: "MCPCommandLineTests", dependencies: ["MCPCommandLine", "MCP", "OnDeviceMCPTestSupport", "MCPFoundationModels", "PortableFoundationModels"]),

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+internal import MCPPlatform
 
 /// Where a command reads: this process's standard input, or text given by a test.
 struct CommandInput: Sendable {
@@ -18,7 +19,7 @@ struct CommandInput: Sendable {
             readAll: { Data(try POSIX.readToEnd(0)) },
             lines: {
                 AsyncThrowingStream(String.self) { continuation in
-                    POSIX.startThread {
+                    POSIX.startThread(named: "stdin lines") {
                         while let line = readLine(strippingNewline: true) {
                             continuation.yield(line)
                         }

@@ -1,3 +1,4 @@
+internal import MCPPlatform
 /// Where a command writes text: standard output, standard error, or a buffer in a test.
 ///
 /// Conformers must accept writes from any task; each `write` appears whole.
@@ -21,7 +22,7 @@ public struct StandardStream: CommandOutput {
 
     /// Writes `text` as UTF-8; a closed stream (for example a pipe whose reader left) is ignored.
     public func write(_ text: String) {
-        try? POSIX.writeAll(text.utf8, to: descriptor)
+        try? POSIX.writeAll(descriptor, Array(text.utf8))
     }
 }
 

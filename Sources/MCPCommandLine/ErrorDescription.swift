@@ -9,6 +9,7 @@ import Musl
 #else
 import Foundation
 #endif
+internal import MCPPlatform
 
 /// A short reason for `error`, for messages such as `cannot read 'x': <reason>`.
 ///

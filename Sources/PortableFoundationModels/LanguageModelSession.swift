@@ -5,6 +5,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+internal import MCPPlatform
 
 /// A conversation with a language model, with tools it may call.
 ///

@@ -1,4 +1,5 @@
 internal import MCPCore
+internal import MCPPlatform
 
 /// How an ``MCPClient`` reaches its server: directly in process, or over a transport.
 protocol ClientChannel: Sendable {

@@ -1,4 +1,5 @@
 public import MCPCore
+internal import MCPPlatform
 
 /// An MCP client: connects to a server, lists its tools and calls them.
 ///

@@ -1,4 +1,5 @@
 internal import MCPCore
+internal import MCPPlatform
 
 /// The requests a client has sent and not yet had answered: a small state machine per
 /// request, in which each continuation is resumed exactly once.

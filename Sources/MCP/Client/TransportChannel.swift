@@ -1,4 +1,5 @@
 internal import MCPCore
+internal import MCPPlatform
 
 /// A channel to a server over a ``Transport``: requests out, replies matched by id.
 ///

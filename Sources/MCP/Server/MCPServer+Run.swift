@@ -1,4 +1,5 @@
 internal import MCPCore
+internal import MCPPlatform
 
 extension MCPServer {
     /// The most requests one connection may have in flight; past it, reading pauses

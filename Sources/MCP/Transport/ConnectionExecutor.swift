@@ -1,4 +1,5 @@
 internal import MCPCore
+internal import MCPPlatform
 
 /// The reading thread of a ``FileDescriptorTransport``, which also runs the connection's tasks.
 ///

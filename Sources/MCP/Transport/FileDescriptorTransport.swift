@@ -1,4 +1,5 @@
 public import MCPCore
+internal import MCPPlatform
 
 /// A transport over a pair of file descriptors, one JSON-RPC message per line: the engine
 /// under ``StdioTransport`` and ``ProcessTransport``, usable on its own for pipes and

@@ -1,3 +1,5 @@
+internal import MCPPlatform
+
 /// Splits a byte stream into lines: the stdio framing of MCP (one JSON-RPC message per line).
 ///
 /// A value-type state machine, with no I/O: `append(_:)` bytes as

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+internal import MCPPlatform
 
 /// The client side of MCP's stdio transport: a server started as a child process, spoken to
 /// over its standard input and output.

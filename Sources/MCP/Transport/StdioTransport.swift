@@ -1,4 +1,5 @@
 public import MCPCore
+internal import MCPPlatform
 
 /// The server side of MCP's stdio transport: messages in on this process's standard input,
 /// out on its standard output, one compact JSON message per line.

@@ -1,3 +1,4 @@
+import MCPPlatform
 import Testing
 
 @testable import MCP

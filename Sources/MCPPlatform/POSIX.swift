@@ -1,9 +1,9 @@
-// The one file of the package that talks to the C library directly.
+// The package's calls into the C library, behind small Swift functions.
 //
-// Everything platform-specific about the stdio transports lives here, behind small Swift
-// functions: reading and writing descriptors, pipes, `dup`/`dup2`, `posix_spawn`,
-// waiting for and signalling a child, `SIGPIPE`, error strings, and a mutex with a
-// condition variable. The transports above this file contain no `#if`.
+// Everything platform-specific lives in this module (`MCPPlatform`, not a product): reading
+// and writing descriptors, pipes, `poll`, `dup`/`dup2`, `posix_spawn`, waiting for and
+// signalling a child, `SIGPIPE`, error strings, threads, and locks. The transports, the
+// command line and the portable FoundationModels above it contain no `#if` for the C library.
 
 #if canImport(Darwin)
 import Darwin
@@ -18,67 +18,28 @@ import Musl
 // MARK: - Errors
 
 /// An operating-system error number, with the operation that failed.
-struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
+package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     /// The value of `errno`.
-    var code: Int32
+    package var code: Int32
     /// The call that failed, such as `read`.
-    var operation: String
+    package var operation: String
 
     /// Captures the current thread's `errno`.
-    static func current(_ operation: String) -> Errno {
+    package static func current(_ operation: String) -> Errno {
         Errno(code: errno, operation: operation)
     }
 
     /// `strerror` text, e.g. "No such file or directory".
-    var message: String {
-        // glibc's and Darwin's strerror return static strings for known codes; glibc 2.32+
-        // keeps per-thread storage for unknown ones, so this is safe from many threads.
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
-    }
+    package var message: String { POSIX.message(for: code) }
 
-    var description: String { "\(operation): \(message) (errno \(code))" }
+    package var description: String { "\(operation): \(message) (errno \(code))" }
 
-    var isBrokenPipe: Bool { code == EPIPE }
+    package var isBrokenPipe: Bool { code == EPIPE }
 }
 
 /// Why a child process could not be started.
-struct SpawnError: Error, Sendable, CustomStringConvertible {
-    var description: String
-}
-
-// MARK: - A mutex
-
-/// A `pthread` mutex, for state shared between tasks and dedicated threads.
-///
-/// `Synchronization.Mutex` needs macOS 15, and `NSLock` would pull all of Foundation into
-/// every binary that links this module (on Linux, FoundationEssentials has no locks). The
-/// mutex is heap-allocated so its address never moves.
-final class Lock: @unchecked Sendable {
-    // Safety: the pointer is written once in `init` and freed in `deinit`; the pthread
-    // functions themselves are thread-safe.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
+package struct SpawnError: Error, Sendable, CustomStringConvertible {
+    package var description: String
 }
 
 // MARK: - A mutex with a condition variable
@@ -89,13 +50,13 @@ final class Lock: @unchecked Sendable {
 /// this keeps the blocking threads on the same primitive everywhere. The pthread objects
 /// are heap-allocated so their addresses never move (a requirement of pthreads that
 /// Swift stored properties do not guarantee).
-final class ConditionLock: @unchecked Sendable {
+package final class ConditionLock: @unchecked Sendable {
     // Safety: the pointers are written once in `init` and freed in `deinit`; the pthread
     // functions themselves are thread-safe.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         condition = .allocate(capacity: 1)
@@ -112,18 +73,18 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Atomically unlocks, blocks until signalled, and locks again. Call with the lock held,
     /// in a loop that re-checks its predicate (wake-ups may be spurious).
-    func wait() { pthread_cond_wait(condition, mutex) }
+    package func wait() { pthread_cond_wait(condition, mutex) }
     /// Wakes one waiting thread.
-    func signal() { pthread_cond_signal(condition) }
+    package func signal() { pthread_cond_signal(condition) }
     /// Wakes every waiting thread.
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body()
@@ -133,12 +94,12 @@ final class ConditionLock: @unchecked Sendable {
 // MARK: - System calls
 
 /// Thin, `EINTR`-safe wrappers over the system calls the stdio transports use.
-enum POSIX {
-    static let standardInput: Int32 = 0
-    static let standardOutput: Int32 = 1
-    static let standardError: Int32 = 2
-    static let terminateSignal: Int32 = SIGTERM
-    static let killSignal: Int32 = SIGKILL
+package enum POSIX {
+    package static let standardInput: Int32 = 0
+    package static let standardOutput: Int32 = 1
+    package static let standardError: Int32 = 2
+    package static let terminateSignal: Int32 = SIGTERM
+    package static let killSignal: Int32 = SIGKILL
 
     // MARK: SIGPIPE
 
@@ -149,22 +110,46 @@ enum POSIX {
     /// Ignores `SIGPIPE` for the whole process, once, so that writing to a closed pipe fails
     /// with `EPIPE` instead of killing the process. Children get the default back (see
     /// ``spawn(path:arguments:environment:currentDirectory:standardInput:standardOutput:standardError:)``).
-    static func ignoreBrokenPipeSignal() {
+    /// `strerror` text for an error number, e.g. "No such file or directory".
+    package static func message(for code: Int32) -> String {
+        // glibc's and Darwin's strerror return static strings for known codes; glibc 2.32+
+        // keeps per-thread storage for unknown ones, so this is safe from many threads.
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    package static func ignoreBrokenPipeSignal() {
         brokenPipeSignalIgnored
     }
 
     // MARK: Reading and writing
 
+    /// `read(2)`: the C library's, whichever it is (the name alone is ambiguous with `POSIX.read`).
+    private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.read(descriptor, buffer, count)
+        #elseif canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+        #else
+        Musl.read(descriptor, buffer, count)
+        #endif
+    }
+
+    /// `write(2)`: the C library's.
+    private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.write(descriptor, bytes, count)
+        #elseif canImport(Glibc)
+        Glibc.write(descriptor, bytes, count)
+        #else
+        Musl.write(descriptor, bytes, count)
+        #endif
+    }
+
     /// Reads up to `buffer.count` bytes, retrying on `EINTR`. Returns 0 at end of file.
-    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         while true {
-            #if canImport(Darwin)
-            let count = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
-            #elseif canImport(Glibc)
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            #else
-            let count = Musl.read(descriptor, buffer.baseAddress, buffer.count)
-            #endif
+            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
             if errno == EINTR { continue }
             throw Errno.current("read")
@@ -172,17 +157,11 @@ enum POSIX {
     }
 
     /// Writes all of `bytes`, continuing after partial writes and `EINTR`.
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
         guard var next = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
-            #if canImport(Darwin)
-            let count = Darwin.write(descriptor, next, remaining)
-            #elseif canImport(Glibc)
-            let count = Glibc.write(descriptor, next, remaining)
-            #else
-            let count = Musl.write(descriptor, next, remaining)
-            #endif
+            let count = systemWrite(descriptor, next, remaining)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Errno.current("write")
@@ -194,11 +173,11 @@ enum POSIX {
 
     /// The largest write that a pipe performs atomically and, when ``isWritable(_:)`` says
     /// so, without blocking.
-    static let atomicPipeWrite = Int(PIPE_BUF)
+    package static let atomicPipeWrite = Int(PIPE_BUF)
 
     /// Whether `descriptor` can take a write of ``atomicPipeWrite`` bytes right now without
     /// blocking: a `poll` with a zero timeout, which never waits.
-    static func isWritable(_ descriptor: Int32) -> Bool {
+    package static func isWritable(_ descriptor: Int32) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
         while true {
             let ready = poll(&entry, 1, 0)
@@ -208,11 +187,11 @@ enum POSIX {
     }
 
     /// What ``waitForInput(_:wake:timeout:)`` found ready.
-    struct Readiness {
+    package struct Readiness {
         /// The input descriptor can be read without blocking (data, end of file or an error).
-        var input = false
+        package var input = false
         /// The wake-up pipe has bytes.
-        var wake = false
+        package var wake = false
     }
 
     /// Blocks until `input` (when given) or the wake-up pipe is readable.
@@ -220,7 +199,7 @@ enum POSIX {
     /// `timeout` is in milliseconds: 0 returns at once, -1 waits as long as it takes. This is
     /// how a reading thread waits for its peer and for work from other threads at the same
     /// time without setting `O_NONBLOCK` on a descriptor it does not own.
-    static func waitForInput(_ input: Int32?, wake: Int32, timeout: Int32) -> Readiness {
+    package static func waitForInput(_ input: Int32?, wake: Int32, timeout: Int32) -> Readiness {
         var entries = [
             pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             pollfd(fd: input ?? -1, events: Int16(POLLIN), revents: 0),
@@ -239,7 +218,7 @@ enum POSIX {
 
     /// A pipe for waking a thread blocked in ``waitForInput(_:wake:timeout:)``: both ends
     /// close-on-exec and non-blocking (they are the transport's own, never inherited).
-    static func makeWakePipe() throws(Errno) -> (read: Int32, write: Int32) {
+    package static func makeWakePipe() throws(Errno) -> (read: Int32, write: Int32) {
         // Under the spawn lock, so that on Darwin (no pipe2) no child inherits the ends.
         let made: Result<(read: Int32, write: Int32), Errno> = spawnLock.withLock {
             do throws(Errno) {
@@ -257,40 +236,40 @@ enum POSIX {
     }
 
     /// Writes one byte to a wake-up pipe; a full pipe already holds a wake-up, so that is not an error.
-    static func signalWakePipe(_ descriptor: Int32) {
+    package static func signalWakePipe(_ descriptor: Int32) {
         var byte: UInt8 = 1
         while true {
-            #if canImport(Darwin)
-            let count = Darwin.write(descriptor, &byte, 1)
-            #elseif canImport(Glibc)
-            let count = Glibc.write(descriptor, &byte, 1)
-            #else
-            let count = Musl.write(descriptor, &byte, 1)
-            #endif
+            let count = systemWrite(descriptor, &byte, 1)
             if count >= 0 || errno != EINTR { return }
         }
     }
 
     /// Empties a wake-up pipe without blocking.
-    static func drainWakePipe(_ descriptor: Int32) {
+    package static func drainWakePipe(_ descriptor: Int32) {
         var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         withUnsafeMutableBytes(of: &bytes) { buffer in
             while true {
-                #if canImport(Darwin)
-                let count = Darwin.read(descriptor, buffer.baseAddress, buffer.count)
-                #elseif canImport(Glibc)
-                let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-                #else
-                let count = Musl.read(descriptor, buffer.baseAddress, buffer.count)
-                #endif
+                let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
                 if count == buffer.count || (count < 0 && errno == EINTR) { continue }
                 return
             }
         }
     }
 
+    /// Reads `descriptor` until end of file (a blocking read: for a thread of its own).
+    package static func readToEnd(_ descriptor: Int32) throws(Errno) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+        defer { chunk.deallocate() }
+        while true {
+            let count = try read(descriptor, into: chunk)
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
     /// Writes all of `bytes`; a convenience for tests and small writes.
-    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Errno) {
+    package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Errno) {
         let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in
             do throws(Errno) {
                 try writeAll(descriptor, raw)
@@ -303,7 +282,7 @@ enum POSIX {
     }
 
     /// The index of the first `byte` in `buffer` (`memchr`, which is vectorised).
-    static func firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer) -> Int? {
+    package static func firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer) -> Int? {
         guard let base = buffer.baseAddress, buffer.count > 0,
               let found = memchr(base, Int32(byte), buffer.count)
         else { return nil }
@@ -314,7 +293,7 @@ enum POSIX {
 
     /// Closes a descriptor. `EINTR` is not retried: on Linux and Darwin the descriptor is
     /// released even then, and retrying could close a descriptor another thread just opened.
-    static func close(_ descriptor: Int32) {
+    package static func close(_ descriptor: Int32) {
         #if canImport(Darwin)
         _ = Darwin.close(descriptor)
         #elseif canImport(Glibc)
@@ -325,14 +304,14 @@ enum POSIX {
     }
 
     /// A new close-on-exec descriptor, numbered 3 or higher, for the same open file.
-    static func duplicate(_ descriptor: Int32) throws(Errno) -> Int32 {
+    package static func duplicate(_ descriptor: Int32) throws(Errno) -> Int32 {
         let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
         guard copy >= 0 else { throw Errno.current("fcntl(F_DUPFD_CLOEXEC)") }
         return copy
     }
 
     /// Makes `target` refer to the same open file as `descriptor` (`dup2`).
-    static func duplicate(_ descriptor: Int32, onto target: Int32) throws(Errno) {
+    package static func duplicate(_ descriptor: Int32, onto target: Int32) throws(Errno) {
         while dup2(descriptor, target) < 0 {
             if errno == EINTR || errno == EBUSY { continue }
             throw Errno.current("dup2")
@@ -350,7 +329,7 @@ enum POSIX {
 
     /// A pipe whose two descriptors are close-on-exec and numbered 3 or higher (so that a
     /// child's `dup2` onto 0, 1 or 2 always makes a fresh, inheritable descriptor).
-    static func makePipe() throws(Errno) -> (read: Int32, write: Int32) {
+    package static func makePipe() throws(Errno) -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [-1, -1]
         if let pipe2Function {
             guard pipe2Function(&descriptors, O_CLOEXEC) == 0 else { throw Errno.current("pipe2") }
@@ -406,7 +385,7 @@ enum POSIX {
     /// with `print` or `printf` lands on stderr instead of corrupting the JSON-RPC stream.
     /// The private descriptor stays open for the life of the process; every call returns its
     /// own duplicate of it.
-    static func protectStandardOutput() throws(Errno) -> Int32 {
+    package static func protectStandardOutput() throws(Errno) -> Int32 {
         let wire = try protectedStandardOutput.get()
         return try duplicate(wire)
     }
@@ -427,14 +406,14 @@ enum POSIX {
     // MARK: Files
 
     /// Whether `path` names a regular file this process may execute.
-    static func isExecutableFile(_ path: String) -> Bool {
+    package static func isExecutableFile(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
         return access(path, X_OK) == 0
     }
 
     /// Whether `path` names a directory.
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
@@ -442,7 +421,7 @@ enum POSIX {
     // MARK: Spawning
 
     /// What a child's standard error is connected to.
-    enum ChildStandardError: Sendable {
+    package enum ChildStandardError: Sendable {
         case inherit
         case null
         case descriptor(Int32)
@@ -460,7 +439,7 @@ enum POSIX {
     }()
 
     /// Serialises our own spawns with pipe creation where `pipe2` is missing.
-    static let spawnLock = ConditionLock()
+    package static let spawnLock = ConditionLock()
 
     #if canImport(Darwin)
     private typealias FileActions = posix_spawn_file_actions_t?
@@ -481,7 +460,7 @@ enum POSIX {
     /// an empty signal mask. Every other descriptor of ours is close-on-exec.
     ///
     /// - Returns: The child's process id.
-    static func spawn(
+    package static func spawn(
         path: String,
         arguments: [String],
         environment: [String: String],
@@ -575,7 +554,7 @@ enum POSIX {
     // MARK: Child processes
 
     /// How a reaped child ended, decoded from a `wait` status.
-    enum ChildExit: Hashable, Sendable {
+    package enum ChildExit: Hashable, Sendable {
         case exited(Int32)
         case signaled(Int32)
         /// Someone else reaped the child (for example a `SIGCHLD` handler reaping all children).
@@ -586,7 +565,7 @@ enum POSIX {
     /// signals can still be sent to it safely until ``reap(_:)``.
     ///
     /// - Returns: `false` when the child cannot be waited for (already reaped elsewhere).
-    static func waitUntilEnded(_ pid: Int32) -> Bool {
+    package static func waitUntilEnded(_ pid: Int32) -> Bool {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
             if errno == EINTR { continue }
@@ -596,7 +575,7 @@ enum POSIX {
     }
 
     /// Collects an ended child's status, freeing its process table entry.
-    static func reap(_ pid: Int32) -> ChildExit {
+    package static func reap(_ pid: Int32) -> ChildExit {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno == EINTR { continue }
@@ -610,7 +589,7 @@ enum POSIX {
     }
 
     /// Sends `signal` to `pid`; errors (the child is gone) are ignored.
-    static func send(signal: Int32, to pid: Int32) {
+    package static func send(signal: Int32, to pid: Int32) {
         _ = kill(pid, signal)
     }
 
@@ -619,7 +598,7 @@ enum POSIX {
     /// Starts a dedicated, detached thread for blocking work.
     ///
     /// On Darwin the name shows in debuggers and crash reports.
-    static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(ThreadStart(name: name, body: body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

@@ -13,7 +13,7 @@ import Musl
 /// `NSLock` would link all of Foundation (FoundationEssentials has no locks), and
 /// `Synchronization.Mutex` needs macOS 15 / iOS 18. The lock is an `os_unfair_lock` on
 /// Darwin and a `pthread` mutex elsewhere, heap-allocated so its address never moves.
-final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     // Safety: the pointer is written once in `init` and freed in `deinit`; the lock
     // functions themselves are thread-safe.
     #if canImport(Darwin)
@@ -23,7 +23,7 @@ final class Lock: @unchecked Sendable {
     #endif
 
     /// Creates an unlocked lock.
-    init() {
+    package init() {
         primitive = .allocate(capacity: 1)
         #if canImport(Darwin)
         primitive.initialize(to: os_unfair_lock())
@@ -43,7 +43,7 @@ final class Lock: @unchecked Sendable {
     }
 
     /// Waits for the lock and takes it.
-    func lock() {
+    package func lock() {
         #if canImport(Darwin)
         os_unfair_lock_lock(primitive)
         #else
@@ -52,7 +52,7 @@ final class Lock: @unchecked Sendable {
     }
 
     /// Releases the lock taken by `lock()` on the same thread.
-    func unlock() {
+    package func unlock() {
         #if canImport(Darwin)
         os_unfair_lock_unlock(primitive)
         #else
@@ -61,7 +61,7 @@ final class Lock: @unchecked Sendable {
     }
 
     /// Runs `body` with the lock held.
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body()
