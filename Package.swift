@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 //
 // OnDeviceMCP: MCP servers, clients and a FoundationModels bridge for Apple's
 // on-device model, with no dependency beyond the Swift toolchain.

@@ -8,7 +8,10 @@ import MCP
 ///     MCPBenchmarks --loop inprocess-timeout 500000   (default 60 s request timeout)
 ///     MCPBenchmarks --loop inprocess-legacy 2000000   (2025-11-25 handshake, no envelope)
 ///     MCPBenchmarks --loop stdio-sequential 200000
-///     MCPBenchmarks --loop stdio-64 1000000
+///     MCPBenchmarks --loop stdio-64 1000000         (also stdio-sequential-thread, stdio-64-thread:
+///                                                  the callers on the connection thread)
+///     MCPBenchmarks --loop wire-64-modern 2000000   (the wire driver against --serve-echo;
+///                                                  also wire-64-legacy, wire-sequential-modern)
 enum ProfileLoops {
     static func run(_ arguments: [String]) async throws {
         let mode = arguments.first ?? ""
@@ -50,6 +53,17 @@ enum ProfileLoops {
                 try await client.withConnectionThread(loops)
             } else {
                 try await loops()
+            }
+        case "wire-64-modern", "wire-64-legacy", "wire-sequential-modern":
+            let driver = try WireDriver(
+                executable: Paths.benchmarkBinary, arguments: ["--serve-echo"], era: mode.hasSuffix("legacy") ? .legacy : .modern)
+            print("server pid \(driver.processIdentifier)")
+            fflush(nil)
+            start = clock.now
+            if mode.hasPrefix("wire-64") {
+                _ = try driver.pipelined(calls, window: 64)
+            } else {
+                _ = try driver.sequential(calls)
             }
         default:
             print("unknown loop \(mode)")

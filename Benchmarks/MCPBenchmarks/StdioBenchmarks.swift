@@ -28,41 +28,76 @@ enum StdioBenchmarks {
     static func run() async throws {
         print("## stdio tools/call (child process over pipes; calls/s, median of rounds; 2 cores shared by both processes)")
         print("")
+        print("### Servers, driven by the wire driver (one thread, blocking pipe I/O, every response parsed and checked)")
+        print("")
         print(Stats.row([("server", 40), ("sequential", 12), ("µs/call", 9), ("64 in flight", 13), ("notes", 0)]))
         let pipe = try rawPipe()
         printRow("pipe limit (raw responder, no JSON)", pipe)
-        // Both servers speak both eras; the same client drives each in each era.
         var summary: [String] = []
-        for handshake in [MCPClient.Handshake.auto, .version(.v2025_11_25)] {
-            let era = handshake == .auto ? "2026-07-28" : "2025-11-25"
-            let ourFigures = try await client(
-                label: "OnDeviceMCP server (--serve-echo)", executable: Paths.benchmarkBinary, arguments: ["--serve-echo"],
-                load: ours, handshake: handshake, onConnectionThread: false)
-            printRow("OnDeviceMCP server, \(era)", ourFigures)
-            let threadFigures = try await client(
-                label: "OnDeviceMCP server (--serve-echo)", executable: Paths.benchmarkBinary, arguments: ["--serve-echo"],
-                load: ours, handshake: handshake, onConnectionThread: true)
-            printRow("  callers on the connection thread", threadFigures)
+        for era in [WireDriver.Era.modern, .legacy] {
+            let ourFigures = try wire(executable: Paths.benchmarkBinary, arguments: ["--serve-echo"], era: era, load: ours)
+            printRow("OnDeviceMCP server, \(era.rawValue)", ourFigures)
             var pythonFigures = Figures()
             if FileManager.default.isExecutableFile(atPath: Paths.python) {
-                pythonFigures = try await client(
-                    label: "Python SDK mcp 2.3.0 MCPServer", executable: Paths.python, arguments: [Paths.pythonEchoServer],
-                    load: python, handshake: handshake, onConnectionThread: false)
+                pythonFigures = try wire(executable: Paths.python, arguments: [Paths.pythonEchoServer], era: era, load: python)
             } else {
                 pythonFigures.note = "skipped: no \(Paths.python) (run scripts/bootstrap-python.sh)"
             }
-            printRow("Python SDK mcp 2.3.0 MCPServer, \(era)", pythonFigures)
-            func ratios(_ figures: Figures) -> String {
-                let speedUp = figures.concurrent / pythonFigures.concurrent
-                return "sequential / pipe limit \(Stats.formatPercent(figures.sequential / pipe.sequential)) (target ≥ 70 %), "
-                    + "64 in flight / Python \(speedUp.isFinite ? String(format: "%.0f×", speedUp) : "n/a") (target ≥ 100×)"
-            }
-            summary.append("\(era), callers anywhere: \(ratios(ourFigures))")
-            summary.append("\(era), callers on the connection thread: \(ratios(threadFigures))")
+            printRow("Python SDK mcp 2.3.0 MCPServer, \(era.rawValue)", pythonFigures)
+            let speedUp = ourFigures.concurrent / pythonFigures.concurrent
+            summary.append(
+                "\(era.rawValue): ours sequential / pipe limit \(Stats.formatPercent(ourFigures.sequential / pipe.sequential)) (target ≥ 70 %); "
+                    + "ours / Python at 64 in flight \(speedUp.isFinite ? String(format: "%.0f×", speedUp) : "n/a") (target ≥ 100×); "
+                    + "sequential \(String(format: "%.0f×", ourFigures.sequential / pythonFigures.sequential))")
         }
         print("")
         for line in summary { print(line) }
         print("")
+
+        // The library's own client, end to end: what an app calling tools over stdio gets.
+        print("### Through MCPClient (ProcessTransport, no request timeout) against our server")
+        print("")
+        print(Stats.row([("client", 40), ("sequential", 12), ("µs/call", 9), ("64 in flight", 13), ("notes", 0)]))
+        for handshake in [MCPClient.Handshake.auto, .version(.v2025_11_25)] {
+            let era = handshake == .auto ? "2026-07-28" : "2025-11-25"
+            let anywhere = try await client(
+                label: "OnDeviceMCP server (--serve-echo)", executable: Paths.benchmarkBinary, arguments: ["--serve-echo"],
+                load: ours, handshake: handshake, onConnectionThread: false)
+            printRow("MCPClient, \(era), callers anywhere", anywhere)
+            let onThread = try await client(
+                label: "OnDeviceMCP server (--serve-echo)", executable: Paths.benchmarkBinary, arguments: ["--serve-echo"],
+                load: ours, handshake: handshake, onConnectionThread: true)
+            printRow("MCPClient, \(era), on the connection thread", onThread)
+        }
+        print("")
+    }
+
+    /// Our server or Python's, measured with the wire driver.
+    private static func wire(executable: String, arguments: [String], era: WireDriver.Era, load: Load) throws -> Figures {
+        let driver = try WireDriver(executable: executable, arguments: arguments, era: era)
+        let pid = driver.processIdentifier
+        // Warm-up: a tenth of a round of each kind.
+        _ = try driver.sequential(max(50, load.sequentialCalls / 10))
+        _ = try driver.pipelined(max(inFlight * 4, load.concurrentCalls / 10), window: inFlight)
+        var figures = Figures()
+        figures.sequential = Stats.median(try (0..<load.rounds).map { _ in try driver.sequential(load.sequentialCalls) })
+        let clock = ContinuousClock()
+        let selfBefore = CPUTime.ticks(of: getpid())
+        let childBefore = CPUTime.ticks(of: pid)
+        let wallStart = clock.now
+        figures.concurrent = Stats.median(
+            try (0..<load.rounds).map { _ in try driver.pipelined(load.concurrentCalls, window: inFlight) })
+        let wall = (clock.now - wallStart).nanoseconds / 1e9
+        figures.note = "protocol \(era.rawValue)"
+        if let selfBefore, let childBefore, let selfAfter = CPUTime.ticks(of: getpid()), let childAfter = CPUTime.ticks(of: pid) {
+            let calls = Double(load.concurrentCalls * load.rounds)
+            let driverSeconds = Double(selfAfter - selfBefore) / CPUTime.ticksPerSecond
+            let serverSeconds = Double(childAfter - childBefore) / CPUTime.ticksPerSecond
+            figures.note += String(
+                format: "; at 64 in flight CPU: driver %.0f %%, server %.0f %% of 200 %% (%.1f / %.1f µs per call)",
+                driverSeconds / wall * 100, serverSeconds / wall * 100, driverSeconds / calls * 1e6, serverSeconds / calls * 1e6)
+        }
+        return figures
     }
 
     private static func printRow(_ label: String, _ figures: Figures) {

@@ -595,6 +595,23 @@ package enum POSIX {
 
     // MARK: Threads
 
+    /// The identity of a thread, for asking "am I on that thread?".
+    package struct ThreadID: Equatable, Sendable {
+        #if canImport(Darwin)
+        // Safety: a pthread_t is an opaque handle, only compared with pthread_equal.
+        nonisolated(unsafe) private let thread: pthread_t
+        #else
+        private let thread: pthread_t
+        #endif
+
+        /// The calling thread.
+        package static var current: ThreadID { ThreadID(thread: pthread_self()) }
+
+        package static func == (lhs: ThreadID, rhs: ThreadID) -> Bool {
+            pthread_equal(lhs.thread, rhs.thread) != 0
+        }
+    }
+
     /// Starts a dedicated, detached thread for blocking work.
     ///
     /// On Darwin the name shows in debuggers and crash reports.

@@ -2,7 +2,7 @@ internal import MCPCore
 
 extension MCPServer {
     /// Answers one message on a connection.
-    nonisolated func handle(_ message: JSONRPCMessage, session: Int) async -> JSONRPCMessage? {
+    nonisolated(nonsending) func handle(_ message: JSONRPCMessage, session: Int) async -> JSONRPCMessage? {
         switch message {
         case .request(let request):
             return await respond(to: request, session: session)
@@ -21,7 +21,7 @@ extension MCPServer {
     ///
     /// The actor decides the answer; a tool's function then runs off the actor, and its
     /// result is finished here too, so a call costs one hop onto the actor, not two.
-    nonisolated func respond(to request: JSONRPCRequest, session: Int) async -> JSONRPCMessage {
+    nonisolated(nonsending) func respond(to request: JSONRPCRequest, session: Int) async -> JSONRPCMessage {
         do {
             let result: JSONValue
             switch try await answer(for: request, session: session) {

@@ -92,7 +92,7 @@ final class PreparedCall: Sendable {
     }
 
     /// Runs the tool and returns its result as the connection reads it.
-    func run(stampingWith serverInfo: JSONValue?) async -> JSONValue {
+    nonisolated(nonsending) func run(stampingWith serverInfo: JSONValue?) async -> JSONValue {
         let result: CallToolResult
         do {
             result = try await tool.tool.handler(arguments, context)

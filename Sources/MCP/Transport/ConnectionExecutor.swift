@@ -28,6 +28,8 @@ final class ConnectionExecutor: @unchecked Sendable {
     private var sleeping = false
     private var retired = false
     private var ended = false
+    /// The thread, once it runs: sends made on it are written after the batch of jobs.
+    private var thread: POSIX.ThreadID?
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
@@ -36,6 +38,12 @@ final class ConnectionExecutor: @unchecked Sendable {
 
     init() throws(Errno) {
         (wakeRead, wakeWrite) = try POSIX.makeWakePipe()
+    }
+
+    /// Whether the caller is this executor's thread.
+    var isCurrentThread: Bool {
+        let current = POSIX.ThreadID.current
+        return lock.withLock { thread == current }
     }
 
     /// Wakes the thread so that it looks at its state again (room in the inbound buffer,
@@ -76,8 +84,13 @@ final class ConnectionExecutor: @unchecked Sendable {
     // MARK: The thread
 
     /// The thread's body: reads `input` into `inbound` until the input ends or the buffer
-    /// stops, and runs jobs until retired.
-    func run(reading input: Int32, owner: DescriptorOwner?, into inbound: InboundBuffer, maximumFrameLength: Int) {
+    /// stops, and runs jobs until retired. After each batch of jobs, what they sent is
+    /// written out (`outbound.flushDeferred()`): many replies, one `write`.
+    func run(
+        reading input: Int32, owner: DescriptorOwner?, into inbound: InboundBuffer, flushing outbound: OutboundBuffer,
+        maximumFrameLength: Int
+    ) {
+        lock.withLock { thread = POSIX.ThreadID.current }
         var reader: InputReader? = InputReader(descriptor: input, owner: owner, maximumFrameLength: maximumFrameLength)
         var batch: [UnownedJob] = []
         var batchesSinceRead = 0
@@ -114,6 +127,7 @@ final class ConnectionExecutor: @unchecked Sendable {
             batchesSinceRead += 1
             runJobs(batch)
             batch.removeAll(keepingCapacity: true)
+            outbound.flushDeferred()
         }
         POSIX.close(wakeRead)
         POSIX.close(wakeWrite)

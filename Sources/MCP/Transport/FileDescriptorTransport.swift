@@ -112,7 +112,7 @@ public final class FileDescriptorTransport: Transport {
         }
         let limit = maximumFrameLength
         POSIX.startThread(named: "MCP reader (fd \(input))") {
-            executor.run(reading: input, owner: inputOwner, into: inbound, maximumFrameLength: limit)
+            executor.run(reading: input, owner: inputOwner, into: inbound, flushing: outbound, maximumFrameLength: limit)
         }
         POSIX.startThread(named: "MCP writer (fd \(output))") {
             outbound.write(to: output, owner: outputOwner)
@@ -143,7 +143,7 @@ public final class FileDescriptorTransport: Transport {
                 "a message of \(bytes.count) bytes is longer than the limit of \(maximumFrameLength) bytes")
         }
         bytes.append(0x0A)
-        try await outbound.enqueue(bytes)
+        try await outbound.enqueue(bytes, deferred: executor.isCurrentThread)
     }
 
     /// The messages read from the input descriptor, in order.
@@ -272,7 +272,7 @@ final class InboundBuffer: @unchecked Sendable {
     }
 
     /// Called from the inbound stream: the next message, `nil` at the end.
-    func next() async throws -> InboundMessage? {
+    nonisolated(nonsending) func next() async throws -> InboundMessage? {
         lock.lock()
         if let outcome = takeLocked() {
             lock.unlock()
@@ -390,11 +390,21 @@ final class OutboundBuffer: @unchecked Sendable {
     /// by the sender itself: a pipe that `poll` reports writable takes up to `PIPE_BUF`
     /// bytes without blocking, and skipping the hand-off to the writing thread saves a
     /// thread wake-up per message (most of the cost of a request/response round trip).
-    func enqueue(_ bytes: [UInt8]) async throws {
+    nonisolated(nonsending) func enqueue(_ bytes: [UInt8], deferred: Bool = false) async throws {
         lock.lock()
         if let refusal = refusalLocked() {
             lock.unlock()
             throw refusal
+        }
+        if deferred, waiters.isEmpty, pending.isEmpty || pending.count + bytes.count <= byteLimit {
+            // On the connection thread: written by `flushDeferred()` once the batch of jobs is
+            // done, together with the other replies of the batch, or as soon as a pipe's
+            // atomic write is full, so that the peer can start on those while we go on.
+            pending.append(contentsOf: bytes)
+            let full = pending.count >= POSIX.atomicPipeWrite
+            lock.unlock()
+            if full { flushDeferred() }
+            return
         }
         if writerIdle, !senderWriting, pending.isEmpty, waiters.isEmpty, bytes.count <= POSIX.atomicPipeWrite,
             POSIX.isWritable(descriptor)
@@ -464,6 +474,57 @@ final class OutboundBuffer: @unchecked Sendable {
             let waiter = index.map { waiters.remove(at: $0) }
             lock.unlock()
             waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Called on the connection thread after a batch of jobs: writes what is queued, in
+    /// pieces of at most ``POSIX/atomicPipeWrite`` bytes while the descriptor takes them
+    /// without blocking; the writing thread gets the rest.
+    ///
+    /// The thread must never block in `write` (it also reads, and a peer that is itself
+    /// blocked writing to us would never drain the pipe), hence the `poll` before each piece.
+    func flushDeferred() {
+        lock.lock()
+        guard !pending.isEmpty else {
+            lock.unlock()
+            return
+        }
+        guard writerIdle, !senderWriting else {
+            // The writing thread is at work (or about to be): it takes these bytes next.
+            lock.unlock()
+            return
+        }
+        senderWriting = true
+        var chunk: [UInt8] = []
+        swap(&pending, &chunk)
+        lock.unlock()
+        var written = 0
+        var failure: Errno?
+        chunk.withUnsafeBytes { bytes in
+            while written < bytes.count, POSIX.isWritable(descriptor) {
+                let piece = min(POSIX.atomicPipeWrite, bytes.count - written)
+                do throws(Errno) {
+                    try POSIX.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written..<(written + piece)]))
+                } catch {
+                    failure = error
+                    return
+                }
+                written += piece
+            }
+        }
+        lock.lock()
+        senderWriting = false
+        if failure == nil, written < chunk.count {
+            // What the pipe did not take goes first, before anything queued meanwhile.
+            pending.insert(contentsOf: chunk[written...], at: 0)
+        }
+        if !pending.isEmpty || !isOpenLocked() { lock.signal() }
+        lock.unlock()
+        if let failure {
+            fail(
+                failure.isBrokenPipe
+                    ? TransportError.closed("the peer closed the connection (broken pipe)")
+                    : TransportError.closed("writing to descriptor \(descriptor) failed: \(failure)"))
         }
     }
 
