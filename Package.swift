@@ -48,7 +48,9 @@ let package = Package(
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         // What the test targets share (not a product, not API).
         .target(name: "OnDeviceMCPTestSupport", path: "Tests/OnDeviceMCPTestSupport"),
-        .testTarget(name: "MCPCommandLineTests", dependencies: ["MCPCommandLine", "MCP", "OnDeviceMCPTestSupport", "MCPFoundationModels", "PortableFoundationModels"]),
+        .testTarget(
+            name: "MCPCommandLineTests",
+            dependencies: ["MCPCommandLine", "MCP", "OnDeviceMCPTestSupport", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform"]),
         .testTarget(
             name: "InteropTests",
             dependencies: ["MCP", "MCPCommandLine", "MCPFoundationModels", "PortableFoundationModels", "OnDeviceMCPTestSupport"]

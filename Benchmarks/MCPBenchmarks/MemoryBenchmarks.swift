@@ -18,6 +18,14 @@ enum MemoryBenchmarks {
             print(Stats.row([("ondevice-mcp serve (release CLI)", 44), ("n/a", 10), ("", 10), ("", 6),
                 ("not built: swift build -c release --scratch-path .build-bench --product ondevice-mcp", 0)]))
         }
+        if FileManager.default.isExecutableFile(atPath: Paths.staticCLI) {
+            try await measure(
+                "ondevice-mcp serve (--static-swift-stdlib)", Paths.staticCLI, ["serve", "--data-dir", dataDirectory],
+                target: "target ≤ 15 MiB")
+        } else {
+            print(Stats.row([("ondevice-mcp serve (--static-swift-stdlib)", 44), ("n/a", 10), ("", 10), ("", 6),
+                ("not built: swift build -c release --static-swift-stdlib --scratch-path .build-static --product ondevice-mcp", 0)]))
+        }
         try await measure("MCPBenchmarks --serve-echo", Paths.benchmarkBinary, ["--serve-echo"])
         if FileManager.default.isExecutableFile(atPath: Paths.python) {
             try await measure("Python SDK mcp 2.3.0 MCPServer", Paths.python, [Paths.pythonEchoServer])

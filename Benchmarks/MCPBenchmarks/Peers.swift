@@ -90,6 +90,12 @@ enum Paths {
         URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? benchmarkBinary)
             .deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path
     }
+
+    /// The `ondevice-mcp` CLI built with `--static-swift-stdlib` into `.build-static`, the way
+    /// the README suggests installing it on Linux.
+    static var staticCLI: String {
+        ProcessInfo.processInfo.environment["MCP_BENCH_STATIC_CLI"] ?? packageRoot + "/.build-static/release/ondevice-mcp"
+    }
 }
 
 /// Resident memory of a process, from `/proc/<pid>/status`.

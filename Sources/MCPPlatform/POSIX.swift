@@ -125,7 +125,7 @@ package enum POSIX {
     // MARK: Reading and writing
 
     /// `read(2)`: the C library's, whichever it is (the name alone is ambiguous with `POSIX.read`).
-    private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Darwin)
         Darwin.read(descriptor, buffer, count)
         #elseif canImport(Glibc)
@@ -136,7 +136,7 @@ package enum POSIX {
     }
 
     /// `write(2)`: the C library's.
-    private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Darwin)
         Darwin.write(descriptor, bytes, count)
         #elseif canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import MCPPlatform
 import Testing
 
 @testable import MCPCommandLine

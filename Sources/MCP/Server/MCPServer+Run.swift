@@ -22,6 +22,14 @@ extension MCPServer {
     /// running get ``endOfInputGracePeriod`` to answer and are then cancelled; the
     /// transport is closed, and `run` returns.
     ///
+    /// On a ``StdioTransport`` or ``FileDescriptorTransport`` (and where the system has task
+    /// executors), the loop and the requests' tasks run on the transport's reading thread, so
+    /// a request is read, handled and answered with no thread switch. Requests still run
+    /// concurrently: whenever one suspends, the others proceed. A tool that does long
+    /// synchronous work (seconds of computation without an `await`) holds that thread, and
+    /// with it the connection's other requests, until it returns; give such work its own
+    /// task (`await Task.detached { … }.value`), as one would to keep any executor responsive.
+    ///
     /// - Throws: The transport's error when the connection breaks.
     public nonisolated func run(on transport: some Transport) async throws {
         // On stdio, this loop, each request's task and the actor's own work run on the

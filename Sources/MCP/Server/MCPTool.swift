@@ -16,6 +16,9 @@ public import MCPCore
 /// The server validates every call's arguments against ``inputSchema`` before the
 /// function runs, so the function can rely on their shape. A function that throws
 /// produces a tool error result (`isError: true`) carrying the error's description.
+///
+/// Over stdio the function runs on the connection's thread (see ``MCPServer/run(on:)``):
+/// it may await anything, but long synchronous work belongs in a task of its own.
 public struct MCPTool: Sendable {
     /// The function that runs a call: the validated arguments and the call's context in,
     /// a result out.

@@ -32,6 +32,8 @@ final class ConnectionExecutor: @unchecked Sendable {
     private var thread: POSIX.ThreadID?
     private let wakeRead: Int32
     private let wakeWrite: Int32
+    /// Fulfilled when the thread has stopped reading and released the input descriptor.
+    let inputReleased = OneShot<Void>()
 
     /// How many batches of jobs may run back to back before input is checked again.
     private static let batchesBetweenReads = 8
@@ -98,6 +100,7 @@ final class ConnectionExecutor: @unchecked Sendable {
             if reader != nil, inbound.isStopped {
                 reader = nil  // Releases the descriptor.
             }
+            if reader == nil, inputReleased.current == nil { inputReleased.fulfill(()) }
             lock.lock()
             if jobs.isEmpty || batchesSinceRead >= Self.batchesBetweenReads {
                 let idle = jobs.isEmpty

@@ -6,37 +6,47 @@ internal import MCPPlatform
 /// connected stream sockets.
 ///
 /// ```swift
-/// let transport = FileDescriptorTransport(readingFrom: socket, writingTo: socket)
+/// let transport = try FileDescriptorTransport(readingFrom: socket, writingTo: socket)
 /// ```
 ///
-/// **Reading.** One dedicated thread does blocking `read(2)` calls of 64 KiB, splits the
-/// bytes into lines with a bounded framer and parses each line into a ``JSONRPCMessage`` on
-/// that thread, so neither blocking nor parsing loads Swift's cooperative thread pool. A line
+/// **Reading.** One dedicated thread waits with `poll` (no timeout) on the input and on a
+/// private wake-up pipe, reads up to 64 KiB at a time, splits the bytes into lines with a
+/// bounded framer and parses each line into a ``JSONRPCMessage`` on that thread. A line
 /// that is not a message arrives as ``InboundMessage/invalid(_:)``: `-32700` when it is not
 /// JSON, `-32600` when it is JSON but not JSON-RPC or longer than ``maximumFrameLength``.
 /// At most about 4,096 messages (plus those of one read) wait for the consumer; beyond that
-/// the reading thread blocks on a condition variable until the consumer catches up, so a
-/// flooding peer is slowed down by the pipe, not buffered without bound. End of input
-/// finishes the stream of ``receive()``; a read error fails it with
-/// ``TransportError/ioFailure(_:)``.
+/// the thread stops reading until the consumer catches up, so a flooding peer is slowed
+/// down by the pipe, not buffered without bound. End of input finishes the stream of
+/// ``receive()``; a read error fails it with ``TransportError/ioFailure(_:)``.
 ///
-/// **Writing.** ``send(_:)`` encodes the message in the caller's task and appends it to a
-/// buffer that one dedicated writing thread empties with as few `write(2)` calls as
-/// possible: under load many messages go out in one call. At most about 8 MiB wait to be
-/// written; beyond that senders suspend (they never block a thread) until the writer has
-/// drained the buffer. Once writing fails (for example `EPIPE`: the peer is gone; `SIGPIPE`
-/// is ignored process-wide) or the transport is closed, waiting and later sends throw
-/// ``TransportError/closed``.
+/// **The connection's thread.** The reading thread is also a `TaskExecutor`. On systems that
+/// have task executors (Linux; macOS 15, iOS 18 and later), ``MCPServer/run(on:)`` runs its
+/// loop, every request's task and the server actor's work there, and ``MCPClient`` reads its
+/// replies there: a request is read, handled and answered without waking another thread,
+/// which is most of the cost of a stdio round trip. (``MCPClient/withConnectionThread(isolation:_:)``
+/// puts a caller there too.) Work on it shares the thread with reading, so a tool that runs
+/// long synchronous code delays the connection's other requests until it returns or
+/// suspends; such a tool should move that work off (for example into `Task.detached`).
+///
+/// **Writing.** ``send(_:)`` encodes the message in the caller's task. On the connection's
+/// thread, messages are queued and written after the current batch of work (or as soon as a
+/// pipe-atomic write's worth is queued): many replies, one `write(2)`. Elsewhere a small
+/// message is written by the sender itself when the pipe can take it at once; everything
+/// else goes to one dedicated writing thread, which empties the buffer with as few `write`
+/// calls as possible. Writes that could block are always left to that thread. At most
+/// about 8 MiB wait to be written; beyond that senders suspend (they never block a thread)
+/// until the writer has drained the buffer. Once writing fails (for example `EPIPE`: the
+/// peer is gone; `SIGPIPE` is ignored process-wide) or the transport is closed, waiting and
+/// later sends throw ``TransportError/closed``.
 ///
 /// **Closing.** ``close()`` stops accepting messages, finishes the inbound stream (messages
-/// already received can still be read from it), and returns once everything accepted has
-/// been written or writing has failed. Each thread closes its own descriptor when it ends
-/// (if the transport owns it), so no descriptor is closed while a thread may still use it:
-/// the writer after its last write, the reader after the `read` it is in returns. A reader
-/// blocked on a peer that never writes nor closes stays blocked until the peer does or the
-/// process exits; it delivers nothing more and uses no CPU.
+/// already received can still be read from it), stops reading, and returns once everything
+/// accepted has been written or writing has failed. Each thread closes its own descriptor
+/// when it is done with it (if the transport owns it), so no descriptor is closed while a
+/// thread may still use it.
 ///
-/// The transport never sets `O_NONBLOCK` on the descriptors and never polls.
+/// The transport never sets `O_NONBLOCK` on the descriptors it is given, and never polls
+/// with a timeout: every wait is for an event.
 public final class FileDescriptorTransport: Transport {
     /// The default limit on the size of one message, in bytes: 16 MiB.
     public static let defaultMaximumFrameLength = LineFramer.defaultMaximumFrameLength
@@ -171,6 +181,12 @@ public final class FileDescriptorTransport: Transport {
     func beginClose() {
         outbound.close()
         inbound.close()
+    }
+
+    /// Waits until the reading thread has stopped reading and released the input descriptor
+    /// (closed it, when the transport owns it): after ``close()`` or at end of input.
+    func waitUntilInputReleased() async {
+        _ = await executor.inputReleased.wait()
     }
 
     /// Waits until the writer has written everything and closed its descriptor, or failed.

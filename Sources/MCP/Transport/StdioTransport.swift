@@ -24,8 +24,10 @@ internal import MCPPlatform
 /// at once). ``close()`` writes whatever responses are still buffered before returning.
 ///
 /// Standard input is left open and in blocking mode; it is never closed by the transport.
-/// After ``close()``, the reading thread stays blocked in `read` until input ends or the
-/// process exits, and reads nothing more once that `read` returns.
+/// After ``close()`` nothing more is read from it.
+///
+/// The reading thread also runs the server's work (see ``FileDescriptorTransport``), so a
+/// request read from standard input is handled and answered on it without a thread switch.
 public final class StdioTransport: Transport {
     let connection: FileDescriptorTransport
 

@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+internal import MCPPlatform
 public import MCPCore
 
 /// One note in a ``NotesStore``.

@@ -11,24 +11,23 @@ import Musl
 #endif
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// Why a file could not be written or its directory synced.
-struct AtomicFileError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct AtomicFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The call that failed, such as `fsync`.
-    let operation: String
+    package let operation: String
     /// The path it failed on.
-    let path: String
+    package let path: String
     /// The value of `errno`.
-    let code: Int32
+    package let code: Int32
 
     /// `operation path: strerror text (errno N)`.
-    var description: String {
-        let message = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-        return "\(operation) \(path): \(message) (errno \(code))"
+    package var description: String {
+        "\(operation) \(path): \(POSIX.message(for: code)) (errno \(code))"
     }
 }
 
@@ -38,14 +37,14 @@ struct AtomicFileError: Error, Hashable, Sendable, CustomStringConvertible {
 /// `rename`s it over the target (atomic within one file system) and `fsync`s the directory
 /// so the rename itself is durable. When it returns, the new content survives a crash or a
 /// power loss; when it throws, the target is unchanged and the temporary file is removed.
-enum AtomicFile {
+package enum AtomicFile {
     /// The prefix of temporary files, `.<name>.tmp-`; leftovers from a crash can be removed.
-    static func temporaryPrefix(for target: URL) -> String {
+    package static func temporaryPrefix(for target: URL) -> String {
         ".\(target.lastPathComponent).tmp-"
     }
 
     /// Atomically and durably replaces the file at `target` with `bytes`, with mode 0600.
-    static func write(_ bytes: [UInt8], to target: URL) throws(AtomicFileError) {
+    package static func write(_ bytes: [UInt8], to target: URL) throws(AtomicFileError) {
         let directory = target.deletingLastPathComponent().path
         let temporary = directory + "/" + temporaryPrefix(for: target) + UUID().uuidString
         let targetPath = target.path
@@ -72,7 +71,7 @@ enum AtomicFile {
     }
 
     /// Renames `source` to `destination` (both in `directory`) and makes the rename durable.
-    static func move(_ source: URL, to destination: URL) throws(AtomicFileError) {
+    package static func move(_ source: URL, to destination: URL) throws(AtomicFileError) {
         guard rename(source.path, destination.path) == 0 else {
             throw AtomicFileError(operation: "rename", path: source.path, code: errno)
         }
@@ -80,7 +79,7 @@ enum AtomicFile {
     }
 
     /// `fsync`s a directory, so the names in it (a rename, a new file) survive a crash.
-    static func syncDirectory(_ path: String) throws(AtomicFileError) {
+    package static func syncDirectory(_ path: String) throws(AtomicFileError) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw AtomicFileError(operation: "open", path: path, code: errno) }
         defer { close(descriptor) }
@@ -92,7 +91,7 @@ enum AtomicFile {
             var offset = 0
             while offset < buffer.count {
                 guard let base = buffer.baseAddress else { return nil }
-                let written = Glue.write(descriptor, base + offset, buffer.count - offset)
+                let written = POSIX.systemWrite(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return errno
@@ -112,18 +111,5 @@ enum AtomicFile {
         while fsync(descriptor) != 0 {
             guard errno == EINTR else { throw AtomicFileError(operation: "fsync", path: path, code: errno) }
         }
-    }
-}
-
-/// C functions whose names collide with Swift members in scope.
-private enum Glue {
-    static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(descriptor, buffer, count)
-        #elseif canImport(Glibc)
-        Glibc.write(descriptor, buffer, count)
-        #else
-        Musl.write(descriptor, buffer, count)
-        #endif
     }
 }
