@@ -24,7 +24,13 @@ extension MCPServer {
     nonisolated(nonsending) func respond(to request: JSONRPCRequest, session: Int) async -> JSONRPCMessage {
         do {
             let result: JSONValue
-            switch try await answer(for: request, session: session) {
+            let decided: Answer
+            if let quick = try quickAnswer(for: request, session: session) {
+                decided = quick
+            } else {
+                decided = try await answer(for: request, session: session)
+            }
+            switch decided {
             case .value(let value):
                 result = value
             case .toolCall(let call):
@@ -97,6 +103,37 @@ extension MCPServer {
 
     // MARK: Requests
 
+    /// The answer to a steady-state `tools/call` or `ping`, decided without the actor from
+    /// ``directory``; `nil` for every other request (the actor decides those).
+    ///
+    /// Only requests whose answer does not depend on anything but the connection's settled
+    /// era and the tools take this path, and they get exactly the answer the actor would give.
+    private nonisolated func quickAnswer(for request: JSONRPCRequest, session: Int) throws(JSONRPCError) -> Answer? {
+        let isCall = request.method == MCPMethod.toolsCall
+        guard isCall || request.method == MCPMethod.ping else { return nil }
+        let name = isCall ? request.params?["name"]?.stringValue : nil
+        guard let (connection, tool) = directory.look(up: session, tool: name) else { return nil }
+        let meta = request.params?["_meta"]
+        let enveloped = meta?[MCPMetaKey.protocolVersion] != nil
+        switch connection.era {
+        case .legacy where !enveloped, .undecided where !enveloped:
+            // As on the actor: ping answers {}, and a call before `initialize` is served as
+            // the newest handshake version.
+            guard isCall else { return .value(.object([:])) }
+            return try Self.prepareCall(
+                request, tool: tool, version: connection.era.handshakeVersion, clientInfo: connection.clientInfo,
+                notify: connection.notify, modern: false, serverInfo: infoJSON)
+        case .modern where enveloped && isCall:
+            guard let meta else { return nil }
+            let (version, envelope) = try Self.envelope(meta, era: .modern)
+            return try Self.prepareCall(
+                request, tool: tool, version: version, clientInfo: envelope[MCPMetaKey.clientInfo].map(Implementation.init(json:)),
+                notify: connection.notify, modern: true, serverInfo: infoJSON)
+        default:
+            return nil
+        }
+    }
+
     /// The answer to a request, or the JSON-RPC error that answers it.
     private func answer(for request: JSONRPCRequest, session: Int) async throws(JSONRPCError) -> Answer {
         guard let era = sessions[session]?.era else {
@@ -145,6 +182,7 @@ extension MCPServer {
         sessions[session]?.initialized = false
         sessions[session]?.clientInfo = params.clientInfo
         sessions[session]?.clientCapabilities = params.capabilities
+        publish(session)
         let result = InitializeResult(
             protocolVersion: version, capabilities: .tools(listChanged: true), serverInfo: info, instructions: instructions)
         return result.json
@@ -154,6 +192,32 @@ extension MCPServer {
     private func modernAnswer(
         for request: JSONRPCRequest, meta: JSONValue, session: Int, era: ServerSession.Era
     ) async throws(JSONRPCError) -> Answer {
+        let (version, envelope) = try Self.envelope(meta, era: era)
+        if era != .modern {
+            sessions[session]?.era = .modern
+            publish(session)
+        }
+        var result: JSONValue
+        switch request.method {
+        case MCPMethod.serverDiscover:
+            result = discoverResult()
+        case MCPMethod.toolsList:
+            result = try listTools(request.params, modern: true)
+        case MCPMethod.toolsCall:
+            let clientInfo = envelope[MCPMetaKey.clientInfo].map(Implementation.init(json:))
+            return try prepareCall(request, version: version, clientInfo: clientInfo, session: session, modern: true)
+        case MCPMethod.subscriptionsListen:
+            result = try await listen(request, session: session)
+        default:
+            // ping, logging/setLevel and everything unknown: not methods of 2026-07-28.
+            throw .methodNotFound(request.method)
+        }
+        return .value(Self.stamp(result, with: infoJSON))
+    }
+
+    /// The protocol version and the envelope of a request carrying the 2026-07-28 `_meta`
+    /// envelope, or the error that answers it on a connection of `era`.
+    static func envelope(_ meta: JSONValue, era: ServerSession.Era) throws(JSONRPCError) -> (ProtocolVersion, JSONObject) {
         if case .legacy = era {
             throw .invalidRequest(
                 "this connection serves the handshake protocol era; requests carrying the 2026-07-28 envelope are not accepted on it")
@@ -173,23 +237,7 @@ extension MCPServer {
                 code: .unsupportedProtocolVersion, message: "Unsupported protocol version",
                 data: ["supported": .array(supported.map { .string($0.rawValue) }), "requested": .string(asked)])
         }
-        if era != .modern { sessions[session]?.era = .modern }
-        var result: JSONValue
-        switch request.method {
-        case MCPMethod.serverDiscover:
-            result = discoverResult()
-        case MCPMethod.toolsList:
-            result = try listTools(request.params, modern: true)
-        case MCPMethod.toolsCall:
-            let clientInfo = envelope[MCPMetaKey.clientInfo].map(Implementation.init(json:))
-            return try prepareCall(request, version: version, clientInfo: clientInfo, session: session, modern: true)
-        case MCPMethod.subscriptionsListen:
-            result = try await listen(request, session: session)
-        default:
-            // ping, logging/setLevel and everything unknown: not methods of 2026-07-28.
-            throw .methodNotFound(request.method)
-        }
-        return .value(Self.stamp(result, with: infoJSON))
+        return (version, envelope)
     }
 
     /// A 2026-07-28 result: `resultType` and `_meta.serverInfo` added.

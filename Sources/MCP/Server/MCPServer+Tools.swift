@@ -28,11 +28,24 @@ extension MCPServer {
         return .object(result)
     }
 
+    /// Prepares `tools/call` on the actor (see ``prepareCall(_:tool:version:clientInfo:notify:modern:serverInfo:)``).
+    func prepareCall(
+        _ request: JSONRPCRequest, version: ProtocolVersion, clientInfo: Implementation?, session: Int, modern: Bool
+    ) throws(JSONRPCError) -> Answer {
+        let name = request.params?["name"]?.stringValue
+        return try Self.prepareCall(
+            request, tool: name.flatMap { registry[$0] }, version: version, clientInfo: clientInfo,
+            notify: sessions[session]?.notify, modern: modern, serverInfo: infoJSON)
+    }
+
     /// Prepares `tools/call` by the error rule in ``MCPServer``'s documentation: protocol
     /// errors are thrown, invalid arguments are a tool error result, and a valid call comes
     /// back ready to run.
-    func prepareCall(
-        _ request: JSONRPCRequest, version: ProtocolVersion, clientInfo: Implementation?, session: Int, modern: Bool
+    ///
+    /// - Parameter tool: The registered tool named by the request, if there is one.
+    static func prepareCall(
+        _ request: JSONRPCRequest, tool entry: RegisteredTool?, version: ProtocolVersion, clientInfo: Implementation?,
+        notify: (@Sendable (JSONRPCMessage) async -> Void)?, modern: Bool, serverInfo: JSONValue
     ) throws(JSONRPCError) -> Answer {
         guard case .object(let params)? = request.params else {
             throw .invalidParams("tools/call needs params with a \"name\"")
@@ -47,16 +60,15 @@ extension MCPServer {
             }
             arguments = object
         }
-        guard let entry = registry[name] else {
+        guard let entry else {
             throw .invalidParams("Unknown tool: \(name)")
         }
         let validation = entry.schema.validate(.object(arguments))
         guard validation.isValid else {
             let result = PreparedCall.encode(
                 .error(Self.describeInvalidArguments(validation.errors.map(\.description), tool: name)), version: version, modern: modern)
-            return .value(modern ? Self.stamp(result, with: infoJSON) : result)
+            return .value(modern ? Self.stamp(result, with: serverInfo) : result)
         }
-        let notify = sessions[session]?.notify
         let context = ToolContext(
             requestID: request.id, protocolVersion: version, clientInfo: clientInfo,
             progressToken: params["_meta"]?[MCPMetaKey.progressToken],

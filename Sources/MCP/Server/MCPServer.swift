@@ -59,6 +59,8 @@ public actor MCPServer {
     var orderedNames: [String] = []
     /// Connection state, by session number.
     var sessions: [Int: ServerSession] = [:]
+    /// A copy of the tools and the connections' eras for requests that need no actor.
+    nonisolated let directory = CallDirectory()
     var nextSessionNumber = 1
 
     /// The session used by ``handle(_:)``, which has no way to deliver notifications.
@@ -83,6 +85,7 @@ public actor MCPServer {
         self.pageSize = max(1, pageSize)
         self.schemaOptions = schemaOptions
         sessions[Self.directSession] = ServerSession(notify: nil)
+        directory.setConnection(CallDirectory.Connection(era: .undecided), for: Self.directSession)
     }
 
     // MARK: Tools
@@ -96,7 +99,9 @@ public actor MCPServer {
     public func register(_ tool: MCPTool) async throws {
         let schema = try JSONSchema(tool.definition.inputSchema, options: schemaOptions)
         let isNew = registry[tool.name] == nil
-        registry[tool.name] = RegisteredTool(tool: tool, schema: schema, listing: tool.definition.json)
+        let entry = RegisteredTool(tool: tool, schema: schema, listing: tool.definition.json)
+        registry[tool.name] = entry
+        directory.setTool(entry, named: tool.name)
         if isNew {
             let position = orderedNames.firstIndex { $0 > tool.name } ?? orderedNames.endIndex
             orderedNames.insert(tool.name, at: position)
@@ -123,6 +128,7 @@ public actor MCPServer {
     @discardableResult
     public func unregister(_ name: String) async -> Bool {
         guard registry.removeValue(forKey: name) != nil else { return false }
+        directory.setTool(nil, named: name)
         orderedNames.removeAll { $0 == name }
         await announceToolListChange()
         return true
@@ -163,12 +169,22 @@ public actor MCPServer {
         let number = nextSessionNumber
         nextSessionNumber += 1
         sessions[number] = ServerSession(notify: notify)
+        publish(number)
         return number
     }
 
     /// Forgets a connection's state.
     func closeSession(_ number: Int) {
         sessions[number] = nil
+        publish(number)
+    }
+
+    /// Copies what the quick path needs of a connection into ``directory``.
+    func publish(_ number: Int) {
+        let connection = sessions[number].map {
+            CallDirectory.Connection(era: $0.era, clientInfo: $0.clientInfo, notify: $0.notify)
+        }
+        directory.setConnection(connection, for: number)
     }
 
     /// Tells every connection that asked about it that the tool list changed.
