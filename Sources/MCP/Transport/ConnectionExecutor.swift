@@ -111,6 +111,13 @@ final class ConnectionExecutor: @unchecked Sendable {
                 }
                 if idle { sleeping = true }
                 lock.unlock()
+                if reader != nil, inbound.isStopped {
+                    // Closed after the check at the top but before `sleeping` was set, so that
+                    // close() wrote no wake-up: go round again (releasing the input) instead of
+                    // waiting for a peer that may never write.
+                    if idle { lock.withLock { sleeping = false } }
+                    continue
+                }
                 batchesSinceRead = 0
                 let wantsInput = reader != nil && inbound.admitsMore()
                 let ready = POSIX.waitForInput(wantsInput ? input : nil, wake: wakeRead, timeout: idle ? -1 : 0)
