@@ -55,7 +55,7 @@ enum StdioBenchmarks {
         print("")
 
         // The library's own client, end to end: what an app calling tools over stdio gets.
-        print("### Through MCPClient (ProcessTransport, no request timeout) against our server")
+        print("### Through MCPClient (ProcessTransport; no request timeout unless said) against our server")
         print("")
         print(Stats.row([("client", 40), ("sequential", 12), ("µs/call", 9), ("64 in flight", 13), ("notes", 0)]))
         for handshake in [MCPClient.Handshake.auto, .version(.v2025_11_25)] {
@@ -69,6 +69,11 @@ enum StdioBenchmarks {
                 load: ours, handshake: handshake, onConnectionThread: true)
             printRow("MCPClient, \(era), on the connection thread", onThread)
         }
+        // The default configuration: every request has the 60 s timeout.
+        let timed = try await client(
+            label: "OnDeviceMCP server (--serve-echo)", executable: Paths.benchmarkBinary, arguments: ["--serve-echo"],
+            load: ours, handshake: .auto, onConnectionThread: false, requestTimeout: .seconds(60))
+        printRow("MCPClient, 2026-07-28, 60 s timeout (default)", timed)
         print("")
     }
 
@@ -115,12 +120,12 @@ enum StdioBenchmarks {
 
     private static func client(
         label: String, executable: String, arguments: [String], load: Load, handshake: MCPClient.Handshake,
-        onConnectionThread: Bool
+        onConnectionThread: Bool, requestTimeout: Duration? = nil
     ) async throws -> Figures {
         let transport = try ProcessTransport.launch(executable, arguments: arguments, standardError: .discard)
         let pid = transport.processIdentifier
         let client = try await MCPClient.connect(
-            over: transport, configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: nil))
+            over: transport, configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: requestTimeout))
         let tools = try await client.listTools()
         guard tools.contains(where: { $0.name == Echo.name }) else { throw BenchmarkFailure("\(label) has no echo tool") }
         let check = try await client.callTool(name: Echo.name, arguments: Echo.arguments)

@@ -68,9 +68,7 @@ struct Agreement: Sendable {
         _ version: ProtocolVersion, over channel: any ClientChannel, configuration: MCPClient.Configuration, timeout: Duration?
     ) async throws -> Agreement {
         let params: JSONValue = ["_meta": .object(envelope(version: version, configuration: configuration))]
-        let result = try await MCPClient.withTimeout(timeout, method: MCPMethod.serverDiscover) {
-            try await channel.request(MCPMethod.serverDiscover, params: params, progress: nil)
-        }
+        let result = try await channel.request(MCPMethod.serverDiscover, params: params, progress: nil, timeout: timeout)
         let discovered: DiscoverResult
         do {
             discovered = try DiscoverResult(json: result)
@@ -96,9 +94,8 @@ struct Agreement: Sendable {
         _ version: ProtocolVersion, over channel: any ClientChannel, configuration: MCPClient.Configuration
     ) async throws -> Agreement {
         let params = InitializeParams(protocolVersion: version, capabilities: configuration.capabilities, clientInfo: configuration.clientInfo).json
-        let result = try await MCPClient.withTimeout(configuration.requestTimeout, method: MCPMethod.initialize) {
-            try await channel.request(MCPMethod.initialize, params: params, progress: nil)
-        }
+        let result = try await channel.request(
+            MCPMethod.initialize, params: params, progress: nil, timeout: configuration.requestTimeout)
         let answer: InitializeResult
         do {
             answer = try InitializeResult(json: result)

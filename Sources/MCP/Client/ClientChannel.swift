@@ -4,8 +4,11 @@ internal import MCPPlatform
 /// How an ``MCPClient`` reaches its server: directly in process, or over a transport.
 protocol ClientChannel: Sendable {
     /// Sends a request and returns its result; throws the server's ``JSONRPCError``, a
-    /// ``MCPClientError``, or `CancellationError`.
-    func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue
+    /// ``MCPClientError`` (``MCPClientError/timedOut`` once `timeout` has passed, when one is
+    /// given), or `CancellationError`.
+    func request(
+        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?
+    ) async throws -> JSONValue
     /// Sends a notification.
     func notify(_ notification: JSONRPCNotification) async throws
     /// Ends the connection; pending requests fail.
@@ -156,7 +159,17 @@ final class DirectChannel: ClientChannel {
         return DirectChannel(server: server, session: session, router: router)
     }
 
-    func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
+    func request(
+        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?
+    ) async throws -> JSONValue {
+        // In process, the call runs in the caller's task: a timeout needs a task to cancel.
+        guard let timeout else { return try await request(method, params: params, progress: progress) }
+        return try await MCPClient.withTimeout(timeout, method: method) {
+            try await self.request(method, params: params, progress: progress)
+        }
+    }
+
+    private func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
         let (id, params) = try router.start(params, ids: ids, progress: progress)
         defer { if progress != nil { router.unregister(id.json) } }
         let reply = await server.handle(.request(JSONRPCRequest(id: id, method: method, params: params)), session: session)

@@ -245,7 +245,7 @@ public actor MCPClient {
             var params: JSONObject = ["notifications": ["toolsListChanged": true]]
             params["_meta"] = .object(envelope)
             // Stays open until close() cancels it; its end (or failure) needs no handling.
-            _ = try? await channel.request(MCPMethod.subscriptionsListen, params: .object(params), progress: nil)
+            _ = try? await channel.request(MCPMethod.subscriptionsListen, params: .object(params), progress: nil, timeout: nil)
         }
         return true
     }
@@ -265,14 +265,7 @@ public actor MCPClient {
             params = object
         }
         let value = params.map { JSONValue.object($0) }
-        guard let deadline = timeout ?? configuration.requestTimeout else {
-            // No timeout: no task group, no closure.
-            let result = try await channel.request(method, params: value, progress: progress)
-            return protocolVersion.isModern ? try Self.unstamped(result, method: method) : result
-        }
-        let result = try await Self.withTimeout(deadline, method: method) { [channel] in
-            try await channel.request(method, params: value, progress: progress)
-        }
+        let result = try await channel.request(method, params: value, progress: progress, timeout: timeout ?? configuration.requestTimeout)
         return protocolVersion.isModern ? try Self.unstamped(result, method: method) : result
     }
 
@@ -297,15 +290,11 @@ public actor MCPClient {
         _ timeout: Duration?, method: String, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         guard let timeout else { return try await body() }
-        let deadline = Deadline(timeout)
         return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask {
-                try await Deadline.$current.withValue(deadline) { try await body() }
-            }
+            group.addTask { try await body() }
             group.addTask {
                 // A deadline, not a wait for an event: the group ends as soon as body finishes.
                 try await Task.sleep(for: timeout)
-                deadline.markPassed()
                 throw MCPClientError.timedOut("\(method) got no reply within \(timeout)")
             }
             defer { group.cancelAll() }
@@ -321,29 +310,6 @@ public actor MCPClient {
 public enum OnDeviceMCPVersion {
     /// The version string, sent as `clientInfo.version` and `serverInfo.version` by default.
     public static let string = "0.1.0"
-}
-
-/// A request's deadline, so that a cancellation can tell the server why it happened.
-final class Deadline: @unchecked Sendable {
-    /// The deadline of the request the current task is making, if it has one.
-    @TaskLocal static var current: Deadline?
-
-    let timeout: Duration
-    private let lock = Lock()
-    private var passed = false
-
-    init(_ timeout: Duration) {
-        self.timeout = timeout
-    }
-
-    func markPassed() {
-        lock.withLock { passed = true }
-    }
-
-    /// Whether the deadline has passed (so a cancellation now is a timeout).
-    var hasPassed: Bool {
-        lock.withLock { passed }
-    }
 }
 
 extension MCPClient.Configuration {

@@ -5,14 +5,18 @@ internal import MCPPlatform
 ///
 /// One reader task, owned by the channel, reads the transport until it ends; ``close()``
 /// closes the transport and waits for the reader. When the transport ends, every pending
-/// request fails at once with ``MCPClientError/connectionClosed``.
+/// request fails at once with ``MCPClientError/connectionClosed``. One more task watches
+/// the requests' deadlines (``RequestDeadlines``): a request that times out fails with
+/// ``MCPClientError/timedOut`` and the server gets `notifications/cancelled`.
 final class TransportChannel: ClientChannel, @unchecked Sendable {
     let transport: any Transport
     let router: ProgressRouter
     private let pending = PendingRequests()
     private let ids = RequestIDs()
+    private let deadlines = RequestDeadlines()
     private let lock = Lock()
     private var reader: Task<Void, Never>?
+    private var watcher: Task<Void, Never>?
 
     init(transport: any Transport, router: ProgressRouter) {
         self.transport = transport
@@ -33,8 +37,18 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
             }
             router.finish()
         }
+        let watcher = Task { [pending, deadlines, transport] in
+            await deadlines.watch { expired in
+                let error = MCPClientError.timedOut("\(expired.method) got no reply within \(expired.timeout)")
+                guard pending.resolve(expired.id, with: .failure(error)) else { return }
+                // The caller has its error; tell the server to stop. Best effort.
+                let cancelled = CancelledNotification(requestID: expired.id, reason: "The request timed out after \(expired.timeout).")
+                try? await transport.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
+            }
+        }
         lock.lock()
         reader = task
+        self.watcher = watcher
         lock.unlock()
     }
 
@@ -70,10 +84,14 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         }
     }
 
-    func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
+    func request(
+        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?
+    ) async throws -> JSONValue {
         let (id, params) = try router.start(params, ids: ids, progress: progress)
         defer { if progress != nil { router.unregister(id.json) } }
         try pending.prepare(id)
+        if let timeout { deadlines.add(id, method: method, timeout: timeout) }
+        defer { if timeout != nil { deadlines.remove(id) } }
         do {
             try await transport.send(.request(JSONRPCRequest(id: id, method: method, params: params)))
         } catch {
@@ -84,10 +102,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
             return try await pending.wait(for: id)
         } catch is CancellationError {
             // Tell the server to stop; it will not answer. Best effort: the connection may be gone.
-            let reason =
-                Deadline.current.flatMap { $0.hasPassed ? "The request timed out after \($0.timeout)." : nil }
-                ?? "The client cancelled the request."
-            let cancelled = CancelledNotification(requestID: id, reason: reason)
+            let cancelled = CancelledNotification(requestID: id, reason: "The client cancelled the request.")
             try? await transport.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
             throw CancellationError()
         }
@@ -105,8 +120,10 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         ids.close()
         await transport.close()
         pending.failAll(MCPClientError.connectionClosed("the client closed the connection"))
-        let task = lock.withLock { reader }
+        let (task, watcher) = lock.withLock { (reader, self.watcher) }
+        watcher?.cancel()
         task?.cancel()
         await task?.value
+        await watcher?.value
     }
 }
