@@ -3,7 +3,7 @@ public import MCPCore
 
 /// An MCP server: an actor that answers JSON-RPC messages with the tools registered on it.
 ///
-/// Register tools, then either answer messages one at a time with ``handle(_:)`` (what an
+/// Register tools, then either answer messages one at a time with ``handle(_:)-(JSONRPCMessage)`` (what an
 /// in-process client does) or serve a connection with ``run(on:)``:
 ///
 /// ```swift
@@ -63,7 +63,7 @@ public actor MCPServer {
     nonisolated let directory = CallDirectory()
     var nextSessionNumber = 1
 
-    /// The session used by ``handle(_:)``, which has no way to deliver notifications.
+    /// The session used by ``handle(_:)-(JSONRPCMessage)``, which has no way to deliver notifications.
     static let directSession = 0
 
     /// Creates a server with no tools.

@@ -13,7 +13,7 @@ public import MCPCore
 /// }
 /// ```
 ///
-/// The server validates every call's arguments against ``inputSchema`` before the
+/// The server validates every call's arguments against the tool's `inputSchema` before the
 /// function runs, so the function can rely on their shape. A function that throws
 /// produces a tool error result (`isError: true`) carrying the error's description.
 ///
