@@ -158,4 +158,31 @@ struct ServeProcessTests {
         #expect(await transport.capturedStandardErrorAtEnd() == "")
         await client.close()
     }
+
+    #if os(Linux)
+    /// What keeps the idle server small: Foundation proper (and ICU, which it loads) stays out;
+    /// FoundationEssentials is all the package uses. A module that imports `Foundation` again
+    /// would bring back about 6 MiB of resident pages.
+    @Test("serve runs without libFoundation or ICU mapped", .timeLimit(.minutes(1)))
+    func noFoundationProper() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let transport = try launchServe(in: directory)
+        let client = try await MCPClient.connect(over: transport)
+        _ = try await client.callTool(name: "clock_now", arguments: ["timezone": "Asia/Kathmandu"])
+        // Read to the end: /proc files report a size of 0, and String(contentsOfFile:) reads
+        // only part of a long one.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(transport.processIdentifier)/maps"))
+        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        try file.close()
+        let libraries = Set(
+            maps.split(separator: "\n").compactMap { line in
+                line.split(separator: "/").last.map(String.init).flatMap { $0.contains(".so") ? $0 : nil }
+            })
+        #expect(libraries.contains("libFoundationEssentials.so"))
+        #expect(!libraries.contains("libFoundation.so"))
+        #expect(!libraries.contains { $0.contains("FoundationInternationalization") || $0.contains("ICU") })
+        await client.close()
+    }
+    #endif
 }
