@@ -87,7 +87,7 @@ final class ConnectionExecutor: @unchecked Sendable {
 
     /// The thread's body: reads `input` into `inbound` until the input ends or the buffer
     /// stops, and runs jobs until retired. After each batch of jobs, what they sent is
-    /// written out (`outbound.flushDeferred()`): many replies, one `write`.
+    /// written out (`outbound.flush()`): many replies, one `write`.
     func run(
         reading input: Int32, owner: DescriptorOwner?, into inbound: InboundBuffer, flushing outbound: OutboundBuffer,
         maximumFrameLength: Int
@@ -137,7 +137,7 @@ final class ConnectionExecutor: @unchecked Sendable {
             batchesSinceRead += 1
             runJobs(batch)
             batch.removeAll(keepingCapacity: true)
-            outbound.flushDeferred()
+            outbound.flush()
         }
         POSIX.close(wakeRead)
         POSIX.close(wakeWrite)

@@ -374,8 +374,8 @@ final class OutboundBuffer: @unchecked Sendable {
     private var nextWaiterID: UInt64 = 0
     private var state: State = .open
     private var writerIdle = false
-    /// A sender is writing a small message itself (see ``enqueue(_:)``); the writing thread
-    /// waits, so bytes never interleave.
+    /// A sender or the connection thread is writing queued bytes itself (see ``flush()``);
+    /// the writing thread waits, so bytes never interleave.
     private var senderWriting = false
     private let byteLimit: Int
     private let descriptor: Int32
@@ -413,51 +413,20 @@ final class OutboundBuffer: @unchecked Sendable {
             throw refusal
         }
         if deferred, waiters.isEmpty, pending.isEmpty || pending.count + bytes.count <= byteLimit {
-            // On the connection thread: written by `flushDeferred()` once the batch of jobs is
-            // done, together with the other replies of the batch, or as soon as a pipe's
-            // atomic write is full, so that the peer can start on those while we go on.
+            // On the connection thread: written by `flush()` once the batch of jobs is done,
+            // together with the other replies of the batch, or as soon as a pipe's atomic
+            // write is full, so that the peer can start on those while we go on.
             pending.append(contentsOf: bytes)
             let full = pending.count >= POSIX.atomicPipeWrite
             lock.unlock()
-            if full { flushDeferred() }
+            if full { flush() }
             return
         }
-        if writerIdle, !senderWriting, pending.isEmpty, waiters.isEmpty, bytes.count <= POSIX.atomicPipeWrite,
-            POSIX.isWritable(descriptor)
-        {
-            senderWriting = true
+        if writerIdle, !senderWriting, pending.isEmpty, waiters.isEmpty, bytes.count <= POSIX.atomicPipeWrite {
+            // A small message with nothing before it: this sender writes it (see `flush()`).
+            pending = bytes
             lock.unlock()
-            var failure: Errno?
-            var chunk = bytes
-            while true {
-                do {
-                    try POSIX.writeAll(descriptor, chunk)
-                } catch {
-                    failure = error
-                }
-                lock.lock()
-                // Messages queued while this sender wrote: write them too while they are small
-                // and the pipe takes them, so a busy connection wakes no thread at all.
-                guard failure == nil, !pending.isEmpty, waiters.isEmpty, pending.count <= POSIX.atomicPipeWrite,
-                    POSIX.isWritable(descriptor)
-                else { break }
-                chunk.removeAll(keepingCapacity: true)
-                swap(&pending, &chunk)
-                lock.unlock()
-            }
-            senderWriting = false
-            // The writing thread takes over whatever is still queued (or finishes closing). When
-            // nothing is, it would only wake to wait again: a wasted thread switch per message.
-            if !pending.isEmpty || !isOpenLocked() { lock.signal() }
-            lock.unlock()
-            if let failure {
-                let error =
-                    failure.isBrokenPipe
-                    ? TransportError.closed("the peer closed the connection (broken pipe)")
-                    : TransportError.closed("writing to descriptor \(descriptor) failed: \(failure)")
-                fail(error)
-                throw error
-            }
+            if let failure = flush() { throw failure }
             return
         }
         if appendIfRoomLocked(bytes) {
@@ -493,34 +462,61 @@ final class OutboundBuffer: @unchecked Sendable {
         }
     }
 
-    /// Called on the connection thread after a batch of jobs: writes what is queued, in
-    /// pieces of at most ``POSIX/atomicPipeWrite`` bytes while the descriptor takes them
-    /// without blocking; the writing thread gets the rest.
+    /// Writes what is queued on the calling thread, in pieces of at most
+    /// ``POSIX/atomicPipeWrite`` bytes while `poll` says the descriptor takes them without
+    /// blocking; what the pipe does not take goes to the writing thread. Messages queued
+    /// meanwhile are written too, so a busy connection wakes no thread at all. Does nothing
+    /// while the writing thread or another sender is writing (they take these bytes next).
     ///
-    /// The thread must never block in `write` (it also reads, and a peer that is itself
-    /// blocked writing to us would never drain the pipe), hence the `poll` before each piece.
-    func flushDeferred() {
+    /// Called by a sender for its own small message, and by the connection thread after each
+    /// batch of jobs. Neither may block in `write`: the connection thread also reads, and a
+    /// peer that is itself blocked writing to us would never drain the pipe.
+    ///
+    /// - Returns: The error that ended writing, if a write failed (the buffer has failed too).
+    @discardableResult
+    func flush() -> TransportError? {
         lock.lock()
-        guard !pending.isEmpty else {
+        guard !pending.isEmpty, writerIdle, !senderWriting else {
             lock.unlock()
-            return
-        }
-        guard writerIdle, !senderWriting else {
-            // The writing thread is at work (or about to be): it takes these bytes next.
-            lock.unlock()
-            return
+            return nil
         }
         senderWriting = true
         var chunk: [UInt8] = []
-        swap(&pending, &chunk)
-        lock.unlock()
-        var written = 0
         var failure: Errno?
-        chunk.withUnsafeBytes { bytes in
-            while written < bytes.count, POSIX.isWritable(descriptor) {
-                let piece = min(POSIX.atomicPipeWrite, bytes.count - written)
+        repeat {
+            swap(&pending, &chunk)
+            lock.unlock()
+            let written = Self.writeWithoutBlocking(chunk, to: descriptor, failure: &failure)
+            lock.lock()
+            if failure == nil, written < chunk.count {
+                // What the pipe did not take goes first, before anything queued meanwhile.
+                pending.insert(contentsOf: chunk[written...], at: 0)
+                break
+            }
+            chunk.removeAll(keepingCapacity: true)
+        } while failure == nil && !pending.isEmpty
+        senderWriting = false
+        let admitted = admitWaitersLocked()
+        // The writing thread takes over whatever is still queued (or finishes closing). When
+        // nothing is, it would only wake to wait again: a wasted thread switch per message.
+        if !pending.isEmpty || !isOpenLocked() { lock.signal() }
+        lock.unlock()
+        for continuation in admitted { continuation.resume() }
+        guard let failure else { return nil }
+        let error = closedError(after: failure)
+        fail(error)
+        return error
+    }
+
+    /// Writes `bytes` in pieces of at most ``POSIX/atomicPipeWrite`` while the descriptor
+    /// can take them without blocking; returns how many bytes were written.
+    private static func writeWithoutBlocking(_ bytes: [UInt8], to descriptor: Int32, failure: inout Errno?) -> Int {
+        var written = 0
+        bytes.withUnsafeBytes { buffer in
+            while written < buffer.count, POSIX.isWritable(descriptor) {
+                let piece = min(POSIX.atomicPipeWrite, buffer.count - written)
                 do throws(Errno) {
-                    try POSIX.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written..<(written + piece)]))
+                    try POSIX.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[written..<(written + piece)]))
                 } catch {
                     failure = error
                     return
@@ -528,20 +524,25 @@ final class OutboundBuffer: @unchecked Sendable {
                 written += piece
             }
         }
-        lock.lock()
-        senderWriting = false
-        if failure == nil, written < chunk.count {
-            // What the pipe did not take goes first, before anything queued meanwhile.
-            pending.insert(contentsOf: chunk[written...], at: 0)
+        return written
+    }
+
+    /// The error that closes the buffer after a failed write.
+    private func closedError(after error: any Error) -> TransportError {
+        (error as? Errno)?.isBrokenPipe == true
+            ? TransportError.closed("the peer closed the connection (broken pipe)")
+            : TransportError.closed("writing to descriptor \(descriptor) failed: \(error)")
+    }
+
+    /// Lets waiting senders into the buffer, in order, while they fit; returns them to resume.
+    private func admitWaitersLocked() -> [CheckedContinuation<Void, any Error>] {
+        var admitted: [CheckedContinuation<Void, any Error>] = []
+        while let waiter = waiters.first, pending.isEmpty || pending.count + waiter.bytes.count <= byteLimit {
+            waiters.removeFirst()
+            pending.append(contentsOf: waiter.bytes)
+            admitted.append(waiter.continuation)
         }
-        if !pending.isEmpty || !isOpenLocked() { lock.signal() }
-        lock.unlock()
-        if let failure {
-            fail(
-                failure.isBrokenPipe
-                    ? TransportError.closed("the peer closed the connection (broken pipe)")
-                    : TransportError.closed("writing to descriptor \(descriptor) failed: \(failure)"))
-        }
+        return admitted
     }
 
     /// Stops accepting bytes; what is buffered is still written. Waiting senders fail.
@@ -583,7 +584,6 @@ final class OutboundBuffer: @unchecked Sendable {
     /// The writing thread's loop: runs until closed and drained, or until a write fails.
     func write(to descriptor: Int32, owner: DescriptorOwner?) {
         var chunk: [UInt8] = []
-        var admitted: [CheckedContinuation<Void, any Error>] = []
         lock.lock()
         while true {
             while pending.isEmpty && isOpenLocked() || senderWriting {
@@ -593,23 +593,14 @@ final class OutboundBuffer: @unchecked Sendable {
             }
             if pending.isEmpty { break }
             swap(&pending, &chunk)
-            // Let waiting senders into the emptied buffer, in order, while they fit.
-            while let waiter = waiters.first, pending.isEmpty || pending.count + waiter.bytes.count <= byteLimit {
-                waiters.removeFirst()
-                pending.append(contentsOf: waiter.bytes)
-                admitted.append(waiter.continuation)
-            }
+            // Let waiting senders into the emptied buffer.
+            let admitted = admitWaitersLocked()
             lock.unlock()
             for continuation in admitted { continuation.resume() }
-            admitted.removeAll(keepingCapacity: true)
             do {
                 try chunk.withUnsafeBytes { try POSIX.writeAll(descriptor, $0) }
             } catch {
-                let brokenPipe = (error as? Errno)?.isBrokenPipe ?? false
-                fail(
-                    brokenPipe
-                        ? TransportError.closed("the peer closed the connection (broken pipe)")
-                        : TransportError.closed("writing to descriptor \(descriptor) failed: \(error)"))
+                fail(closedError(after: error))
                 lock.lock()
                 break
             }
