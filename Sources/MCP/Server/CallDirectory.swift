@@ -1,10 +1,12 @@
 internal import MCPCore
 internal import MCPPlatform
 
-/// What a steady-state request needs to know without entering the server's actor: the
-/// registered tools and, per connection, its era, its client and where its notifications go.
+/// The server's registered tools and, per connection, what a steady-state request needs to
+/// know without entering the server's actor: its era, its client and where its
+/// notifications go.
 ///
-/// ``MCPServer`` writes it (on the actor) whenever these change; requests read it under a
+/// The tools live here only (the actor keeps their order); the connections are copies of
+/// the actor's sessions. ``MCPServer`` writes both on the actor; requests read them under a
 /// lock. A `tools/call` or `ping` on a connection whose era is settled is then answered
 /// without an actor hop (see `MCPServer.quickAnswer(for:session:)`); everything else, and
 /// every request that would be an error of the era, still goes through the actor.
@@ -21,8 +23,22 @@ final class CallDirectory: @unchecked Sendable {
     private var tools: [String: RegisteredTool] = [:]
     private var connections: [Int: Connection] = [:]
 
-    func setTool(_ entry: RegisteredTool?, named name: String) {
+    func setTool(_ entry: RegisteredTool, named name: String) {
         lock.withLock { tools[name] = entry }
+    }
+
+    /// Removes a tool; returns it, or `nil` when there was none of that name.
+    func removeTool(named name: String) -> RegisteredTool? {
+        lock.withLock { tools.removeValue(forKey: name) }
+    }
+
+    func tool(named name: String) -> RegisteredTool? {
+        lock.withLock { tools[name] }
+    }
+
+    /// The tools of these names that exist, in the order given.
+    func tools(named names: some Sequence<String>) -> [RegisteredTool] {
+        lock.withLock { names.compactMap { tools[$0] } }
     }
 
     func setConnection(_ connection: Connection?, for session: Int) {

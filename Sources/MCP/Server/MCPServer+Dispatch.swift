@@ -19,8 +19,9 @@ extension MCPServer {
 
     /// Answers a request with a response or an error response.
     ///
-    /// The actor decides the answer; a tool's function then runs off the actor, and its
-    /// result is finished here too, so a call costs one hop onto the actor, not two.
+    /// A steady-state `tools/call` or `ping` is decided without the actor (`quickAnswer(for:session:)`);
+    /// anything else, the actor decides. A tool's function then runs off the actor, and its
+    /// result is finished here too, so a call costs at most one hop onto the actor.
     nonisolated(nonsending) func respond(to request: JSONRPCRequest, session: Int) async -> JSONRPCMessage {
         do {
             let result: JSONValue

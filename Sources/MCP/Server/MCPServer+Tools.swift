@@ -12,11 +12,7 @@ extension MCPServer {
             start = orderedNames.firstIndex { $0 > after } ?? orderedNames.endIndex
         }
         let end = min(orderedNames.count, start + pageSize)
-        var listed: [JSONValue] = []
-        listed.reserveCapacity(end - start)
-        for name in orderedNames[start..<end] {
-            if let entry = registry[name] { listed.append(entry.listing) }
-        }
+        let listed = directory.tools(named: orderedNames[start..<end]).map(\.listing)
         var result: JSONObject = ["tools": .array(listed)]
         if end < orderedNames.count {
             result["nextCursor"] = .string(ToolCursor.encode(after: orderedNames[end - 1]))
@@ -34,7 +30,7 @@ extension MCPServer {
     ) throws(JSONRPCError) -> Answer {
         let name = request.params?["name"]?.stringValue
         return try Self.prepareCall(
-            request, tool: name.flatMap { registry[$0] }, version: version, clientInfo: clientInfo,
+            request, tool: name.flatMap(directory.tool(named:)), version: version, clientInfo: clientInfo,
             notify: sessions[session]?.notify, modern: modern, serverInfo: infoJSON)
     }
 

@@ -53,13 +53,12 @@ public actor MCPServer {
     /// How arguments are validated against tool schemas.
     public nonisolated let schemaOptions: JSONSchema.Options
 
-    /// Registered tools by name.
-    var registry: [String: RegisteredTool] = [:]
-    /// Registered tool names in ascending order: the order of `tools/list`.
+    /// Registered tool names in ascending order: the order of `tools/list` (the tools
+    /// themselves are in ``directory``).
     var orderedNames: [String] = []
     /// Connection state, by session number.
     var sessions: [Int: ServerSession] = [:]
-    /// A copy of the tools and the connections' eras for requests that need no actor.
+    /// The tools, and a copy of the connections' eras for requests that need no actor.
     nonisolated let directory = CallDirectory()
     var nextSessionNumber = 1
 
@@ -98,10 +97,8 @@ public actor MCPServer {
     ///   JSON Schema (or uses a remote reference); the tool list is then unchanged.
     public func register(_ tool: MCPTool) async throws {
         let schema = try JSONSchema(tool.definition.inputSchema, options: schemaOptions)
-        let isNew = registry[tool.name] == nil
-        let entry = RegisteredTool(tool: tool, schema: schema, listing: tool.definition.json)
-        registry[tool.name] = entry
-        directory.setTool(entry, named: tool.name)
+        let isNew = directory.tool(named: tool.name) == nil
+        directory.setTool(RegisteredTool(tool: tool, schema: schema, listing: tool.definition.json), named: tool.name)
         if isNew {
             let position = orderedNames.firstIndex { $0 > tool.name } ?? orderedNames.endIndex
             orderedNames.insert(tool.name, at: position)
@@ -127,8 +124,7 @@ public actor MCPServer {
     /// Calls already running go on to their end.
     @discardableResult
     public func unregister(_ name: String) async -> Bool {
-        guard registry.removeValue(forKey: name) != nil else { return false }
-        directory.setTool(nil, named: name)
+        guard directory.removeTool(named: name) != nil else { return false }
         orderedNames.removeAll { $0 == name }
         await announceToolListChange()
         return true
@@ -136,7 +132,7 @@ public actor MCPServer {
 
     /// The registered tools, in `tools/list` order.
     public var tools: [ToolDefinition] {
-        orderedNames.compactMap { registry[$0]?.tool.definition }
+        directory.tools(named: orderedNames).map(\.tool.definition)
     }
 
     // MARK: Answering messages

@@ -14,10 +14,9 @@ extension Transport {
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws -> Result
     ) async rethrows -> Result {
-        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *),
-            let provider = self as? any ConnectionExecutorProviding
-        {
-            return try await withTaskExecutorPreference(provider.connectionExecutor, isolation: isolation, operation: operation)
+        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
+            // A nil preference (a transport without a reading thread) changes nothing.
+            return try await withTaskExecutorPreference(connectionTaskExecutor, isolation: isolation, operation: operation)
         }
         return try await operation()
     }
