@@ -651,54 +651,53 @@ struct Evaluator {
 
     mutating func checkUnevaluated(_ node: Node, _ instance: JSONValue, _ annotations: inout Annotations) -> Bool {
         var valid = true
-        var scratch = Annotations()
         if let unevaluated = node.spec.unevaluatedItems, case .array(let elements) = instance {
-            let isFalseSchema = isFalse(unevaluated)
-            push("unevaluatedItems")
-            for (position, element) in elements.enumerated() where !annotations.isEvaluated(item: position) {
-                enterInstance(String(position))
-                let ok: Bool
-                if isFalseSchema {
-                    pop()
-                    fail("unevaluatedItems", "item \(position) is not allowed (no schema evaluates it)")
-                    push("unevaluatedItems")
-                    ok = false
-                } else {
-                    ok = evaluate(unevaluated, element, &scratch, want: false)
-                }
-                leaveInstance()
-                if !ok {
-                    valid = false
-                    if !collecting { break }
-                }
-            }
-            pop()
+            let evaluated = annotations
+            let members = elements.enumerated().lazy
+                .filter { !evaluated.isEvaluated(item: $0.offset) }
+                .map { (key: String($0.offset), value: $0.element, label: "item \($0.offset)") }
+            valid = applyUnevaluated("unevaluatedItems", unevaluated, to: members)
             annotations.allItems = true
         }
         if !valid && !collecting { return false }
         if let unevaluated = node.spec.unevaluatedProperties, case .object(let object) = instance {
-            let isFalseSchema = isFalse(unevaluated)
-            push("unevaluatedProperties")
-            for (name, value) in object where !annotations.isEvaluated(property: name) {
-                enterInstance(name)
-                let ok: Bool
-                if isFalseSchema {
-                    pop()
-                    fail("unevaluatedProperties", "property \"\(name)\" is not allowed (no schema evaluates it)")
-                    push("unevaluatedProperties")
-                    ok = false
-                } else {
-                    ok = evaluate(unevaluated, value, &scratch, want: false)
-                }
-                leaveInstance()
-                if !ok {
-                    valid = false
-                    if !collecting { break }
-                }
-            }
-            pop()
+            let evaluated = annotations
+            let members = object.lazy
+                .filter { !evaluated.isEvaluated(property: $0.key) }
+                .map { (key: $0.key, value: $0.value, label: "property \"\($0.key)\"") }
+            valid = applyUnevaluated("unevaluatedProperties", unevaluated, to: members) && valid
             annotations.allProperties = true
         }
+        return valid
+    }
+
+    /// Applies an `unevaluatedItems`/`unevaluatedProperties` schema to the members no other
+    /// keyword evaluated; a `false` schema fails each of them by name.
+    private mutating func applyUnevaluated(
+        _ keyword: String, _ schema: Int, to members: some Sequence<(key: String, value: JSONValue, label: String)>
+    ) -> Bool {
+        let isFalseSchema = isFalse(schema)
+        var valid = true
+        var scratch = Annotations()
+        push(keyword)
+        for member in members {
+            enterInstance(member.key)
+            let ok: Bool
+            if isFalseSchema {
+                pop()
+                fail(keyword, "\(member.label) is not allowed (no schema evaluates it)")
+                push(keyword)
+                ok = false
+            } else {
+                ok = evaluate(schema, member.value, &scratch, want: false)
+            }
+            leaveInstance()
+            if !ok {
+                valid = false
+                if !collecting { break }
+            }
+        }
+        pop()
         return valid
     }
 
