@@ -18,10 +18,14 @@ enum Echo {
         return server
     }
 
-    /// `--serve-echo`: the echo server on standard input and output, until end of input.
-    static func serve() async throws {
+    /// `--serve-echo`: the echo server on standard input and output, until end of input, with
+    /// its requests on the connection's reading thread (the opt-in fast path);
+    /// `--serve-echo-shared`: the same with the default options (requests on Swift's shared
+    /// executor).
+    static func serve(onConnectionThread: Bool = true) async throws {
         let server = try await makeServer()
-        try await server.run(on: StdioTransport())
+        let options = MCPServer.ConnectionOptions(requestExecution: onConnectionThread ? .connectionThread : .shared)
+        try await server.run(on: StdioTransport(), options: options)
     }
 }
 

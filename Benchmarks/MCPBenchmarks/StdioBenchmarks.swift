@@ -37,6 +37,8 @@ enum StdioBenchmarks {
         for era in [WireDriver.Era.modern, .legacy] {
             let ourFigures = try wire(executable: Paths.benchmarkBinary, arguments: ["--serve-echo"], era: era, load: ours)
             printRow("OnDeviceMCP server, \(era.rawValue)", ourFigures)
+            let sharedFigures = try wire(executable: Paths.benchmarkBinary, arguments: ["--serve-echo-shared"], era: era, load: ours)
+            printRow("OnDeviceMCP, \(era.rawValue), default options", sharedFigures)
             var pythonFigures = Figures()
             if FileManager.default.isExecutableFile(atPath: Paths.python) {
                 pythonFigures = try wire(executable: Paths.python, arguments: [Paths.pythonEchoServer], era: era, load: python)

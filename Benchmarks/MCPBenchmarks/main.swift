@@ -4,15 +4,15 @@
 //
 // No argument runs every group; `runtime` is `inprocess stdio memory`. Two hidden modes make
 // this executable its own peer for the stdio group: `--serve-echo` (an MCPServer with the
-// echo tool on standard input and output) and `--raw-responder` (one canned line per input
+// echo tool on standard input and output; `--serve-echo-shared` with the default options) and `--raw-responder` (one canned line per input
 // line, nothing parsed).
 
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-if arguments.first == "--serve-echo" {
-    try await Echo.serve()
+if arguments.first == "--serve-echo" || arguments.first == "--serve-echo-shared" {
+    try await Echo.serve(onConnectionThread: arguments.first == "--serve-echo")
     exit(0)
 }
 if arguments.first == "--loop" {

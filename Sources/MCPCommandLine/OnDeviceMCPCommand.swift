@@ -172,7 +172,7 @@ struct Runner {
             }
         case .command(let executable, let arguments):
             do {
-                let endpoint = ServerEndpoint.process(executable, arguments: arguments, standardError: .inherit)
+                let endpoint = ServerEndpoint.process(executable, arguments: arguments, standardError: .forward)
                 return try await MCPClient.connect(to: endpoint, configuration: configuration)
             } catch let error as TransportError {
                 throw Abort(code: fail("\(error)"))

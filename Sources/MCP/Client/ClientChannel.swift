@@ -13,100 +13,9 @@ protocol ClientChannel: Sendable {
     func notify(_ notification: JSONRPCNotification) async throws
     /// Ends the connection; pending requests fail.
     func close() async
-}
-
-/// Delivers server notifications: progress to the handler of the call it belongs to,
-/// everything to the client's notification stream.
-final class ProgressRouter: @unchecked Sendable {
-    typealias Handler = @Sendable (ProgressNotification) -> Void
-
-    private let lock = Lock()
-    private var handlers: [JSONValue: Handler] = [:]
-    let stream: AsyncStream<ServerNotification>
-    private let continuation: AsyncStream<ServerNotification>.Continuation
-
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
-    }
-
-    func register(_ token: JSONValue, _ handler: @escaping Handler) {
-        lock.lock()
-        handlers[token] = handler
-        lock.unlock()
-    }
-
-    /// Gives a new request its id and, when the caller wants progress, a progress token
-    /// (the id) in `params._meta` and a registered handler; the caller unregisters it.
-    ///
-    /// - Throws: ``MCPClientError/connectionClosed`` once the channel is closed.
-    func start(_ params: JSONValue?, ids: RequestIDs, progress: Handler?) throws -> (RequestID, JSONValue?) {
-        guard let id = ids.make() else {
-            throw MCPClientError.connectionClosed("the client closed the connection")
-        }
-        guard let progress else { return (id, params) }
-        register(id.json, progress)
-        return (id, ClientRequests.attachProgressToken(id.json, to: params))
-    }
-
-    func unregister(_ token: JSONValue) {
-        lock.lock()
-        handlers[token] = nil
-        lock.unlock()
-    }
-
-    /// Routes one notification from the server.
-    func deliver(_ notification: JSONRPCNotification) {
-        switch notification.method {
-        case MCPMethod.toolsListChanged:
-            continuation.yield(.toolListChanged)
-        case MCPMethod.progress:
-            guard let progress = try? ProgressNotification(params: notification.params) else {
-                continuation.yield(.other(notification))
-                return
-            }
-            lock.lock()
-            let handler = handlers[progress.progressToken]
-            lock.unlock()
-            handler?(progress)
-            continuation.yield(.progress(progress))
-        case MCPMethod.subscriptionsAcknowledged:
-            lock.lock()
-            acknowledged = true
-            let waiters = acknowledgementWaiters
-            acknowledgementWaiters = []
-            lock.unlock()
-            for waiter in waiters { waiter.resume() }
-        default:
-            continuation.yield(.other(notification))
-        }
-    }
-
-    func finish() {
-        continuation.finish()
-        lock.lock()
-        let waiters = acknowledgementWaiters
-        acknowledgementWaiters = []
-        lock.unlock()
-        for waiter in waiters { waiter.resume() }
-    }
-
-    private var acknowledged = false
-    private var acknowledgementWaiters: [CheckedContinuation<Void, Never>] = []
-
-    /// Returns once the server has acknowledged a `subscriptions/listen` request (or the
-    /// connection has ended).
-    func waitForAcknowledgement() async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if acknowledged {
-                lock.unlock()
-                waiter.resume()
-            } else {
-                acknowledgementWaiters.append(waiter)
-                lock.unlock()
-            }
-        }
-    }
+    /// Ends the connection without waiting (for a client dropped without ``close()``):
+    /// pending requests fail, and whatever the channel owns is shut down in the background.
+    func abandon()
 }
 
 /// A request id source shared by a channel's callers, which also knows when the channel
@@ -188,6 +97,12 @@ final class DirectChannel: ClientChannel {
         ids.close()
         await server.closeSession(session)
         router.finish()
+    }
+
+    func abandon() {
+        ids.close()
+        router.finish()
+        Task { [server, session] in await server.closeSession(session) }
     }
 }
 

@@ -135,11 +135,15 @@ public actor MCPClient {
             let agreement = try await Agreement.reach(over: channel, configuration: configuration)
             let client = MCPClient(channel: channel, router: router, agreement: agreement, configuration: configuration)
             if await client.startListening() {
-                // Return only once changes will be heard; a server that never acknowledges
-                // leaves the client without tool list notifications, nothing worse.
-                _ = try? await withTimeout(configuration.discoverTimeout, method: MCPMethod.subscriptionsListen) {
+                // Return once changes will be heard, or at the discover deadline: a server that
+                // never acknowledges leaves the client without tool list notifications, nothing worse.
+                _ = try? await DeadlineRace.run(
+                    within: configuration.discoverTimeout,
+                    timeout: { MCPClientError.timedOut("subscriptions/listen was not acknowledged") }
+                ) {
                     await router.waitForAcknowledgement()
                 }
+                try Task.checkCancellation()
             }
             return client
         } catch {
@@ -148,35 +152,98 @@ public actor MCPClient {
         }
     }
 
+    /// Connects to a server, runs `body` with the client, and closes the connection when
+    /// `body` returns or throws (or the task is cancelled): the scoped way to use a server.
+    ///
+    /// ```swift
+    /// let time = try await MCPClient.withConnection(to: .process("mcp-server-time")) { client in
+    ///     try await client.callTool(name: "get_current_time", arguments: ["timezone": "Europe/Lisbon"])
+    /// }
+    /// ```
+    ///
+    /// The connection, its threads and (for ``ServerEndpoint/process(_:arguments:environment:currentDirectory:standardError:)``)
+    /// the child process end before this function returns.
+    public static func withConnection<Result: Sendable>(
+        to endpoint: ServerEndpoint, configuration: Configuration = Configuration(),
+        _ body: (MCPClient) async throws -> Result
+    ) async throws -> Result {
+        let client = try await connect(to: endpoint, configuration: configuration)
+        let result: Result
+        do {
+            result = try await body(client)
+        } catch {
+            await client.close()
+            throw error
+        }
+        await client.close()
+        return result
+    }
+
+    /// Connects to a server in the same process, runs `body` with the client, and closes the
+    /// connection when `body` returns or throws.
+    public static func withConnection<Result: Sendable>(
+        to server: MCPServer, configuration: Configuration = .inProcess,
+        _ body: (MCPClient) async throws -> Result
+    ) async throws -> Result {
+        let client = try await connect(to: server, configuration: configuration)
+        let result: Result
+        do {
+            result = try await body(client)
+        } catch {
+            await client.close()
+            throw error
+        }
+        await client.close()
+        return result
+    }
+
+    /// The safety net for a client dropped without ``close()``: the connection is shut down
+    /// without waiting (its reader and deadline tasks are cancelled, the transport is closed —
+    /// a child process gets the stdio shutdown sequence — and in-process state is released).
+    /// Prefer ``withConnection(to:configuration:_:)-(ServerEndpoint,_,_)`` or ``close()``,
+    /// which also wait for it.
+    deinit {
+        listener?.cancel()
+        if !closed { channel.abandon() }
+    }
+
     // MARK: Requests
 
     /// Lists every tool the server offers, following every page.
+    ///
+    /// Entries that are not valid tools are left out; ``toolListing(timeout:)`` says which and why.
     public nonisolated func listTools(timeout: Duration? = nil) async throws -> [ToolDefinition] {
-        var tools: [ToolDefinition] = []
+        try await toolListing(timeout: timeout).tools
+    }
+
+    /// Every tool the server offers, following every page, and the entries left out because
+    /// they are not valid tools (one malformed definition does not spoil the rest).
+    public nonisolated func toolListing(timeout: Duration? = nil) async throws -> ToolListing {
+        var listing = ToolListing()
         var cursor: String?
         var seenCursors: Set<String> = []
         repeat {
             let page = try await listToolsPage(cursor: cursor, timeout: timeout)
-            tools.append(contentsOf: page.tools)
+            listing.tools.append(contentsOf: page.tools)
+            listing.skipped.append(contentsOf: page.skipped)
             cursor = page.nextCursor
             if let cursor, !seenCursors.insert(cursor).inserted {
                 throw MCPClientError.invalidResponse("the server repeated the tools/list cursor \"\(cursor)\"")
             }
         } while cursor != nil
-        return tools
+        return listing
     }
 
     /// Lists one page of tools.
     ///
-    /// - Returns: The page's tools and the cursor of the next page (`nil` after the last;
-    ///   an empty string is a valid cursor).
-    public nonisolated func listToolsPage(cursor: String? = nil, timeout: Duration? = nil) async throws -> (tools: [ToolDefinition], nextCursor: String?) {
+    /// - Returns: The page's tools, the cursor of the next page (`nil` after the last; an
+    ///   empty string is a valid cursor), and the entries left out as not valid tools.
+    public nonisolated func listToolsPage(cursor: String? = nil, timeout: Duration? = nil) async throws -> ListToolsResult {
         var params = JSONObject()
         if let cursor { params["cursor"] = .string(cursor) }
         let result = try await send(MCPMethod.toolsList, params: params, timeout: timeout)
         do {
-            let page = try ListToolsResult(json: result)
-            return (page.tools, page.nextCursor)
+            return try ListToolsResult(json: result)
         } catch {
             throw MCPClientError.invalidResponse("the tools/list result is not valid: \(error)")
         }
@@ -215,12 +282,14 @@ public actor MCPClient {
         }
     }
 
-    /// Notifications from the server: tool list changes, progress, and others.
+    /// A new stream of the server's notifications: tool list changes, progress, and others.
     ///
-    /// One stream per client, for one consumer; it finishes when the connection ends.
-    /// On a 2026-07-28 connection the client opens a `subscriptions/listen` stream for
-    /// tool list changes when the server announces them.
-    public nonisolated var notifications: AsyncStream<ServerNotification> { router.stream }
+    /// Each access makes a stream of its own, so any number of consumers can listen at once;
+    /// a stream receives what arrives after it was made, keeps at most the newest 1,024
+    /// notifications its consumer has not read yet, and finishes when the connection ends
+    /// (or at once, when it already has). On a 2026-07-28 connection the client opens a
+    /// `subscriptions/listen` stream for tool list changes when the server announces them.
+    public nonisolated var notifications: AsyncStream<ServerNotification> { router.subscribe() }
 
     /// Closes the connection. Calls in flight fail with ``MCPClientError/connectionClosed``.
     public func close() async {
@@ -285,24 +354,14 @@ public actor MCPClient {
         return .object(object)
     }
 
-    /// Runs `body`, failing with ``MCPClientError/timedOut`` (and cancelling `body`) after `timeout`.
+    /// Runs `body`, failing with ``MCPClientError/timedOut`` at the deadline (and cancelling
+    /// `body`), whether or not `body` reacts to cancellation.
     static func withTimeout<T: Sendable>(
         _ timeout: Duration?, method: String, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         guard let timeout else { return try await body() }
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                // A deadline, not a wait for an event: the group ends as soon as body finishes.
-                try await Task.sleep(for: timeout)
-                throw MCPClientError.timedOut("\(method) got no reply within \(timeout)")
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else {
-                throw MCPClientError.connectionClosed
-            }
-            return first
-        }
+        return try await DeadlineRace.run(
+            within: timeout, timeout: { MCPClientError.timedOut("\(method) got no reply within \(timeout)") }, body)
     }
 }
 

@@ -10,6 +10,8 @@ public struct MCPClientError: Error, Hashable, Sendable, CustomStringConvertible
         case timedOut
         case invalidResponse
         case handshakeFailed
+        case requestTooLarge
+        case encodingFailed
     }
 
     private let code: Code
@@ -29,11 +31,17 @@ public struct MCPClientError: Error, Hashable, Sendable, CustomStringConvertible
     public static let invalidResponse = MCPClientError(.invalidResponse, "the server's reply is not valid")
     /// The client and the server could not agree on a protocol version.
     public static let handshakeFailed = MCPClientError(.handshakeFailed, "the handshake with the server failed")
+    /// The request is longer than the connection's frame limit; nothing was sent.
+    public static let requestTooLarge = MCPClientError(.requestTooLarge, "the request is larger than the connection allows")
+    /// The request could not be encoded (for example, it holds a non-finite number); nothing was sent.
+    public static let encodingFailed = MCPClientError(.encodingFailed, "the request could not be encoded")
 
     static func connectionClosed(_ detail: String) -> MCPClientError { MCPClientError(.connectionClosed, detail) }
     static func timedOut(_ detail: String) -> MCPClientError { MCPClientError(.timedOut, detail) }
     static func invalidResponse(_ detail: String) -> MCPClientError { MCPClientError(.invalidResponse, detail) }
     static func handshakeFailed(_ detail: String) -> MCPClientError { MCPClientError(.handshakeFailed, detail) }
+    static func requestTooLarge(_ detail: String) -> MCPClientError { MCPClientError(.requestTooLarge, detail) }
+    static func encodingFailed(_ detail: String) -> MCPClientError { MCPClientError(.encodingFailed, detail) }
 
     /// Errors are equal when they are of the same kind, whatever their detail.
     public static func == (lhs: MCPClientError, rhs: MCPClientError) -> Bool {

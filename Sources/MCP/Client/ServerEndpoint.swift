@@ -12,7 +12,7 @@ public struct ServerEndpoint: Sendable {
     ///   - standardError: What happens to what it writes on standard error.
     public static func process(
         _ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
-        currentDirectory: String? = nil, standardError: ProcessTransport.StandardErrorHandling = .inherit
+        currentDirectory: String? = nil, standardError: ProcessTransport.StandardErrorHandling = .forward
     ) -> ServerEndpoint {
         ServerEndpoint {
             try ProcessTransport.launch(

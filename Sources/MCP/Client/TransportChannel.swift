@@ -5,15 +5,26 @@ internal import MCPPlatform
 ///
 /// One reader task, owned by the channel, reads the transport until it ends; ``close()``
 /// closes the transport and waits for the reader. When the transport ends, every pending
-/// request fails at once with ``MCPClientError/connectionClosed``. One more task watches
-/// the requests' deadlines (``RequestDeadlines``): a request that times out fails with
-/// ``MCPClientError/timedOut`` and the server gets `notifications/cancelled`.
+/// request fails at once with ``MCPClientError/connectionClosed``, saying why when the
+/// transport knows (a child process's exit status and the tail of its standard error). One
+/// more task watches the requests' deadlines (``RequestDeadlines``): a request that times out
+/// fails with ``MCPClientError/timedOut`` and the server gets `notifications/cancelled`.
+///
+/// What the server sends that is not a valid message fails the request it answers at once
+/// when its id can be read (``MCPClientError/invalidResponse``, naming what was wrong: its
+/// size, its depth, the JSON error); otherwise it is noted (``ProtocolNotes``) and a later
+/// timeout says what was seen.
+///
+/// Neither task holds the channel: a client dropped without ``close()`` calls ``abandon()``
+/// from its `deinit`, which ends them and closes the transport in the background.
 final class TransportChannel: ClientChannel, @unchecked Sendable {
     let transport: any Transport
     let router: ProgressRouter
     private let pending = PendingRequests()
     private let ids = RequestIDs()
     private let deadlines = RequestDeadlines()
+    private let notes = ProtocolNotes()
+    // Safety: `reader` and `watcher` are read and written with `lock` held.
     private let lock = Lock()
     private var reader: Task<Void, Never>?
     private var watcher: Task<Void, Never>?
@@ -26,30 +37,42 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     /// Starts reading the transport.
     func start() {
         let stream = transport.receive()
-        let task = startReader { [pending, router] in
+        let task = startReader { [pending, router, notes, ids, transport] in
+            var failure: (any Error)?
             do {
                 for try await inbound in stream {
-                    await Self.dispatch(inbound, pending: pending, router: router, transport: self.transport)
+                    await Self.dispatch(inbound, pending: pending, router: router, notes: notes, transport: transport)
                 }
-                pending.failAll(MCPClientError.connectionClosed("the server closed the connection"))
             } catch {
-                pending.failAll(MCPClientError.connectionClosed("the connection to the server broke: \(error)"))
+                failure = error
             }
+            let detail: String
+            if ids.isClosed {
+                detail = "the client closed the connection"
+            } else {
+                let reason = await (transport as? any TransportEndReporting)?.endDescription()
+                if let failure {
+                    detail = "the connection to the server broke: \(failure)" + (reason.map { "; \($0)" } ?? "")
+                } else {
+                    detail = reason ?? "the server closed the connection"
+                }
+            }
+            pending.failAll(MCPClientError.connectionClosed(detail))
             router.finish()
         }
-        let watcher = Task { [pending, deadlines, transport] in
+        let watcher = Task { [pending, deadlines, notes, transport] in
             await deadlines.watch { expired in
-                let error = MCPClientError.timedOut("\(expired.method) got no reply within \(expired.timeout)")
+                let error = MCPClientError.timedOut("\(expired.method) got no reply within \(expired.timeout)" + notes.summary)
                 guard pending.resolve(expired.id, with: .failure(error)) else { return }
                 // The caller has its error; tell the server to stop. Best effort.
                 let cancelled = CancelledNotification(requestID: expired.id, reason: "The request timed out after \(expired.timeout).")
                 try? await transport.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
             }
         }
-        lock.lock()
-        reader = task
-        self.watcher = watcher
-        lock.unlock()
+        lock.withLock {
+            reader = task
+            self.watcher = watcher
+        }
     }
 
     /// Starts the reader task on the transport's reading thread when it has one, so that a
@@ -61,14 +84,18 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         return Task(operation: operation)
     }
 
-    private static func dispatch(_ inbound: InboundMessage, pending: PendingRequests, router: ProgressRouter, transport: any Transport) async {
+    private static func dispatch(
+        _ inbound: InboundMessage, pending: PendingRequests, router: ProgressRouter, notes: ProtocolNotes,
+        transport: (any Transport)?
+    ) async {
         switch inbound {
         case .message(.response(let response)):
-            pending.resolve(response.id, with: .success(response.result))
-        case .message(.errorResponse(let response)):
-            if let id = response.id {
-                pending.resolve(id, with: .failure(response.error))
+            if !pending.resolve(response.id, with: .success(response.result)) {
+                notes.record("a response to request \(response.id), which was not waiting for one")
             }
+        case .message(.errorResponse(let response)):
+            if let id = response.id, pending.resolve(id, with: .failure(response.error)) { return }
+            notes.record("an error response (\(response.error)) that answers no waiting request")
         case .message(.notification(let notification)):
             router.deliver(notification)
         case .message(.request(let request)):
@@ -77,10 +104,19 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
                 request.method == MCPMethod.ping
                 ? .response(JSONRPCResponse(id: request.id, result: [:]))
                 : .errorResponse(JSONRPCErrorResponse(id: request.id, error: .methodNotFound(request.method)))
-            try? await transport.send(reply)
-        case .message(.batch), .invalid:
-            // Nothing to answer: a client does not reply to malformed server output.
-            return
+            try? await transport?.send(reply)
+        case .message(.batch):
+            notes.record("a JSON-RPC batch, which this client never asks for")
+        case .invalid(let invalid):
+            // A client does not answer malformed server output; it fails the request the
+            // message was meant to answer, when that can be told.
+            let what = invalid.error.message
+            if let id = invalid.id,
+                pending.resolve(id, with: .failure(MCPClientError.invalidResponse("the server's reply to request \(id) is not valid: \(what)")))
+            {
+                return
+            }
+            notes.record("a message that is not valid: \(what)")
         }
     }
 
@@ -96,7 +132,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
             try await transport.send(.request(JSONRPCRequest(id: id, method: method, params: params)))
         } catch {
             pending.discard(id)
-            throw MCPClientError.connectionClosed("could not send \(method): \(error)")
+            throw Self.sendFailure(error, sending: method)
         }
         do {
             return try await pending.wait(for: id)
@@ -108,11 +144,27 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         }
     }
 
+    /// The error a caller gets when its message could not be sent, keeping the reasons apart:
+    /// the connection is gone, the message is too large, it cannot be encoded, or the caller
+    /// was cancelled while the connection's output was backed up.
+    static func sendFailure(_ error: any Error, sending method: String) -> any Error {
+        if error is CancellationError { return error }
+        if error is JSONWriteError { return MCPClientError.encodingFailed("could not send \(method): \(error)") }
+        switch error as? TransportError {
+        case let failure? where failure == .frameTooLarge(""):
+            return MCPClientError.requestTooLarge("could not send \(method): \(failure)")
+        case let failure? where failure == .encodingFailure(""):
+            return MCPClientError.encodingFailed("could not send \(method): \(failure)")
+        default:
+            return MCPClientError.connectionClosed("could not send \(method): \(error)")
+        }
+    }
+
     func notify(_ notification: JSONRPCNotification) async throws {
         do {
             try await transport.send(.notification(notification))
         } catch {
-            throw MCPClientError.connectionClosed("could not send \(notification.method): \(error)")
+            throw Self.sendFailure(error, sending: notification.method)
         }
     }
 
@@ -126,4 +178,23 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         await task?.value
         await watcher?.value
     }
+
+    func abandon() {
+        ids.close()
+        pending.failAll(MCPClientError.connectionClosed("the client was released without being closed"))
+        let (task, watcher) = lock.withLock { (reader, self.watcher) }
+        watcher?.cancel()
+        task?.cancel()
+        // The transport's own shutdown (a child's stdio shutdown sequence) runs on its own;
+        // this task is its owner and ends with it.
+        Task { [transport] in await transport.close() }
+    }
+}
+
+/// A transport that can say why its peer went away (a child process's exit status and the
+/// tail of its standard error), for the error pending requests fail with.
+protocol TransportEndReporting: Sendable {
+    /// Why the inbound stream ended, in a clause such as "the server process exited with
+    /// status 3; its standard error ended with: …"; `nil` when there is nothing to add.
+    func endDescription() async -> String?
 }

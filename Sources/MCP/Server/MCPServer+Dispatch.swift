@@ -61,7 +61,12 @@ extension MCPServer {
     }
 
     /// Answers a JSON-RPC batch: processed under 2025-03-26, refused otherwise.
-    private nonisolated func handleBatch(_ elements: [JSONValue], session: Int) async -> JSONRPCMessage? {
+    ///
+    /// Its elements run concurrently, at most `width` at a time (the slots the batch holds
+    /// against the connection's limit), so a batch of 10,000 requests never means 10,000 tasks.
+    nonisolated func handleBatch(
+        _ elements: [JSONValue], session: Int, width: Int = MCPServer.maximumConcurrentRequests
+    ) async -> JSONRPCMessage? {
         let era = await era(of: session)
         guard case .legacy(let negotiated) = era, negotiated.allowsBatches else {
             let uses: String
@@ -73,33 +78,45 @@ extension MCPServer {
             let error = JSONRPCError.invalidRequest("JSON-RPC batches are only allowed in protocol version 2025-03-26; \(uses)")
             return .errorResponse(JSONRPCErrorResponse(id: nil, error: error))
         }
+        let width = max(1, width)
         let responses = await withTaskGroup(of: (Int, JSONRPCMessage?).self) { group in
+            var collected: [(Int, JSONRPCMessage)] = []
+            var running = 0
             for (position, element) in elements.enumerated() {
+                if running >= width, let (done, response) = await group.next() {
+                    running -= 1
+                    if let response { collected.append((done, response)) }
+                }
+                running += 1
                 group.addTask { () async -> (Int, JSONRPCMessage?) in
-                    do throws(InvalidMessage) {
-                        let message = try JSONRPCMessage(element)
-                        switch message {
-                        case .request(let request) where request.method == MCPMethod.initialize:
-                            let error = JSONRPCError.invalidRequest("initialize must not be sent in a batch")
-                            return (position, .errorResponse(JSONRPCErrorResponse(id: request.id, error: error)))
-                        case .batch:
-                            let error = JSONRPCError.invalidRequest("a batch must not contain another batch")
-                            return (position, .errorResponse(JSONRPCErrorResponse(id: nil, error: error)))
-                        default:
-                            return (position, await self.handle(message, session: session))
-                        }
-                    } catch {
-                        return (position, error.response)
-                    }
+                    await self.answerBatchElement(element, session: session).map { (position, $0) } ?? (position, nil)
                 }
             }
-            var collected: [(Int, JSONRPCMessage)] = []
             for await (position, response) in group {
                 if let response { collected.append((position, response)) }
             }
             return collected.sorted { $0.0 < $1.0 }.map(\.1.json)
         }
         return responses.isEmpty ? nil : .batch(responses)
+    }
+
+    /// The answer to one element of a batch, or `nil` for a notification.
+    private nonisolated func answerBatchElement(_ element: JSONValue, session: Int) async -> JSONRPCMessage? {
+        do throws(InvalidMessage) {
+            let message = try JSONRPCMessage(element)
+            switch message {
+            case .request(let request) where request.method == MCPMethod.initialize:
+                let error = JSONRPCError.invalidRequest("initialize must not be sent in a batch")
+                return .errorResponse(JSONRPCErrorResponse(id: request.id, error: error))
+            case .batch:
+                let error = JSONRPCError.invalidRequest("a batch must not contain another batch")
+                return .errorResponse(JSONRPCErrorResponse(id: nil, error: error))
+            default:
+                return await handle(message, session: session)
+            }
+        } catch {
+            return error.response
+        }
     }
 
     // MARK: Requests

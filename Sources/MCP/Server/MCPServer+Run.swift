@@ -2,53 +2,102 @@ internal import MCPCore
 internal import MCPPlatform
 
 extension MCPServer {
-    /// The most requests one connection may have in flight; past it, reading pauses
-    /// until one finishes (notifications, including cancellations, are still read first).
+    /// The default limit on requests one connection may have in flight (a batch counts as
+    /// its number of elements, up to this limit); past it, reading pauses until one finishes.
     public static let maximumConcurrentRequests = 1024
 
-    /// How long requests still running when the peer closes its side may take to answer
-    /// before they are cancelled.
+    /// The default time requests still running when the peer closes its side may take to
+    /// answer before they are cancelled.
     public static let endOfInputGracePeriod: Duration = .milliseconds(500)
 
-    /// Serves a connection until the peer closes it.
-    ///
-    /// Each request is handled in its own child task, so a slow tool never delays `ping`
-    /// or another call; responses go out as they are ready. `notifications/cancelled`
-    /// cancels the named request's task, and that request gets no response. A frame that
-    /// is not a valid message is answered with the error that says why (`-32700` with
-    /// `id: null` for text that is not JSON), and the connection goes on.
-    ///
-    /// When the peer closes the connection (for stdio, end of input), requests still
-    /// running get ``endOfInputGracePeriod`` to answer and are then cancelled; the
-    /// transport is closed, and `run` returns.
-    ///
-    /// On a ``StdioTransport`` or ``FileDescriptorTransport`` (and where the system has task
-    /// executors), the loop and the requests' tasks run on the transport's reading thread, so
-    /// a request is read, handled and answered with no thread switch. Requests still run
-    /// concurrently: whenever one suspends, the others proceed. A tool that does long
-    /// synchronous work (seconds of computation without an `await`) holds that thread, and
-    /// with it the connection's other requests, until it returns; give such work its own
-    /// task (`await Task.detached { … }.value`), as one would to keep any executor responsive.
-    ///
-    /// - Throws: The transport's error when the connection breaks.
-    public nonisolated func run(on transport: some Transport) async throws {
-        // On stdio, this loop, each request's task and the actor's own work run on the
-        // transport's reading thread: a request is read, handled and answered there.
-        try await transport.preferringConnectionThread {
-            try await serve(transport)
+    /// How a connection is served: where its requests run, and its limits.
+    public struct ConnectionOptions: Sendable {
+        /// Where a connection's requests run.
+        public struct RequestExecution: Hashable, Sendable {
+            enum Kind: Hashable, Sendable {
+                case shared
+                case connectionThread
+            }
+
+            let kind: Kind
+
+            /// Each request runs in its own task on Swift's shared concurrent executor (the
+            /// default): a tool that computes for seconds without suspending cannot hold up
+            /// reading, `notifications/cancelled` or `ping`, which the connection answers itself.
+            public static let shared = RequestExecution(kind: .shared)
+
+            /// Each request runs on the connection's reading thread, where the transport has
+            /// one (``StdioTransport``, ``FileDescriptorTransport``) and the system has task
+            /// executors: a request is read, handled and answered with no thread switch, the
+            /// fastest a stdio round trip gets. The price: a tool that computes without
+            /// suspending holds that thread, and with it the whole connection, until it
+            /// returns. Choose it only for tools that always return quickly or suspend.
+            public static let connectionThread = RequestExecution(kind: .connectionThread)
+        }
+
+        /// Where requests run; ``RequestExecution/shared`` by default.
+        public var requestExecution: RequestExecution
+        /// The most requests in flight at once (a batch counts as its number of elements, up
+        /// to this limit); at least 1. While that many run, and while the connection's
+        /// output is backed up (a peer that does not read its answers), the server stops
+        /// reading, so the peer is slowed down by the pipe instead of filling memory.
+        public var maximumConcurrentRequests: Int
+        /// How long requests still running at end of input may take to answer before they
+        /// are cancelled.
+        public var endOfInputGracePeriod: Duration
+
+        public init(
+            requestExecution: RequestExecution = .shared,
+            maximumConcurrentRequests: Int = MCPServer.maximumConcurrentRequests,
+            endOfInputGracePeriod: Duration = MCPServer.endOfInputGracePeriod
+        ) {
+            self.requestExecution = requestExecution
+            self.maximumConcurrentRequests = max(1, maximumConcurrentRequests)
+            self.endOfInputGracePeriod = endOfInputGracePeriod
         }
     }
 
-    private nonisolated func serve(_ transport: some Transport) async throws {
-        let inFlight = InFlightRequests()
+    /// Serves a connection until the peer closes it.
+    ///
+    /// Each request is handled in its own task, so a slow tool never delays `ping` or another
+    /// call; responses go out as they are ready. `notifications/cancelled` cancels the named
+    /// request's task, and that request gets no response. `ping` is answered by the
+    /// connection's loop itself. A frame that is not a valid message is answered with the
+    /// error that says why (`-32700` with `id: null` for text that is not JSON), and the
+    /// connection goes on.
+    ///
+    /// At most ``ConnectionOptions/maximumConcurrentRequests`` requests run at once; a batch
+    /// counts as its elements, and its elements run with at most that many at a time. While
+    /// the limit is reached, or while the transport's output is backed up because the peer
+    /// does not read, the loop stops reading, so memory stays bounded whatever the peer does.
+    ///
+    /// When the peer closes the connection (for stdio, end of input), requests still
+    /// running get ``ConnectionOptions/endOfInputGracePeriod`` to answer and are then
+    /// cancelled; the transport is closed, and `run` returns. Cancelling the task that runs
+    /// this function cancels every request and closes the transport too.
+    ///
+    /// On a ``StdioTransport`` or ``FileDescriptorTransport`` (and where the system has task
+    /// executors), the loop runs on the transport's reading thread. Requests run on Swift's
+    /// shared executor unless ``ConnectionOptions/RequestExecution/connectionThread`` asks for
+    /// that thread too.
+    ///
+    /// - Throws: The transport's error when the connection breaks.
+    public nonisolated func run(on transport: some Transport, options: ConnectionOptions = ConnectionOptions()) async throws {
+        try await transport.preferringConnectionThread {
+            try await serve(transport, options: options)
+        }
+    }
+
+    private nonisolated func serve(_ transport: some Transport, options: ConnectionOptions) async throws {
+        let inFlight = InFlightRequests(limit: options.maximumConcurrentRequests)
         let session = await openSession { message in
             // A failed send means the peer is gone; the inbound stream ends soon after.
             try? await transport.send(message)
         }
+        let starter = RequestStarter(transport: transport, execution: options.requestExecution)
+        let batchWidth = options.maximumConcurrentRequests
         var failure: (any Error)?
-        // Children report whether they are the end-of-input deadline (true) or a request (false).
-        await withTaskGroup(of: Bool.self) { group in
-            var running = 0
+        await withTaskCancellationHandler {
             do {
                 for try await inbound in transport.receive() {
                     switch inbound {
@@ -64,119 +113,234 @@ extension MCPServer {
                         }
                     case .message(.response), .message(.errorResponse):
                         continue
-                    case .message(let message):
-                        if running >= Self.maximumConcurrentRequests {
-                            _ = await group.next()
-                            running -= 1
+                    case .message(.request(let request)) where request.method == MCPMethod.ping:
+                        // Answered here, so that no busy tool can delay it.
+                        if let response = await handle(.request(request), session: session) {
+                            try? await transport.send(response)
                         }
-                        let id = message.id
-                        // Registered before the child starts, so a cancellation that arrives
-                        // first is not missed.
-                        let ticket = id.map { inFlight.expect($0) }
-                        running += 1
-                        group.addTask {
-                            if let id, let ticket {
-                                let proceed = withUnsafeCurrentTask { task in
-                                    task.map { inFlight.attach(id, ticket: ticket, task: $0) } ?? true
-                                }
-                                guard proceed else {
-                                    _ = inFlight.finish(id, ticket: ticket)
-                                    return false
-                                }
+                    case .message(let message):
+                        let weight = message.batchCount.map { min($0, batchWidth) } ?? 1
+                        await inFlight.acquire(weight)
+                        await transport.waitForOutboundRoom()
+                        let ticket = inFlight.register(message.id, weight: weight)
+                        let task = starter.start { [self] in
+                            let response: JSONRPCMessage?
+                            if case .batch(let elements) = message {
+                                response = await handleBatch(elements, session: session, width: weight)
+                            } else {
+                                response = await handle(message, session: session)
                             }
-                            let response = await self.handle(message, session: session)
-                            let cancelled = id.flatMap { id in ticket.map { inFlight.finish(id, ticket: $0) } } ?? false
-                            if let response, !cancelled, !Task.isCancelled {
+                            if let response, !inFlight.isCancelled(ticket), !Task.isCancelled {
                                 try? await transport.send(response)
                             }
-                            return false
+                            inFlight.finish(ticket)
                         }
+                        inFlight.attach(task, to: ticket)
                     }
                 }
             } catch {
                 failure = error
-                group.cancelAll()
+                inFlight.cancelAll()
             }
-            // The peer is done sending. Requests still running get a short grace period to
-            // answer (so `echo request | ondevice-mcp serve` works), then they are cancelled.
-            if running > 0 && failure == nil {
-                group.addTask {
-                    // A deadline, not a wait for an event: cancelled as soon as the requests end.
-                    try? await Task.sleep(for: Self.endOfInputGracePeriod)
-                    return true
-                }
-                while let isDeadline = await group.next() {
-                    if isDeadline {
-                        group.cancelAll()
-                    } else {
-                        running -= 1
-                        if running == 0 { group.cancelAll() }
-                    }
-                }
-            }
-            group.cancelAll()
+        } onCancel: {
+            inFlight.cancelAll()
         }
+        // The peer is done sending. Requests still running get a short grace period to
+        // answer (so `echo request | ondevice-mcp serve` works), then they are cancelled.
+        if failure == nil, !inFlight.isEmpty {
+            let deadline = Task {
+                // A deadline, not a wait for an event: cancelled as soon as the requests end.
+                do {
+                    try await Task.sleep(for: options.endOfInputGracePeriod)
+                } catch {
+                    return
+                }
+                inFlight.cancelAll()
+            }
+            await inFlight.waitUntilEmpty()
+            deadline.cancel()
+        }
+        inFlight.cancelAll()
+        await inFlight.waitUntilEmpty()
         await closeSession(session)
         await transport.close()
         if let failure { throw failure }
     }
 }
 
-/// The requests of one connection that are running, so that a cancellation can reach them.
+extension JSONRPCMessage {
+    /// The number of elements, for a batch.
+    fileprivate var batchCount: Int? {
+        if case .batch(let elements) = self { return elements.count }
+        return nil
+    }
+}
+
+/// Starts a connection's request tasks on the executor its options ask for.
+private struct RequestStarter: Sendable {
+    let preference: (any Sendable)?
+
+    init(transport: some Transport, execution: MCPServer.ConnectionOptions.RequestExecution) {
+        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
+            switch execution.kind {
+            case .connectionThread:
+                preference = transport.connectionTaskExecutor
+            case .shared:
+                preference = globalConcurrentExecutor
+            }
+        } else {
+            preference = nil
+        }
+    }
+
+    func start(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
+            return Task(executorPreference: preference as? any TaskExecutor, operation: operation)
+        }
+        return Task(operation: operation)
+    }
+}
+
+/// The requests of one connection that are running: their tasks, so that a cancellation can
+/// reach them, and the count of slots they hold against the connection's limit.
 ///
-/// Each request runs in a child task of ``MCPServer/run(on:)``'s task group. To cancel one
-/// child (and not the group), the table keeps the child's `UnsafeCurrentTask`, which is
-/// safe here because of one rule: a child removes its entry (``finish(_:ticket:)``)
-/// before it returns, and ``cancel(_:)`` uses the task only under the lock while the
-/// entry exists, so a task is never touched after it has ended. This avoids a second,
-/// unstructured task per request just to have something to cancel.
+/// Each request runs in a task the connection's loop starts and owns: the loop keeps its
+/// handle here, cancels it on `notifications/cancelled` (by the request's id), at the end
+/// of the grace period, or when the loop itself is cancelled, and waits for every one of them
+/// before it returns. A request that is cancelled before its task is attached is cancelled
+/// as soon as it is.
 final class InFlightRequests: @unchecked Sendable {
     private struct Entry {
-        let ticket: Int
-        var task: UnsafeCurrentTask?
+        let id: RequestID?
+        let weight: Int
+        var task: Task<Void, Never>?
         var cancelled: Bool
     }
 
+    // Safety: every stored property below is read and written with `lock` held.
     private let lock = Lock()
-    private var entries: [RequestID: Entry] = [:]
+    private var entries: [Int: Entry] = [:]
+    /// The newest ticket of each request id (ids should be unique; the newest wins).
+    private var tickets: [RequestID: Int] = [:]
     private var nextTicket = 0
+    private var used = 0
+    private let limit: Int
+    private var allCancelled = false
+    private var slotWaiter: (weight: Int, continuation: CheckedContinuation<Void, Never>)?
+    private var emptyWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// Registers a request about to start; returns its ticket.
-    func expect(_ id: RequestID) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        nextTicket += 1
-        entries[id] = Entry(ticket: nextTicket, task: nil, cancelled: false)
-        return nextTicket
+    init(limit: Int) {
+        self.limit = max(1, limit)
     }
 
-    /// Gives a started request's task; returns `false` when it was cancelled before it started.
-    func attach(_ id: RequestID, ticket: Int, task: UnsafeCurrentTask) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var entry = entries[id], entry.ticket == ticket else { return true }
-        guard !entry.cancelled else { return false }
-        entry.task = task
-        entries[id] = entry
-        return true
+    var isEmpty: Bool { lock.withLock { entries.isEmpty } }
+
+    /// Waits until `weight` more slots are free (the loop is the only caller). Returns at
+    /// once after ``cancelAll()``, so that a cancelled loop drains quickly.
+    func acquire(_ weight: Int) async {
+        let weight = min(weight, limit)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if used + weight <= limit || allCancelled {
+                used += weight
+                lock.unlock()
+                continuation.resume()
+            } else {
+                slotWaiter = (weight, continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    /// Registers a request whose slots were acquired; returns its ticket.
+    func register(_ id: RequestID?, weight: Int) -> Int {
+        lock.withLock {
+            nextTicket += 1
+            entries[nextTicket] = Entry(id: id, weight: min(weight, limit), task: nil, cancelled: allCancelled)
+            if let id { tickets[id] = nextTicket }
+            return nextTicket
+        }
+    }
+
+    /// Gives a registered request its task (cancelling it at once when the request already was).
+    func attach(_ task: Task<Void, Never>, to ticket: Int) {
+        let cancelNow: Bool = lock.withLock {
+            guard var entry = entries[ticket] else { return false }
+            entry.task = task
+            entries[ticket] = entry
+            return entry.cancelled
+        }
+        if cancelNow { task.cancel() }
     }
 
     /// Cancels the request with `id`, if it is running; its response will not be sent.
     func cancel(_ id: RequestID) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var entry = entries[id] else { return }
-        entry.cancelled = true
-        entries[id] = entry
-        entry.task?.cancel()
+        let task: Task<Void, Never>? = lock.withLock {
+            guard let ticket = tickets[id], var entry = entries[ticket] else { return nil }
+            entry.cancelled = true
+            entries[ticket] = entry
+            return entry.task
+        }
+        task?.cancel()
     }
 
-    /// Removes a finished request; returns whether it was cancelled.
-    func finish(_ id: RequestID, ticket: Int) -> Bool {
+    /// Cancels every request, now and as they are registered, and frees the loop if it waits.
+    func cancelAll() {
         lock.lock()
-        defer { lock.unlock() }
-        guard let entry = entries[id], entry.ticket == ticket else { return false }
-        entries[id] = nil
-        return entry.cancelled
+        allCancelled = true
+        var tasks: [Task<Void, Never>] = []
+        for (ticket, var entry) in entries {
+            entry.cancelled = true
+            entries[ticket] = entry
+            if let task = entry.task { tasks.append(task) }
+        }
+        let waiter = slotWaiter
+        slotWaiter = nil
+        if let waiter { used += waiter.weight }
+        lock.unlock()
+        for task in tasks { task.cancel() }
+        waiter?.continuation.resume()
+    }
+
+    /// Whether the request was cancelled (its response must not be sent).
+    func isCancelled(_ ticket: Int) -> Bool {
+        lock.withLock { entries[ticket]?.cancelled ?? true }
+    }
+
+    /// Removes a finished request and frees its slots.
+    func finish(_ ticket: Int) {
+        lock.lock()
+        guard let entry = entries.removeValue(forKey: ticket) else {
+            lock.unlock()
+            return
+        }
+        if let id = entry.id, tickets[id] == ticket { tickets[id] = nil }
+        used -= entry.weight
+        var resumed: [CheckedContinuation<Void, Never>] = []
+        if let waiter = slotWaiter, used + waiter.weight <= limit {
+            used += waiter.weight
+            slotWaiter = nil
+            resumed.append(waiter.continuation)
+        }
+        if entries.isEmpty {
+            resumed += emptyWaiters
+            emptyWaiters = []
+        }
+        lock.unlock()
+        for continuation in resumed { continuation.resume() }
+    }
+
+    /// Returns once no request is running.
+    func waitUntilEmpty() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if entries.isEmpty {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                emptyWaiters.append(continuation)
+                lock.unlock()
+            }
+        }
     }
 }

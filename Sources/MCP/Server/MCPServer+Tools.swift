@@ -103,7 +103,13 @@ final class PreparedCall: Sendable {
     nonisolated(nonsending) func run(stampingWith serverInfo: JSONValue?) async -> JSONValue {
         let result: CallToolResult
         do {
-            result = try await tool.tool.handler(arguments, context)
+            if let gate = tool.gate {
+                try await gate.enter()
+                defer { gate.leave() }
+                result = try await tool.tool.handler(arguments, context)
+            } else {
+                result = try await tool.tool.handler(arguments, context)
+            }
         } catch is CancellationError {
             // Under run(on:) a cancelled call gets no response at all; a direct caller sees this.
             result = .error("The call to \(tool.tool.name) was cancelled.")

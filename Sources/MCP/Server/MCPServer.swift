@@ -110,13 +110,13 @@ public actor MCPServer {
     public func register(
         name: String, title: String? = nil, description: String,
         inputSchema: JSONValue = ToolDefinition.emptyInputSchema, outputSchema: JSONValue? = nil,
-        annotations: ToolAnnotations? = nil,
+        annotations: ToolAnnotations? = nil, concurrency: MCPTool.Concurrency = .concurrent,
         run: @escaping MCPTool.Handler
     ) async throws {
         try await register(
             MCPTool(
                 name: name, title: title, description: description, inputSchema: inputSchema,
-                outputSchema: outputSchema, annotations: annotations, run: run))
+                outputSchema: outputSchema, annotations: annotations, concurrency: concurrency, run: run))
     }
 
     /// Removes the tool with `name`; returns whether there was one.
@@ -214,11 +214,14 @@ final class RegisteredTool: Sendable {
     let tool: MCPTool
     let schema: JSONSchema
     let listing: JSONValue
+    /// The line a ``MCPTool/Concurrency-swift.enum/serialized`` tool's calls wait in.
+    let gate: SerialGate?
 
     init(tool: MCPTool, schema: JSONSchema, listing: JSONValue) {
         self.tool = tool
         self.schema = schema
         self.listing = listing
+        gate = tool.concurrency == .serialized ? SerialGate() : nil
     }
 }
 

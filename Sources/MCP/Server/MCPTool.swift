@@ -17,9 +17,21 @@ public import MCPCore
 /// function runs, so the function can rely on their shape. A function that throws
 /// produces a tool error result (`isError: true`) carrying the error's description.
 ///
-/// Over stdio the function runs on the connection's thread (see ``MCPServer/run(on:)``):
-/// it may await anything, but long synchronous work belongs in a task of its own.
+/// Calls run concurrently, each in its own task on Swift's shared executor (see
+/// ``MCPServer/run(on:options:)``). A tool whose calls must not overlap with each other — one
+/// that writes a file, or drives a device — says so with ``Concurrency-swift.enum/serialized``: its
+/// calls then run one at a time, in the order they arrived.
 public struct MCPTool: Sendable {
+    /// Whether a tool's calls may run at the same time as each other.
+    public enum Concurrency: Hashable, Sendable {
+        /// Calls run concurrently (the default).
+        case concurrent
+        /// Calls run one at a time, in arrival order; a call waiting for its turn can be
+        /// cancelled like any other. The line is per registration: a tool registered again
+        /// under the same name starts a new one.
+        case serialized
+    }
+
     /// The function that runs a call: the validated arguments and the call's context in,
     /// a result out.
     public typealias Handler = @Sendable (_ arguments: JSONObject, _ context: ToolContext) async throws -> CallToolResult
@@ -28,6 +40,8 @@ public struct MCPTool: Sendable {
     public var definition: ToolDefinition
     /// The function that runs a call.
     public var handler: Handler
+    /// Whether calls may overlap (``Concurrency-swift.enum/concurrent``, the default) or run one at a time.
+    public var concurrency: Concurrency
 
     /// The tool's unique name.
     public var name: String { definition.name }
@@ -37,34 +51,36 @@ public struct MCPTool: Sendable {
     public init(
         name: String, title: String? = nil, description: String,
         inputSchema: JSONValue = ToolDefinition.emptyInputSchema, outputSchema: JSONValue? = nil,
-        annotations: ToolAnnotations? = nil,
+        annotations: ToolAnnotations? = nil, concurrency: Concurrency = .concurrent,
         run: @escaping Handler
     ) {
         definition = ToolDefinition(
             name: name, title: title, description: description, inputSchema: inputSchema,
             outputSchema: outputSchema, annotations: annotations)
         handler = run
+        self.concurrency = concurrency
     }
 
     /// Creates a tool from its arguments alone.
     public init(
         name: String, title: String? = nil, description: String,
         inputSchema: JSONValue = ToolDefinition.emptyInputSchema, outputSchema: JSONValue? = nil,
-        annotations: ToolAnnotations? = nil,
+        annotations: ToolAnnotations? = nil, concurrency: Concurrency = .concurrent,
         run: @escaping @Sendable (_ arguments: JSONObject) async throws -> CallToolResult
     ) {
         self.init(
             name: name, title: title, description: description, inputSchema: inputSchema,
-            outputSchema: outputSchema, annotations: annotations
+            outputSchema: outputSchema, annotations: annotations, concurrency: concurrency
         ) { arguments, _ in
             try await run(arguments)
         }
     }
 
     /// Creates a tool from a full definition and a handler.
-    public init(definition: ToolDefinition, run: @escaping Handler) {
+    public init(definition: ToolDefinition, concurrency: Concurrency = .concurrent, run: @escaping Handler) {
         self.definition = definition
         self.handler = run
+        self.concurrency = concurrency
     }
 }
 

@@ -30,12 +30,19 @@ public final class ProcessTransport: Transport {
             case inherit
             case discard
             case capture(Int)
+            case forward(Int)
         }
 
         let mode: Mode
 
-        /// The child writes to this process's standard error (the default).
+        /// The child writes to this process's standard error directly. Errors about the
+        /// connection cannot quote what it wrote; ``forward`` can.
         public static let inherit = StandardErrorHandling(mode: .inherit)
+
+        /// What the child writes passes through to this process's standard error, and the
+        /// last 16 KiB are kept, so that when the child exits or closes its output the pending
+        /// calls fail with its exit status and the end of what it wrote (the default).
+        public static let forward = StandardErrorHandling(mode: .forward(16 * 1024))
 
         /// The child's standard error goes to `/dev/null`.
         public static let discard = StandardErrorHandling(mode: .discard)
@@ -120,7 +127,7 @@ public final class ProcessTransport: Transport {
         arguments: [String] = [],
         environment: [String: String]? = nil,
         currentDirectory: String? = nil,
-        standardError: StandardErrorHandling = .inherit,
+        standardError: StandardErrorHandling = .forward,
         terminationGracePeriod: Duration = ProcessTransport.defaultTerminationGracePeriod,
         maximumFrameLength: Int = FileDescriptorTransport.defaultMaximumFrameLength
     ) throws -> ProcessTransport {
@@ -156,7 +163,7 @@ public final class ProcessTransport: Transport {
             case .discard:
                 errorPipe = nil
                 childError = .null
-            case .capture:
+            case .capture, .forward:
                 let pipe = try makePipe()
                 errorPipe = pipe
                 childError = .descriptor(pipe.write)
@@ -180,8 +187,15 @@ public final class ProcessTransport: Transport {
 
         let child = ChildProcess(pid: pid)
         var capture: StandardErrorCapture?
-        if let errorPipe, case .capture(let limit) = standardError.mode {
-            capture = StandardErrorCapture(reading: errorPipe.read, keepingLast: limit)
+        if let errorPipe {
+            switch standardError.mode {
+            case .capture(let limit):
+                capture = StandardErrorCapture(reading: errorPipe.read, keepingLast: limit, forwardingTo: nil)
+            case .forward(let limit):
+                capture = StandardErrorCapture(reading: errorPipe.read, keepingLast: limit, forwardingTo: 2)  // this process's standard error
+            case .inherit, .discard:
+                break
+            }
         }
         let connection: FileDescriptorTransport
         do {
@@ -249,7 +263,7 @@ public final class ProcessTransport: Transport {
     }
 
     /// The last bytes the child has written to standard error so far, as text (invalid
-    /// UTF-8 replaced); empty unless launched with `standardError: .capture`.
+    /// UTF-8 replaced); empty unless launched with `standardError: .capture` or `.forward`.
     public func capturedStandardError() -> String {
         standardErrorCapture?.text ?? ""
     }
@@ -280,15 +294,64 @@ public final class ProcessTransport: Transport {
             _ = await closeState.done.wait()
             return
         }
+        await Self.shutDown(child, connection: connection, gracePeriod: terminationGracePeriod)
+        closeState.done.fulfill(())
+    }
+
+    /// The safety net for a transport dropped without ``close()``: the same shutdown runs in
+    /// a task of its own (input closed, then `SIGTERM`, then `SIGKILL`), so the child never
+    /// outlives its transport by more than two grace periods.
+    deinit {
+        guard closeState.begin() else { return }
+        let (child, connection, gracePeriod) = (child, connection, terminationGracePeriod)
+        Task { await Self.shutDown(child, connection: connection, gracePeriod: gracePeriod) }
+    }
+
+    /// MCP's stdio shutdown: close the child's input, wait, `SIGTERM`, wait, `SIGKILL`.
+    private static func shutDown(_ child: ChildProcess, connection: FileDescriptorTransport, gracePeriod: Duration) async {
         connection.beginClose()
-        if await child.waitForExit(within: terminationGracePeriod) == nil {
+        if await child.waitForExit(within: gracePeriod) == nil {
             child.signal(POSIX.terminateSignal)
-            if await child.waitForExit(within: terminationGracePeriod) == nil {
+            if await child.waitForExit(within: gracePeriod) == nil {
                 child.signal(POSIX.killSignal)
                 _ = await child.exit.wait()
             }
         }
-        closeState.done.fulfill(())
+    }
+}
+
+extension ProcessTransport: TransportEndReporting {
+    /// How long the end of the child's output waits for the child to exit (the usual reason
+    /// for it), and then for the end of its standard error, before saying what it knows.
+    static let endReportGracePeriod: Duration = .milliseconds(500)
+
+    /// "the server process exited with status 3; its standard error ended with: …", or "the
+    /// server process closed its output (it is still running)".
+    func endDescription() async -> String? {
+        var description: String
+        if let status = await child.waitForExit(within: Self.endReportGracePeriod) {
+            description = "the server process (\(command)) \(status)"
+            if let standardErrorCapture {
+                // The child is gone; its standard error ends with it (unless a process it
+                // started still holds it open).
+                _ = await standardErrorCapture.waitForEnd(within: Self.endReportGracePeriod)
+            }
+        } else {
+            description = "the server process (\(command)) closed its output (it is still running)"
+        }
+        let tail = Self.lastLines(of: standardErrorCapture?.text ?? "")
+        if !tail.isEmpty { description += "; its standard error ended with: \(tail)" }
+        return description
+    }
+
+    /// The last few non-empty lines of `text`, on one line, at most about 500 characters.
+    static func lastLines(of text: String) -> String {
+        let lines = text.split(whereSeparator: \.isNewline)
+            .map { $0.drop(while: \.isWhitespace) }
+            .filter { !$0.isEmpty }
+        var joined = lines.suffix(3).joined(separator: " | ")
+        if joined.count > 500 { joined = "…" + String(joined.suffix(500)) }
+        return joined
     }
 }
 
@@ -377,7 +440,9 @@ final class StandardErrorCapture: @unchecked Sendable {
     /// Fulfilled at end of file (or a read error) on the child's standard error.
     let ended = OneShot<Void>()
 
-    init(reading descriptor: Int32, keepingLast limit: Int) {
+    /// Starts reading `descriptor`, keeping the last `limit` bytes and, with `forward`,
+    /// writing everything read to that descriptor too (this process's standard error).
+    init(reading descriptor: Int32, keepingLast limit: Int, forwardingTo forward: Int32?) {
         self.limit = limit
         POSIX.startThread(named: "MCP child stderr (fd \(descriptor))") { [self] in
             let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 1)
@@ -386,10 +451,20 @@ final class StandardErrorCapture: @unchecked Sendable {
                 POSIX.close(descriptor)
                 ended.fulfill(())
             }
+            var forwarding = forward
             while let count = try? POSIX.read(descriptor, into: chunk), count > 0 {
+                let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
+                if let target = forwarding {
+                    // A failed forward (our standard error is closed) stops forwarding, not capturing.
+                    do throws(Errno) {
+                        try POSIX.writeAll(target, bytes)
+                    } catch {
+                        forwarding = nil
+                    }
+                }
                 lock.withLock {
-                    tail.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-                    if tail.count > limit { tail.removeFirst(tail.count - limit) }
+                    tail.append(contentsOf: bytes)
+                    if tail.count > 2 * limit { tail.removeFirst(tail.count - limit) }
                 }
             }
         }
@@ -397,7 +472,23 @@ final class StandardErrorCapture: @unchecked Sendable {
 
     /// The captured bytes as text.
     var text: String {
-        let bytes = lock.withLock { tail }
+        let bytes = lock.withLock { tail.suffix(limit) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Waits for the end of the child's standard error, at most `duration`; returns whether it came.
+    func waitForEnd(within duration: Duration) async -> Bool {
+        if ended.current != nil { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.ended.wait() != nil }
+            // A deadline, not a poll: cancelled as soon as standard error ends.
+            group.addTask {
+                try? await Task.sleep(for: duration)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
     }
 }

@@ -9,6 +9,7 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         case ioFailure
         case launchFailure
         case frameTooLarge
+        case encodingFailure
     }
 
     private let code: Code
@@ -41,6 +42,11 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     /// An outgoing message is larger than the transport allows.
     public static func frameTooLarge(_ detail: String) -> TransportError {
         TransportError(.frameTooLarge, detail)
+    }
+
+    /// An outgoing message could not be encoded (for example, it holds a non-finite number).
+    public static func encodingFailure(_ detail: String) -> TransportError {
+        TransportError(.encodingFailure, detail)
     }
 
     /// Errors are equal when they are of the same kind, whatever their detail.

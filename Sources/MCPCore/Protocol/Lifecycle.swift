@@ -128,33 +128,64 @@ public struct ListToolsResult: Hashable, Sendable {
     public var tools: [ToolDefinition]
     /// The cursor of the next page; `nil` after the last page (an empty string is a cursor).
     public var nextCursor: String?
+    /// The entries of the page that were not valid tools, left out of ``tools`` (read only;
+    /// not part of ``json``).
+    public var skipped: [SkippedTool]
 
-    public init(tools: [ToolDefinition], nextCursor: String? = nil) {
+    public init(tools: [ToolDefinition], nextCursor: String? = nil, skipped: [SkippedTool] = []) {
         self.tools = tools
         self.nextCursor = nextCursor
+        self.skipped = skipped
     }
 
-    /// Reads a page; every entry must be a tool.
+    /// Reads a page. An entry that is not a valid tool (for example one whose `inputSchema`
+    /// is `null`) does not spoil the page: it is left out and described in ``skipped``.
+    ///
+    /// - Throws: ``PayloadError`` when `tools` is not an array.
     public init(json: JSONValue) throws(PayloadError) {
         guard case .array(let listed)? = json["tools"] else {
             throw .expected("an array", at: "tools", found: json["tools"])
         }
         var tools: [ToolDefinition] = []
+        var skipped: [SkippedTool] = []
         tools.reserveCapacity(listed.count)
         for (position, entry) in listed.enumerated() {
             do {
                 tools.append(try ToolDefinition(json: entry))
             } catch {
-                throw PayloadError(at: JSONPointer(tokens: ["tools", String(position)] + error.location.tokens), error.detail)
+                let located = PayloadError(at: JSONPointer(tokens: ["tools", String(position)] + error.location.tokens), error.detail)
+                skipped.append(SkippedTool(position: position, name: entry["name"]?.stringValue, reason: located.description))
             }
         }
-        self.init(tools: tools, nextCursor: json["nextCursor"]?.stringValue)
+        self.init(tools: tools, nextCursor: json["nextCursor"]?.stringValue, skipped: skipped)
     }
 
     public var json: JSONValue {
         var object: JSONObject = ["tools": .array(tools.map(\.json))]
         if let nextCursor { object["nextCursor"] = .string(nextCursor) }
         return .object(object)
+    }
+}
+
+/// A `tools/list` entry that is not a valid tool, and was left out of the listing.
+public struct SkippedTool: Hashable, Sendable, CustomStringConvertible {
+    /// The entry's position in its page.
+    public var position: Int
+    /// The entry's `name`, when it has a string one.
+    public var name: String?
+    /// What is wrong with it, with its location in the page.
+    public var reason: String
+
+    public init(position: Int, name: String?, reason: String) {
+        self.position = position
+        self.name = name
+        self.reason = reason
+    }
+
+    /// "tool \"name\" (entry 3) was skipped: …".
+    public var description: String {
+        let label = name.map { "tool \"\($0)\" (entry \(position))" } ?? "entry \(position)"
+        return "\(label) was skipped: \(reason)"
     }
 }
 

@@ -27,7 +27,7 @@ private func withPipeClient<T: Sendable>(
     let (clientEnd, serverEnd) = try makePipeConnectedPair()
     try await prepare(clientEnd, serverEnd)
     return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await server.run(on: serverEnd) }
+        group.addTask { try await server.run(on: serverEnd, options: MCPServer.ConnectionOptions(requestExecution: .connectionThread)) }
         let client: MCPClient
         do {
             client = try await MCPClient.connect(over: clientEnd, configuration: pipeClientConfiguration)
