@@ -9,6 +9,7 @@ let package = Package(
     name: "OnDeviceMCP",
     platforms: [.macOS(.v13), .iOS(.v16), .visionOS(.v1)],
     products: [
+        .library(name: "JSONCore", targets: ["JSONCore"]),
         .library(name: "MCPCore", targets: ["MCPCore"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "MCP", targets: ["MCP"]),
@@ -18,12 +19,15 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
+        // JSON values and their strict codec; needs nothing from MCP.
         .target(
-            name: "MCPCore",
+            name: "JSONCore",
             // Swift's floating-point rounding calls into libm, which is not linked implicitly on Linux.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
-        .target(name: "JSONSchema", dependencies: ["MCPCore"]),
+        // MCP's JSON-RPC and protocol types; re-exports JSONCore.
+        .target(name: "MCPCore", dependencies: ["JSONCore"]),
+        .target(name: "JSONSchema", dependencies: ["JSONCore"]),
         // The C library behind small Swift functions (descriptors, poll, spawn, threads, locks):
         // all of the package's platform code, for the modules above. Not a product.
         .target(name: "MCPPlatform"),
@@ -43,8 +47,9 @@ let package = Package(
             dependencies: ["MCPCore", "JSONSchema", "MCP"],
             path: "Benchmarks/MCPBenchmarks"
         ),
+        .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
-        .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "MCPCore"]),
+        .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSONCore"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         // What the test targets share (not a product, not API).
         .target(name: "OnDeviceMCPTestSupport", path: "Tests/OnDeviceMCPTestSupport"),
