@@ -28,14 +28,19 @@ let package = Package(
         // MCP's JSON-RPC and protocol types; re-exports JSONCore.
         .target(name: "MCPCore", dependencies: ["JSONCore"]),
         .target(name: "JSONSchema", dependencies: ["JSONCore"]),
-        // The C library behind small Swift functions (descriptors, poll, spawn, threads, locks):
+        // The C library behind small Swift functions (descriptors, poll, spawn, threads, locks, error text):
         // all of the package's platform code, for the modules above. Not a product.
         .target(name: "MCPPlatform"),
         .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform"]),
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
         .target(name: "PortableFoundationModels", dependencies: ["MCPPlatform"]),
         .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "JSONSchema", "PortableFoundationModels"]),
-        .target(name: "MCPCommandLine", dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform"]),
+        // The tools `ondevice-mcp serve` offers (clock, notes), as an app would write them. Not a product.
+        .target(name: "OnDeviceMCPExamples", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        .target(
+            name: "MCPCommandLine",
+            dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform", "OnDeviceMCPExamples"]
+        ),
         .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine"]),
         .executableTarget(
             name: "BridgeExample",
@@ -55,11 +60,18 @@ let package = Package(
         .target(name: "OnDeviceMCPTestSupport", path: "Tests/OnDeviceMCPTestSupport"),
         .testTarget(
             name: "MCPCommandLineTests",
-            dependencies: ["MCPCommandLine", "MCP", "OnDeviceMCPTestSupport", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform"]),
+            dependencies: [
+                "MCPCommandLine", "OnDeviceMCPExamples", "MCP", "OnDeviceMCPTestSupport", "MCPFoundationModels",
+                "PortableFoundationModels",
+            ]),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["MCP", "MCPCommandLine", "MCPFoundationModels", "PortableFoundationModels", "OnDeviceMCPTestSupport"]
+            dependencies: [
+                "MCP", "MCPCommandLine", "OnDeviceMCPExamples", "MCPFoundationModels", "PortableFoundationModels",
+                "OnDeviceMCPTestSupport",
+            ]
         ),
+        .testTarget(name: "OnDeviceMCPExamplesTests", dependencies: ["OnDeviceMCPExamples", "MCP", "OnDeviceMCPTestSupport"]),
         .testTarget(name: "PortableFoundationModelsTests", dependencies: ["PortableFoundationModels"]),
         .testTarget(
             name: "MCPFoundationModelsTests", dependencies: ["MCPFoundationModels", "PortableFoundationModels", "MCP"],

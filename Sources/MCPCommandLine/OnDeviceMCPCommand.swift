@@ -9,6 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import MCP
+internal import OnDeviceMCPExamples
 
 /// The `ondevice-mcp` command: parses arguments, runs the command, returns the exit status.
 ///

@@ -5,6 +5,8 @@ import PortableFoundationModels
 #endif
 import Foundation
 import MCP
+import OnDeviceMCPExamples
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCPCommandLine
