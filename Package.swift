@@ -7,7 +7,10 @@ import PackageDescription
 
 let package = Package(
     name: "OnDeviceMCP",
-    platforms: [.macOS(.v13), .iOS(.v16), .visionOS(.v1)],
+    // The same Swift runtime floor everywhere (Clock and Duration). On watchOS and tvOS there is
+    // no posix_spawn, so no ProcessTransport; FoundationModels is missing there too, so the bridge
+    // uses PortableFoundationModels.
+    platforms: [.macOS(.v13), .iOS(.v16), .watchOS(.v9), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .library(name: "JSONCore", targets: ["JSONCore"]),
         .library(name: "MCPCore", targets: ["MCPCore"]),
