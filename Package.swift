@@ -7,8 +7,12 @@ import PackageDescription
 
 let package = Package(
     name: "OnDeviceMCP",
-    platforms: [.macOS(.v13), .iOS(.v16), .visionOS(.v1)],
+    // The same Swift runtime floor everywhere (Clock and Duration). On watchOS and tvOS there is
+    // no posix_spawn, so no ProcessTransport; FoundationModels is missing there too, so the bridge
+    // uses PortableFoundationModels.
+    platforms: [.macOS(.v13), .iOS(.v16), .watchOS(.v9), .tvOS(.v16), .visionOS(.v1)],
     products: [
+        .library(name: "JSONCore", targets: ["JSONCore"]),
         .library(name: "MCPCore", targets: ["MCPCore"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "MCP", targets: ["MCP"]),
@@ -18,20 +22,28 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
+        // JSON values and their strict codec; needs nothing from MCP.
         .target(
-            name: "MCPCore",
+            name: "JSONCore",
             // Swift's floating-point rounding calls into libm, which is not linked implicitly on Linux.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
-        .target(name: "JSONSchema", dependencies: ["MCPCore"]),
-        // The C library behind small Swift functions (descriptors, poll, spawn, threads, locks):
+        // MCP's JSON-RPC and protocol types; re-exports JSONCore.
+        .target(name: "MCPCore", dependencies: ["JSONCore"]),
+        .target(name: "JSONSchema", dependencies: ["JSONCore"]),
+        // The C library behind small Swift functions (descriptors, poll, spawn, threads, locks, error text):
         // all of the package's platform code, for the modules above. Not a product.
         .target(name: "MCPPlatform"),
         .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform"]),
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
-        .target(name: "PortableFoundationModels", dependencies: ["MCPPlatform"]),
+        .target(name: "PortableFoundationModels"),
         .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "JSONSchema", "PortableFoundationModels"]),
-        .target(name: "MCPCommandLine", dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform"]),
+        // The tools `ondevice-mcp serve` offers (clock, notes), as an app would write them. Not a product.
+        .target(name: "OnDeviceMCPExamples", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        .target(
+            name: "MCPCommandLine",
+            dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform", "OnDeviceMCPExamples"]
+        ),
         .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine"]),
         .executableTarget(
             name: "BridgeExample",
@@ -43,18 +55,26 @@ let package = Package(
             dependencies: ["MCPCore", "JSONSchema", "MCP"],
             path: "Benchmarks/MCPBenchmarks"
         ),
+        .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
-        .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "MCPCore"]),
+        .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSONCore"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         // What the test targets share (not a product, not API).
         .target(name: "OnDeviceMCPTestSupport", path: "Tests/OnDeviceMCPTestSupport"),
         .testTarget(
             name: "MCPCommandLineTests",
-            dependencies: ["MCPCommandLine", "MCP", "OnDeviceMCPTestSupport", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform"]),
+            dependencies: [
+                "MCPCommandLine", "OnDeviceMCPExamples", "MCP", "OnDeviceMCPTestSupport", "MCPFoundationModels",
+                "PortableFoundationModels",
+            ]),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["MCP", "MCPCommandLine", "MCPFoundationModels", "PortableFoundationModels", "OnDeviceMCPTestSupport"]
+            dependencies: [
+                "MCP", "MCPCommandLine", "OnDeviceMCPExamples", "MCPFoundationModels", "PortableFoundationModels",
+                "OnDeviceMCPTestSupport",
+            ]
         ),
+        .testTarget(name: "OnDeviceMCPExamplesTests", dependencies: ["OnDeviceMCPExamples", "MCP", "OnDeviceMCPTestSupport"]),
         .testTarget(name: "PortableFoundationModelsTests", dependencies: ["PortableFoundationModels"]),
         .testTarget(
             name: "MCPFoundationModelsTests", dependencies: ["MCPFoundationModels", "PortableFoundationModels", "MCP"],

@@ -1,4 +1,4 @@
-import MCPCore
+import JSONCore
 
 /// What in-place subschemas evaluated, for `unevaluatedProperties` and `unevaluatedItems`.
 struct Annotations {

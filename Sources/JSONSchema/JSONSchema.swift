@@ -1,4 +1,4 @@
-public import MCPCore
+public import JSONCore
 
 /// A parsed JSON Schema, ready to validate instances.
 ///

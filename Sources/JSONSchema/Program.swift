@@ -1,4 +1,4 @@
-import MCPCore
+import JSONCore
 
 /// A number bound from a schema keyword, kept exact when it is an integer.
 enum Bound: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import MCPCore
+import JSONCore
 
 /// The base URI given to a root schema without an `$id`.
 let defaultBaseURI = "urn:ondevicemcp:schema"

@@ -1,3 +1,5 @@
+internal import OnDeviceMCPExamples
+
 /// The help and usage texts of `ondevice-mcp`.
 public enum HelpText {
     /// The overview printed by `ondevice-mcp --help`.

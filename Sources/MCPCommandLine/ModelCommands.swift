@@ -10,6 +10,7 @@ import Foundation
 #endif
 import MCP
 import MCPFoundationModels
+internal import MCPPlatform
 
 // The commands that use the FoundationModels bridge: `schema`, `tools --schemas`, `chat`,
 // and the program without arguments.

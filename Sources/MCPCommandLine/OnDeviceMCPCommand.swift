@@ -9,6 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import MCP
+internal import OnDeviceMCPExamples
 
 /// The `ondevice-mcp` command: parses arguments, runs the command, returns the exit status.
 ///
@@ -171,6 +172,11 @@ struct Runner {
                 throw Abort(code: failure(error, during: "connecting to the built-in server", timeout: timeout))
             }
         case .command(let executable, let arguments):
+            #if os(watchOS) || os(tvOS)
+            // No posix_spawn here, so no ProcessTransport: a server command cannot be started.
+            let command = ([executable] + arguments).joined(separator: " ")
+            throw Abort(code: fail("cannot start '\(command)': this platform cannot start processes"))
+            #else
             do {
                 let endpoint = ServerEndpoint.process(executable, arguments: arguments, standardError: .forward)
                 return try await MCPClient.connect(to: endpoint, configuration: configuration)
@@ -179,6 +185,7 @@ struct Runner {
             } catch {
                 throw Abort(code: failure(error, during: "connecting to '\(executable)'", timeout: timeout))
             }
+            #endif
         }
     }
 

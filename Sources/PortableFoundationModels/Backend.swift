@@ -5,7 +5,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-internal import MCPPlatform
 
 // Portable only: the pluggable model behind `SystemLanguageModel` on platforms without
 // FoundationModels. Nothing in this file exists in Apple's framework.

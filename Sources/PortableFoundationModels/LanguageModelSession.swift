@@ -5,7 +5,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-internal import MCPPlatform
 
 /// A conversation with a language model, with tools it may call.
 ///

@@ -14,6 +14,7 @@ import PortableFoundationModels
 /// Python SDK: the scripted model calls `mcp-server-time`'s tool through a real session.
 @Suite("Bridge over stdio", .serialized, .timeLimit(.minutes(2)))
 struct BridgeOverStdioTests {
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test(
         "prompt → the model calls mcp-server-time → the output reaches the transcript → the answer uses it",
         .enabled(if: PythonPeers.enabled, PythonPeers.skipComment))

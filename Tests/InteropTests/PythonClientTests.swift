@@ -2,6 +2,7 @@ import Foundation
 import OnDeviceMCPTestSupport
 import MCP
 import MCPCommandLine
+import OnDeviceMCPExamples
 import Testing
 
 /// What `Tests/Interop/python_client.py` prints: what the official Python SDK client saw

@@ -1,6 +1,6 @@
 import Foundation
 import JSONSchema
-import MCPCore
+import JSONCore
 import Testing
 
 @Suite("Parsing and dialects")

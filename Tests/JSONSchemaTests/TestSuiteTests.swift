@@ -1,6 +1,6 @@
 import Foundation
 import JSONSchema
-import MCPCore
+import JSONCore
 import Testing
 
 /// Runs the official JSON Schema Test Suite (json-schema-org/JSON-Schema-Test-Suite), read at test

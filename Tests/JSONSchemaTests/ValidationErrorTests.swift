@@ -1,5 +1,5 @@
 import JSONSchema
-import MCPCore
+import JSONCore
 import Testing
 
 /// One keyword family's failure: the schema, an invalid instance and the first error expected.

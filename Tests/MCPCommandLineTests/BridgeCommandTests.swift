@@ -5,6 +5,8 @@ import PortableFoundationModels
 #endif
 import Foundation
 import MCP
+import OnDeviceMCPExamples
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCPCommandLine
@@ -197,6 +199,7 @@ struct BridgeCommandTests {
         #expect(try directory.contents().isEmpty)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("chat with a scripted model calls clock_now and prints the answer with its output")
     func chatWithScriptedModel() async throws {
         let directory = try TemporaryDirectory()
@@ -220,6 +223,7 @@ struct BridgeCommandTests {
         #expect(requests.first?.tools.map(\.name).sorted() == ExampleTools.toolNames)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("chat runs only read-only tools unless --allow-writes is given")
     func chatPolicy() async throws {
         let directory = try TemporaryDirectory()
@@ -272,6 +276,7 @@ struct BridgeCommandTests {
         #expect(run.output.split(separator: "\n").count < 80)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("No arguments with a model: the chat over the built-in server")
     func startWithModel() async throws {
         let directory = try TemporaryDirectory()

@@ -1,6 +1,7 @@
 import Foundation
 import OnDeviceMCPTestSupport
 import MCP
+import OnDeviceMCPExamples
 import Testing
 
 @testable import MCPCommandLine

@@ -9,6 +9,7 @@ import Darwin
 import Foundation
 import OnDeviceMCPTestSupport
 import MCP
+import OnDeviceMCPExamples
 import Testing
 
 @testable import MCPCommandLine

@@ -31,10 +31,12 @@ struct ArgumentConversionTests {
         "$defs": ["Ref": ["type": "object", "properties": ["n": ["type": "integer"]]]],
     ]
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     func convert(_ json: String) throws -> JSONObject {
         try SchemaConversion(inputSchema: Self.schema, name: "t").arguments(from: try GeneratedContent(json: json))
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Integers stay integers; numbers stay numbers")
     func integerTyping() throws {
         let arguments = try convert(#"{"count": 3, "ratio": 2, "page": 4.0}"#)
@@ -43,6 +45,7 @@ struct ArgumentConversionTests {
         #expect(arguments["page"] == .int(4))
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Key order is the model's")
     func keyOrder() throws {
         let content = GeneratedContent(kind: .structure(
@@ -52,6 +55,7 @@ struct ArgumentConversionTests {
         #expect(arguments.keys == ["ratio", "name", "count", "cursor"])
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Nested objects and arrays follow the schema")
     func nested() throws {
         let arguments = try convert(#"{"count": 1, "filter": {"limit": 10, "tags": [1, 2]}, "ref": {"n": 7}}"#)
@@ -60,12 +64,14 @@ struct ArgumentConversionTests {
         #expect(try JSONValue.object(arguments).jsonString() == #"{"count":1,"filter":{"limit":10,"tags":[1,2]},"ref":{"n":7},"cursor":null}"#)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A choice of integer and string keeps an integer an integer")
     func choice() throws {
         #expect(try convert(#"{"count": 1, "id": 42}"#)["id"] == .int(42))
         #expect(try convert(#"{"count": 1, "id": "42"}"#)["id"] == "42")
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Optional properties: absent stays absent, null stays null where allowed")
     func absentVersusNull() throws {
         let absent = try convert(#"{"count": 1}"#)
@@ -79,6 +85,7 @@ struct ArgumentConversionTests {
         #expect(explicit.contains(key: "name") == false)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("The result validates against the original input schema")
     func validates() throws {
         let arguments = try convert(#"{"count": 2, "ratio": 1.5, "filter": {"limit": 3}, "id": 9, "cursor": "c"}"#)
@@ -86,6 +93,7 @@ struct ArgumentConversionTests {
         #expect(conversion.validationErrors(for: arguments)?.isEmpty == true)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Content that is not an object is rejected")
     func notAnObject() throws {
         #expect(throws: ArgumentConversionError.self) {
@@ -93,6 +101,7 @@ struct ArgumentConversionTests {
         }
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Without a schema, integral numbers become integers")
     func schemaless() throws {
         let content = try GeneratedContent(json: #"{"b": 2, "a": 2.5, "c": [1, {"d": true}]}"#)

@@ -22,6 +22,7 @@ struct BridgedToolTests {
 
     static let readOnly = ToolAnnotations(readOnlyHint: true, openWorldHint: false)
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("The model calls an MCP tool; typed arguments reach the handler; the output reaches the answer")
     func endToEnd() async throws {
         let received = Recorder<JSONObject>()
@@ -54,6 +55,7 @@ struct BridgedToolTests {
         #expect(script.requests.first?.tools.map(\.name) == ["weather_forecast"])
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("The seed's initializer bridges a tool by its own name")
     func seedInitializer() async throws {
         let (_, client) = try await connectedServer([
@@ -68,6 +70,7 @@ struct BridgedToolTests {
         #expect(output.contains("n=5"))
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("An isError result reaches the model as a tool error it can act on")
     func isErrorResult() async throws {
         let (_, client) = try await connectedServer([
@@ -80,6 +83,7 @@ struct BridgedToolTests {
         #expect(output.contains("Correct the arguments and call fail again"))
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Arguments that fail the input schema do not reach the server")
     func validationFailure() async throws {
         let calls = Recorder<JSONObject>()
@@ -100,6 +104,7 @@ struct BridgedToolTests {
         #expect(calls.values.isEmpty)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A transport failure throws out of respond")
     func transportFailure() async throws {
         let server = MCPServer(name: "Test", version: "1.0")
@@ -121,6 +126,7 @@ struct BridgedToolTests {
         }
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A call that times out throws")
     func timeout() async throws {
         let (_, client) = try await connectedServer([
@@ -138,6 +144,7 @@ struct BridgedToolTests {
         }
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A denied call never reaches the server; the model reads why")
     func policyDenies() async throws {
         let calls = Recorder<String>()
@@ -193,6 +200,7 @@ struct BridgedToolTests {
         #expect(framed.hasSuffix("[end of t output]"))
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A session gets tools within the budget")
     func budget() async throws {
         var tools: [MCPTool] = []

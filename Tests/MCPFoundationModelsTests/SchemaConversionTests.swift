@@ -14,6 +14,7 @@ import PortableFoundationModels
 struct SchemaConversionTests {
     // MARK: Real tools
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Every captured tool converts", arguments: ListedTool.all)
     func realToolConverts(_ listed: ListedTool) throws {
         let conversion = try SchemaConversion(inputSchema: listed.tool.inputSchema, name: ToolNameMap.sanitized(listed.tool.name))
@@ -34,6 +35,7 @@ struct SchemaConversionTests {
         #expect(Set(ListedTool.all.map(\.file)).count == 17)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Unsupported keywords in captured tools are reported")
     func realUnsupportedKeywordsReported() throws {
         var reported: [String: Int] = [:]
@@ -58,6 +60,7 @@ struct SchemaConversionTests {
 
     /// Compares the encoded schema and the diagnostics with `Fixtures/golden/<case>.json`.
     /// Set `UPDATE_GOLDEN=1` to rewrite the golden files after a deliberate change.
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Golden generation schema", arguments: goldenCases)
     func golden(_ name: String) throws {
         let input = try readJSON(Paths.fixtures.appendingPathComponent("inputs/\(name).json"))
@@ -86,6 +89,7 @@ struct SchemaConversionTests {
 
     // MARK: Mapping rules
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("No schema gives an empty object schema")
     func noSchema() throws {
         let conversion = try SchemaConversion(inputSchema: nil, name: "ping")
@@ -97,6 +101,7 @@ struct SchemaConversionTests {
         #expect(schema["title"] == "ping_arguments")
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Required properties are required; the rest are optional")
     func requiredAndOptional() throws {
         let schema = try encoded(
@@ -138,6 +143,7 @@ struct SchemaConversionTests {
         KeywordCase(testDescription: "mapped keywords are not reported", property: ["type": "integer", "minimum": 1, "maximum": 3, "description": "n"], reported: nil),
     ]
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Keywords that cannot be mapped are reported at their location", arguments: unsupportedCases)
     func unsupportedKeyword(_ keywordCase: KeywordCase) throws {
         let conversion = try SchemaConversion(inputSchema: ["type": "object", "properties": ["p": keywordCase.property]])
@@ -148,6 +154,7 @@ struct SchemaConversionTests {
         }
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Integer bounds become Int guides; exclusive bounds move to the next integer")
     func integerBounds() throws {
         let schema = try encoded(
@@ -159,6 +166,7 @@ struct SchemaConversionTests {
         #expect(schema["properties"]?["n"]?["maximum"] == 10)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A valid pattern becomes a pattern guide")
     func patternGuide() throws {
         let schema = try encoded(
@@ -171,6 +179,7 @@ struct SchemaConversionTests {
         ["anyOf": [["type": "string"], ["type": "null"]]],
         ["enum": ["a", "b", nil]],
     ] as [JSONValue])
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     func nullableIsOptional(_ property: JSONValue) throws {
         let conversion = try SchemaConversion(inputSchema: ["type": "object", "properties": ["p": property], "required": ["p"]])
         let schema = try encoded(conversion.schema)
@@ -178,6 +187,7 @@ struct SchemaConversionTests {
         #expect(conversion.shape.properties.first?.isNullable == true)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A recursive $ref is a reference to one definition")
     func recursiveReference() throws {
         let conversion = try SchemaConversion(inputSchema: [
@@ -191,6 +201,7 @@ struct SchemaConversionTests {
         #expect(conversion.dependencies.count == 1)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Nested types with the same name get unique names")
     func uniqueNames() throws {
         let input = try readJSON(Paths.fixtures.appendingPathComponent("inputs/name_collisions.json"))
@@ -200,6 +211,7 @@ struct SchemaConversionTests {
         #expect(names.contains("address") && names.contains("address_2") && names.contains("address_3"))
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("schema(from:) is the seed's adapter")
     func seedAdapter() throws {
         let parameters = try schema(from: ["type": "object", "properties": ["query": ["type": "string"]], "required": ["query"]])

@@ -40,6 +40,7 @@ struct SessionProviderTests {
         request.tools.map(\.name).sorted()
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A tool registered on the server reaches the next turn; the chat loop does not change")
     func newToolReachesNextTurn() async throws {
         let server = MCPServer(name: "App", version: "1.0")
@@ -105,6 +106,7 @@ struct SessionProviderTests {
         #expect(received.values == [["title": "Flight to Porto", "day": .int(3)]])
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A tool list change during a response never touches the responding session")
     func changeWhileResponding() async throws {
         let server = MCPServer(name: "App", version: "1.0")
@@ -146,6 +148,7 @@ struct SessionProviderTests {
         #expect(received.values == [["title": "Flight", "day": .int(3)]])
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Without a change the same session serves every turn")
     func sameSessionWithoutChange() async throws {
         let (_, client) = try await connectedServer([Self.notesSearch()])
@@ -158,6 +161,7 @@ struct SessionProviderTests {
         #expect(first.transcript.count == 5)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A failed turn is reported and the chat goes on")
     func failedTurn() async throws {
         let (_, client) = try await connectedServer([Self.notesSearch()])
@@ -171,6 +175,7 @@ struct SessionProviderTests {
 }
 
 /// Lets a tool handler reach the provider built after the server.
+@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
 private final class ProviderHolder: @unchecked Sendable {
     var provider: MCPSessionProvider?
     var session: LanguageModelSession?

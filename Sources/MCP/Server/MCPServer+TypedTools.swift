@@ -17,8 +17,8 @@ extension MCPServer {
     /// ```
     ///
     /// The arguments are validated against `inputSchema` first, then decoded with
-    /// ``MCPCore/JSONValueDecoder``; a decoding failure is a tool error naming the argument.
-    /// The return value is encoded with ``MCPCore/JSONValueEncoder``: an object becomes
+    /// ``JSONCore/JSONValueDecoder``; a decoding failure is a tool error naming the argument.
+    /// The return value is encoded with ``JSONCore/JSONValueEncoder``: an object becomes
     /// `structuredContent`, mirrored as JSON text in a text block; a string becomes a text
     /// block alone; any other value becomes `structuredContent` `{"result": value}`.
     public func register<Arguments: Decodable & Sendable, Output: Encodable & Sendable>(

@@ -6,30 +6,10 @@ import PortableFoundationModels
 import Foundation
 import OnDeviceMCPTestSupport
 import MCP
+import OnDeviceMCPExamples
 import Testing
 
 @testable import MCPCommandLine
-
-/// A fresh directory under the system's temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("ondevice-mcp-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    var path: String { url.path }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// The names in the directory, sorted.
-    func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-    }
-}
 
 /// What one in-process run of the command printed, and its status.
 struct CommandRun: Sendable {

@@ -9,7 +9,6 @@ import Musl
 #else
 import Foundation
 #endif
-internal import MCPPlatform
 
 /// A short reason for `error`, for messages such as `cannot read 'x': <reason>`.
 ///
@@ -17,7 +16,7 @@ internal import MCPPlatform
 /// `localizedDescription`, so there a file error (`CocoaError`) is described by the POSIX
 /// error under it, such as `No such file or directory`; other errors by their
 /// `LocalizedError.errorDescription` or else their `description`.
-func readableDescription(of error: any Error) -> String {
+package func readableDescription(of error: any Error) -> String {
     #if canImport(FoundationEssentials)
     if let error = error as? CocoaError {
         if let posix = error.underlying as? POSIXError {

@@ -309,7 +309,7 @@ internal final class _JSONValueDecoderImpl: Decoder, SingleValueDecodingContaine
     /// Decodes a Foundation `URL` from its string and `Data` from Base64, the way
     /// `JSONDecoder` does by default, after their own `init(from:)` failed on a string.
     ///
-    /// MCPCore does not import Foundation, so the types are recognized by name, and only
+    /// JSONCore does not import Foundation, so the types are recognized by name, and only
     /// on this error path.
     private func decodeFoundationString<T: Decodable>(
         _ string: String,
@@ -700,7 +700,7 @@ internal struct _JSONValueUnkeyedDecoder: UnkeyedDecodingContainer {
 // MARK: - Foundation types
 
 /// Foundation types whose `JSONEncoder` and `JSONDecoder` form differs from their own
-/// `Codable` form, recognized by name because MCPCore does not import Foundation.
+/// `Codable` form, recognized by name because JSONCore does not import Foundation.
 internal enum _FoundationCodable {
     /// `URL`: a string (its `absoluteString`) instead of `{"relative": …, "base": …}`.
     case url

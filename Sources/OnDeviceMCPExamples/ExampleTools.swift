@@ -4,6 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import MCP
+internal import MCPPlatform
 
 /// The example tools `ondevice-mcp serve` offers: the kind of live app data an app exposes.
 ///
@@ -32,6 +33,12 @@ public enum ExampleTools {
     public static var defaultDataDirectoryDescription: String {
         (try? defaultDataDirectory().path) ?? "none on this platform"
     }
+
+    /// Writes `warning: <text>` to standard error; a closed stream is ignored.
+    @usableFromInline
+    static func writeWarningToStandardError(_ text: String) {
+        try? POSIX.writeAll(POSIX.standardError, Array("warning: \(text)\n".utf8))
+    }
 }
 
 /// Registers the example tools on `server`, opening the notes store in `dataDirectory`.
@@ -45,7 +52,7 @@ public enum ExampleTools {
 ///   ``MCP/MCPServer/register(_:)`` when a tool cannot be registered.
 public func registerExampleTools(
     on server: MCPServer, dataDirectory: URL,
-    warnings: @escaping @Sendable (String) -> Void = { StandardStream.error.write("warning: \($0)\n") }
+    warnings: @escaping @Sendable (String) -> Void = ExampleTools.writeWarningToStandardError
 ) async throws {
     let store = try NotesStore(directory: dataDirectory, warnings: warnings)
     try await registerExampleTools(on: server, store: store, now: { Date() })

@@ -1,9 +1,9 @@
 import Foundation
 import MCP
-import MCPPlatform
+import OnDeviceMCPTestSupport
 import Testing
 
-@testable import MCPCommandLine
+@testable import OnDeviceMCPExamples
 
 /// Collects warnings from a store.
 final class WarningLog: @unchecked Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import MCPCore
+import JSONCore
 import Testing
 
 /// A small, seeded generator (SplitMix64), so every run checks the same documents.

@@ -12,13 +12,15 @@
 ///   faster for the sizes MCP messages use).
 public struct JSONObject: Sendable {
     /// One key and its value.
+    ///
+    /// `package` so that MCPCore can build objects of known keys without a lookup per key.
     @usableFromInline
-    internal struct Entry: Sendable {
-        @usableFromInline var key: String
-        @usableFromInline var value: JSONValue
+    package struct Entry: Sendable {
+        @usableFromInline package var key: String
+        @usableFromInline package var value: JSONValue
 
         @inlinable
-        init(key: String, value: JSONValue) {
+        package init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
         }
@@ -44,7 +46,7 @@ public struct JSONObject: Sendable {
     }
 
     /// Creates an object from entries whose keys are known to be unique.
-    internal init(uniqueEntries: [Entry]) {
+    package init(uniqueEntries: [Entry]) {
         entries = uniqueEntries
         index = nil
         if entries.count > Self.linearSearchLimit {

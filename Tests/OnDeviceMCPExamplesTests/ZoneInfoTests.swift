@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import MCPCommandLine
+@testable import OnDeviceMCPExamples
 
 // Expected offsets were checked once with glibc: `TZ=<zone> date -d @<seconds> +%::z`
 // (tzdata 2025b), for instants that later releases are unlikely to change.

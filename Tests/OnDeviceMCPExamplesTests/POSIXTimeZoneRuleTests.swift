@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MCPCommandLine
+@testable import OnDeviceMCPExamples
 
 @Suite("POSIX TZ strings")
 struct POSIXTimeZoneRuleTests {

@@ -1,5 +1,5 @@
 import Foundation
-import MCPCore
+import JSONCore
 import Testing
 
 // MARK: - Sample types

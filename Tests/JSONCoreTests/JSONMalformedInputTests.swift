@@ -1,4 +1,4 @@
-import MCPCore
+import JSONCore
 import Testing
 
 /// A text the reader must refuse, with the reason and the byte offset it must report.

@@ -1,7 +1,8 @@
 import Foundation
+import OnDeviceMCPTestSupport
 import Testing
 
-@testable import MCPCommandLine
+@testable import OnDeviceMCPExamples
 
 @Suite("Finding time zones")
 struct ZoneDirectoryTests {

@@ -11,22 +11,23 @@ import Musl
 #endif
 
 #if canImport(FoundationEssentials)
-package import FoundationEssentials
+import FoundationEssentials
 #else
-package import Foundation
+import Foundation
 #endif
+internal import MCPPlatform
 
 /// Why a file could not be written or its directory synced.
-package struct AtomicFileError: Error, Hashable, Sendable, CustomStringConvertible {
+struct AtomicFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The call that failed, such as `fsync`.
-    package let operation: String
+    let operation: String
     /// The path it failed on.
-    package let path: String
+    let path: String
     /// The value of `errno`.
-    package let code: Int32
+    let code: Int32
 
     /// `operation path: strerror text (errno N)`.
-    package var description: String {
+    var description: String {
         "\(operation) \(path): \(POSIX.message(for: code)) (errno \(code))"
     }
 }
@@ -37,14 +38,14 @@ package struct AtomicFileError: Error, Hashable, Sendable, CustomStringConvertib
 /// `rename`s it over the target (atomic within one file system) and `fsync`s the directory
 /// so the rename itself is durable. When it returns, the new content survives a crash or a
 /// power loss; when it throws, the target is unchanged and the temporary file is removed.
-package enum AtomicFile {
+enum AtomicFile {
     /// The prefix of temporary files, `.<name>.tmp-`; leftovers from a crash can be removed.
-    package static func temporaryPrefix(for target: URL) -> String {
+    static func temporaryPrefix(for target: URL) -> String {
         ".\(target.lastPathComponent).tmp-"
     }
 
     /// Atomically and durably replaces the file at `target` with `bytes`, with mode 0600.
-    package static func write(_ bytes: [UInt8], to target: URL) throws(AtomicFileError) {
+    static func write(_ bytes: [UInt8], to target: URL) throws(AtomicFileError) {
         let directory = target.deletingLastPathComponent().path
         let temporary = directory + "/" + temporaryPrefix(for: target) + UUID().uuidString
         let targetPath = target.path
@@ -71,7 +72,7 @@ package enum AtomicFile {
     }
 
     /// Renames `source` to `destination` (both in `directory`) and makes the rename durable.
-    package static func move(_ source: URL, to destination: URL) throws(AtomicFileError) {
+    static func move(_ source: URL, to destination: URL) throws(AtomicFileError) {
         guard rename(source.path, destination.path) == 0 else {
             throw AtomicFileError(operation: "rename", path: source.path, code: errno)
         }
@@ -79,7 +80,7 @@ package enum AtomicFile {
     }
 
     /// `fsync`s a directory, so the names in it (a rename, a new file) survive a crash.
-    package static func syncDirectory(_ path: String) throws(AtomicFileError) {
+    static func syncDirectory(_ path: String) throws(AtomicFileError) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw AtomicFileError(operation: "open", path: path, code: errno) }
         defer { close(descriptor) }
@@ -87,20 +88,11 @@ package enum AtomicFile {
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(AtomicFileError) {
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                guard let base = buffer.baseAddress else { return nil }
-                let written = POSIX.systemWrite(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
+        do {
+            try POSIX.writeAll(descriptor, bytes)
+        } catch {
+            throw AtomicFileError(operation: "write", path: path, code: error.code)
         }
-        if let failure { throw AtomicFileError(operation: "write", path: path, code: failure) }
     }
 
     private static func syncDescriptor(_ descriptor: Int32, path: String) throws(AtomicFileError) {

@@ -1,4 +1,4 @@
-import MCPCore
+import JSONCore
 import Testing
 
 /// One JSON text, what it must read as, and the compact text it must write back as.
