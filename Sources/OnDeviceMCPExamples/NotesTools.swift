@@ -7,6 +7,12 @@ internal import MCP
 internal import MCPCore
 
 /// `notes_add`, `notes_search`, `notes_list` and `notes_delete`, over a ``NotesStore``.
+///
+/// The two tools that change the store are ``MCP/MCPTool/Concurrency-swift.enum/serialized``:
+/// their calls run one at a time, in arrival order, so a burst of adds and deletes is applied
+/// in the order the client sent it and never interleaves inside one change, whatever the
+/// store's actor does between suspension points. The two readers need not be: each reads one
+/// snapshot of the store's actor, and reads do not change anything.
 enum NotesTools {
     /// How many notes a search or a listing returns when no `limit` is given.
     static let defaultLimit = 20
@@ -55,7 +61,8 @@ enum NotesTools {
                 "additionalProperties": false,
             ],
             outputSchema: noteSchema,
-            annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false)
+            annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false),
+            concurrency: .serialized
         ) { arguments, _ in
             let note = try await store.add(title: arguments["title"]?.stringValue ?? "", body: arguments["body"]?.stringValue ?? "")
             return CallToolResult(content: [.text("Added note \(note.id): \(note.title)")], structuredContent: note.json)
@@ -112,7 +119,8 @@ enum NotesTools {
                 "additionalProperties": false,
             ],
             outputSchema: ["type": "object", "properties": ["deleted": noteSchema], "required": ["deleted"], "additionalProperties": false],
-            annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false)
+            annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false),
+            concurrency: .serialized
         ) { arguments, _ in
             let id = arguments["id"]?.stringValue ?? ""
             guard let note = try await store.delete(id: id) else {

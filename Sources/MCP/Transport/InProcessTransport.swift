@@ -10,52 +10,76 @@ public import MCPCore
 /// let (clientEnd, serverEnd) = InProcessTransport.makePair()
 /// ```
 ///
-/// Neither end holds a reference to the other: each holds its peer's inbound stream
-/// continuation, so a pair never forms a retain cycle. Closing either end finishes both
-/// inbound streams.
+/// Each direction is a queue bounded in bytes (the size a message would have as JSON,
+/// estimated without encoding it): once ``defaultByteLimit`` (or the limit given to
+/// ``makePair(byteLimit:)``) is waiting for the receiver, ``send(_:)`` suspends until the
+/// receiver has taken enough, so a peer that never reads cannot make the other side's
+/// memory grow. A message larger than the limit still passes when the queue is empty.
+///
+/// Neither end holds a reference to the other: each holds the queues, so a pair never
+/// forms a retain cycle. Closing either end finishes both inbound streams; senders waiting
+/// for room then fail with ``TransportError/closed``.
 public final class InProcessTransport: Transport {
-    private let outbound: AsyncThrowingStream<InboundMessage, any Error>.Continuation
-    private let inbound: AsyncThrowingStream<InboundMessage, any Error>
-    private let closeInbound: AsyncThrowingStream<InboundMessage, any Error>.Continuation
+    /// The default bound of each direction's queue: 8 MiB of (estimated) JSON.
+    public static let defaultByteLimit = 8 * 1024 * 1024
 
-    private init(
-        inbound: AsyncThrowingStream<InboundMessage, any Error>,
-        closeInbound: AsyncThrowingStream<InboundMessage, any Error>.Continuation,
-        outbound: AsyncThrowingStream<InboundMessage, any Error>.Continuation
-    ) {
+    private let outbound: InProcessQueue
+    private let inbound: InProcessQueue
+    private let stream: AsyncThrowingStream<InboundMessage, any Error>
+
+    private init(inbound: InProcessQueue, outbound: InProcessQueue) {
         self.inbound = inbound
-        self.closeInbound = closeInbound
         self.outbound = outbound
+        stream = AsyncThrowingStream(unfolding: { try await inbound.next() })
     }
 
     /// Creates two connected ends: what one sends, the other receives.
-    public static func makePair() -> (InProcessTransport, InProcessTransport) {
-        let (first, firstContinuation) = AsyncThrowingStream<InboundMessage, any Error>.makeStream()
-        let (second, secondContinuation) = AsyncThrowingStream<InboundMessage, any Error>.makeStream()
-        let one = InProcessTransport(inbound: first, closeInbound: firstContinuation, outbound: secondContinuation)
-        let other = InProcessTransport(inbound: second, closeInbound: secondContinuation, outbound: firstContinuation)
-        return (one, other)
+    ///
+    /// - Parameter byteLimit: How many bytes of messages (as estimated JSON) may wait in each
+    ///   direction before senders suspend; at least 1.
+    public static func makePair(byteLimit: Int = InProcessTransport.defaultByteLimit) -> (InProcessTransport, InProcessTransport) {
+        let first = InProcessQueue(byteLimit: byteLimit)
+        let second = InProcessQueue(byteLimit: byteLimit)
+        return (InProcessTransport(inbound: first, outbound: second), InProcessTransport(inbound: second, outbound: first))
     }
 
+    /// Hands a message to the other end; suspends while its queue is full.
+    ///
+    /// - Throws: ``TransportError/closed`` once either end is closed; `CancellationError`
+    ///   when the calling task is cancelled while waiting for room.
     public func send(_ message: JSONRPCMessage) async throws {
-        switch outbound.yield(.message(message)) {
-        case .enqueued:
-            return
-        case .terminated:
-            throw TransportError.closed
-        case .dropped:
-            throw TransportError.closed("the peer's inbound buffer dropped the message")
-        @unknown default:
-            throw TransportError.closed
-        }
+        try await outbound.enqueue(.message(message), size: message.json.estimatedByteCount)
     }
 
+    /// The messages from the other end, in order. Iterate it from one task.
     public func receive() -> AsyncThrowingStream<InboundMessage, any Error> {
-        inbound
+        stream
     }
 
     public func close() async {
-        closeInbound.finish()
+        inbound.finish()
         outbound.finish()
+    }
+}
+
+extension InProcessTransport: OutboundBackpressure {
+    func waitForOutboundRoom() async {
+        await outbound.waitForRoom()
+    }
+}
+
+extension JSONValue {
+    /// About how many bytes this value takes as compact JSON, without encoding it: exact for
+    /// ASCII text without escapes, close otherwise.
+    var estimatedByteCount: Int {
+        switch self {
+        case .null: 4
+        case .bool(let value): value ? 4 : 5
+        case .int: 8
+        case .double: 12
+        case .string(let text): text.utf8.count + 2
+        case .array(let elements): elements.reduce(2) { $0 + $1.estimatedByteCount + 1 }
+        case .object(let object): object.reduce(2) { $0 + $1.key.utf8.count + 4 + $1.value.estimatedByteCount }
+        }
     }
 }
