@@ -178,10 +178,30 @@ public final class ProcessTransport: Transport {
         POSIX.close(output.write)
         if let errorPipe { POSIX.close(errorPipe.write) }
 
-        let child = ChildProcess(pid: pid)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(pid: pid)
+        } catch {
+            // Out of threads: nothing would reap the child, so end and reap it here.
+            for descriptor in [output.read, input.write] + (errorPipe.map { [$0.read] } ?? []) {
+                POSIX.close(descriptor)
+            }
+            POSIX.send(signal: POSIX.killSignal, to: pid)
+            _ = POSIX.waitUntilEnded(pid)
+            _ = POSIX.reap(pid)
+            throw TransportError.launchFailure("cannot launch '\(executable)': cannot start a thread: \(error)")
+        }
         var capture: StandardErrorCapture?
         if let errorPipe, case .capture(let limit) = standardError.mode {
-            capture = StandardErrorCapture(reading: errorPipe.read, keepingLast: limit)
+            do {
+                capture = try StandardErrorCapture(reading: errorPipe.read, keepingLast: limit)
+            } catch {
+                POSIX.close(errorPipe.read)
+                POSIX.close(output.read)
+                POSIX.close(input.write)
+                child.signal(POSIX.killSignal)  // Its waiter thread reaps it.
+                throw TransportError.launchFailure("cannot launch '\(executable)': cannot start a thread: \(error)")
+            }
         }
         let connection: FileDescriptorTransport
         do {
@@ -322,9 +342,12 @@ final class ChildProcess: @unchecked Sendable {
     private let lock = ConditionLock()
     private var reaped = false
 
-    init(pid: Int32) {
+    /// Starts waiting for the child.
+    ///
+    /// - Throws: ``Errno`` when the waiting thread cannot be started.
+    init(pid: Int32) throws(Errno) {
         self.pid = pid
-        POSIX.startThread(named: "MCP child \(pid) waiter") { [self] in
+        try POSIX.startThread(named: "MCP child \(pid) waiter") { [self] in
             _ = POSIX.waitUntilEnded(pid)
             let result: POSIX.ChildExit = lock.withLock {
                 reaped = true
@@ -377,9 +400,12 @@ final class StandardErrorCapture: @unchecked Sendable {
     /// Fulfilled at end of file (or a read error) on the child's standard error.
     let ended = OneShot<Void>()
 
-    init(reading descriptor: Int32, keepingLast limit: Int) {
+    /// Starts reading `descriptor`, which the thread closes at its end.
+    ///
+    /// - Throws: ``Errno`` when the thread cannot be started; the descriptor is then left open.
+    init(reading descriptor: Int32, keepingLast limit: Int) throws(Errno) {
         self.limit = limit
-        POSIX.startThread(named: "MCP child stderr (fd \(descriptor))") { [self] in
+        try POSIX.startThread(named: "MCP child stderr (fd \(descriptor))") { [self] in
             let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 1)
             defer {
                 chunk.deallocate()

@@ -197,7 +197,8 @@ struct FileDescriptorTransportTests {
                 .invalid(
                     InvalidMessage(
                         id: nil,
-                        error: JSONRPCError(code: .invalidRequest, message: "Invalid Request: message of more than 64 bytes"))),
+                        error: JSONRPCError(
+                            code: .invalidRequest, message: "Invalid Request: message is longer than the limit of 64 bytes"))),
                 .message(.notification(JSONRPCNotification(method: "small"))),
             ])
     }
