@@ -271,7 +271,7 @@ struct OutboundWriteState<Sender, RoomWaiter> {
     // MARK: The writing thread
 
     /// The writing thread asks what to do: wait, write `chunk` (moved out of the buffer),
-    /// or end.
+    /// or end. `chunk` must be empty (its capacity is reused).
     mutating func writerNext(into chunk: inout [UInt8]) -> WriterStep {
         if inlineWriting || (pending.isEmpty && isOpen) { return .wait }
         if pending.isEmpty { return .finish }
