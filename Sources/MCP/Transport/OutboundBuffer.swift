@@ -22,6 +22,10 @@ final class OutboundBuffer: @unchecked Sendable {
     /// Fulfilled when the writing thread has ended and released its descriptor.
     let finished = OneShot<Void>()
 
+    /// Fulfilled the first time the writing thread waits for bytes (for tests that need
+    /// it idle, so that a small send is written inline).
+    let writerWaiting = OneShot<Void>()
+
     /// Creates an empty buffer for `descriptor`, holding at most about `byteLimit` bytes.
     init(byteLimit: Int, descriptor: Int32) {
         state = OutboundWriteState(byteLimit: byteLimit)
@@ -192,10 +196,19 @@ final class OutboundBuffer: @unchecked Sendable {
     /// Then releases the descriptor and fulfils ``finished``.
     func write(to descriptor: Int32, owner: DescriptorOwner?) {
         var chunk: [UInt8] = []
+        var announcedWaiting = false
         lock.lock()
         loop: while true {
             switch state.writerNext(into: &chunk) {
             case .wait:
+                if !announcedWaiting {
+                    // Announced outside the lock, then the state is looked at again.
+                    announcedWaiting = true
+                    lock.unlock()
+                    writerWaiting.fulfill(())
+                    lock.lock()
+                    continue
+                }
                 lock.wait()
             case .finish:
                 break loop

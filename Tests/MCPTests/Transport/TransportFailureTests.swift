@@ -22,7 +22,10 @@ struct TransportFailureTests {
         let transport = try FileDescriptorTransport(
             readingFrom: input.read, writingTo: try output.open(), closesInput: true, closesOutput: true,
             maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength)
-        // Written inline, the failure is this send's; queued for the writer, it comes later.
+        // With the writing thread idle, a small message is written by its sender: the failure
+        // is then this send's, and the idle writer must be told to end. A larger one is
+        // queued for the writer, which meets the failure itself.
+        #expect(await finishes { _ = await transport.outbound.writerWaiting.wait() })
         do {
             try await transport.send(notification(1, padding: path.padding))
         } catch {
