@@ -19,11 +19,15 @@ struct CommandInput: Sendable {
             readAll: { Data(try POSIX.readToEnd(0)) },
             lines: {
                 AsyncThrowingStream(String.self) { continuation in
-                    POSIX.startThread(named: "stdin lines") {
-                        while let line = readLine(strippingNewline: true) {
-                            continuation.yield(line)
+                    do {
+                        try POSIX.startThread(named: "stdin lines") {
+                            while let line = readLine(strippingNewline: true) {
+                                continuation.yield(line)
+                            }
+                            continuation.finish()
                         }
-                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
                     }
                 }
             })

@@ -615,8 +615,12 @@ package enum POSIX {
     /// Starts a dedicated, detached thread for blocking work.
     ///
     /// On Darwin the name shows in debuggers and crash reports.
-    package static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
-        let context = Unmanaged.passRetained(ThreadStart(name: name, body: body)).toOpaque()
+    ///
+    /// - Throws: ``Errno`` naming `pthread_create`'s error (for example `EAGAIN` when the
+    ///   process or the system is out of threads); `body` is then never run.
+    package static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) throws(Errno) {
+        let start = Unmanaged.passRetained(ThreadStart(name: name, body: body))
+        let context = start.toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -636,8 +640,11 @@ package enum POSIX {
             start.run()
             return nil
         }, context)
-        // Out of threads is not something the transports can recover from.
-        precondition(status == 0, "pthread_create failed: \(Errno(code: status, operation: "pthread_create").message)")
+        guard status == 0 else {
+            // The thread never ran, so it never took the context back.
+            start.release()
+            throw Errno(code: status, operation: "pthread_create")
+        }
     }
 }
 

@@ -63,8 +63,9 @@ struct WireCase: Sendable, CustomTestStringConvertible {
 
     static let all: [WireCase] = [
         WireCase(
+            // The id is read from the text before the fault, so the client can tell which call failed.
             name: "malformed JSON", lines: #"{"jsonrpc":"2.0","id":1,"method":"#,
-            reply: ["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": "Parse error: invalid JSON at byte 33: unexpected end of input: expected a value"]]),
+            reply: ["jsonrpc": "2.0", "id": 1, "error": ["code": -32700, "message": "Parse error: invalid JSON at byte 33: unexpected end of input: expected a value"]]),
         WireCase(
             name: "not JSON at all", lines: "hello server",
             reply: ["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": "Parse error: invalid JSON at byte 0: expected a value, found 'h'"]]),
@@ -161,7 +162,7 @@ struct StdioBadInputTests {
         }
     }
 
-    @Test("a frame over the limit gets -32600 with a null id, and the connection goes on")
+    @Test("a frame over the limit gets -32600 with the id from its first bytes, and the connection goes on")
     func oversizedFrame() async throws {
         let server = try await TestServers.make()
         try await WirePeer.with(server, maximumFrameLength: 4096) { peer, replies in
@@ -169,7 +170,7 @@ struct StdioBadInputTests {
             try peer.write(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":""# + huge + "\"}}}\n")
             try peer.write(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"# + "\n")
             #expect(try await replies.next() == .message(.errorResponse(JSONRPCErrorResponse(
-                id: nil, error: JSONRPCError(code: .invalidRequest, message: "Invalid Request: message of more than 4096 bytes")))))
+                id: 1, error: JSONRPCError(code: .invalidRequest, message: "Invalid Request: message is longer than the limit of 4096 bytes")))))
             #expect(try await replies.next() == .message(.response(JSONRPCResponse(id: 2, result: [:]))))
         }
     }

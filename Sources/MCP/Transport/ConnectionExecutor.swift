@@ -68,6 +68,18 @@ final class ConnectionExecutor: @unchecked Sendable {
         if mustWrite { POSIX.signalWakePipe(wakeWrite) }
     }
 
+    /// The thread could not be started: closes the wake-up pipe, which only the thread
+    /// would otherwise close. Jobs that arrive later go to the global concurrent executor.
+    func abandon() {
+        lock.lock()
+        retired = true
+        ended = true
+        sleeping = false
+        lock.unlock()
+        POSIX.close(wakeRead)
+        POSIX.close(wakeWrite)
+    }
+
     /// Queues a job; returns `false` when the thread is retired and the caller must run it elsewhere.
     private func append(_ job: UnownedJob) -> Bool {
         lock.lock()
@@ -160,74 +172,6 @@ extension ConnectionExecutor: TaskExecutor {
         let unowned = UnownedJob(job)
         if !append(unowned) {
             globalConcurrentExecutor.enqueue(ExecutorJob(unowned))
-        }
-    }
-}
-
-// MARK: - Reading
-
-/// The input side of the thread: the descriptor, a line framer, and the parse of each line.
-///
-/// Dropping it releases the descriptor (closing it when the transport owns it).
-private final class InputReader {
-    let descriptor: Int32
-    let owner: DescriptorOwner?
-    private var framer: LineFramer
-    private var batch: [InboundMessage] = []
-    private let chunk: UnsafeMutableRawBufferPointer
-    private let oversized: InboundMessage
-
-    init(descriptor: Int32, owner: DescriptorOwner?, maximumFrameLength: Int) {
-        self.descriptor = descriptor
-        self.owner = owner
-        framer = LineFramer(maximumFrameLength: maximumFrameLength)
-        chunk = .allocate(byteCount: 64 * 1024, alignment: 1)
-        oversized = .invalid(
-            InvalidMessage(
-                id: nil,
-                error: JSONRPCError(
-                    code: .invalidRequest, message: "Invalid Request: message of more than \(maximumFrameLength) bytes")))
-    }
-
-    deinit {
-        chunk.deallocate()
-        owner?.release()
-    }
-
-    /// Reads what is available (one `read`, which does not block: `poll` said so) and hands
-    /// the complete messages to `inbound`. Returns `false` when reading is over.
-    func readOnce(into inbound: InboundBuffer) -> Bool {
-        let count: Int
-        do {
-            count = try POSIX.read(descriptor, into: chunk)
-        } catch {
-            inbound.finish(throwing: TransportError.ioFailure("reading from descriptor \(descriptor) failed: \(error)"))
-            return false
-        }
-        if count == 0 {
-            if let last = framer.finish() { batch.append(decode(last)) }
-            if !batch.isEmpty, !inbound.push(&batch) { return false }
-            inbound.finish(throwing: nil)
-            return false
-        }
-        framer.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-        while let frame = framer.next() {
-            batch.append(decode(frame))
-        }
-        if !batch.isEmpty { return inbound.push(&batch) }
-        return true
-    }
-
-    private func decode(_ frame: LineFramer.Frame) -> InboundMessage {
-        switch frame {
-        case .line(let bytes):
-            do {
-                return .message(try JSONRPCMessage(parsing: bytes))
-            } catch {
-                return .invalid(error)
-            }
-        case .oversized:
-            return oversized
         }
     }
 }

@@ -9,9 +9,12 @@ internal import MCPPlatform
 /// - A line ends at `\n`; one `\r` before it is removed (`\r\n` is tolerated).
 /// - Blank and whitespace-only lines (space, tab, CR) are skipped.
 /// - A line longer than `maximumFrameLength` bytes (not counting its line ending) is
-///   reported once as `Frame.oversized`, and its bytes are thrown away up to the next
-///   newline; the lines after it are read normally. The framer never holds more than
-///   about `maximumFrameLength` plus one appended chunk.
+///   reported once as `Frame.oversized`, with its first bytes (at most
+///   ``FrameIDScanner/prefixLength``, for the id) and, when its newline has been seen, its
+///   length. It is reported as soon as it passes the limit, not when its newline comes;
+///   the rest of it is thrown away up to the next newline, and the lines after it are read
+///   normally. A reader that appends no more than ``appendLimit`` bytes at a time keeps the
+///   framer from holding more than the limit plus a line ending.
 /// - Lines split across chunks and many lines in one chunk cost linear time: the framer
 ///   keeps a read offset and the position up to which it has searched for a newline, and
 ///   compacts its buffer only when the consumed part is at least half of it.
@@ -20,8 +23,10 @@ struct LineFramer: Sendable {
     enum Frame: Hashable, Sendable {
         /// The bytes of one line, without its line ending. Valid until the next mutation.
         case line(ArraySlice<UInt8>)
-        /// A line longer than the limit was read (and is being) discarded.
-        case oversized
+        /// A line longer than the limit was read (and is being) discarded: its first bytes,
+        /// and its length when its end has been seen (`nil` while it still goes on).
+        /// The prefix is valid until the next mutation.
+        case oversized(prefix: ArraySlice<UInt8>, length: Int?)
     }
 
     /// The default limit on a line's length: 16 MiB.
@@ -43,7 +48,8 @@ struct LineFramer: Sendable {
 
     /// Creates a framer.
     ///
-    /// - Parameter maximumFrameLength: The longest line accepted, in bytes; at least 1.
+    /// - Parameter maximumFrameLength: The longest line accepted, in bytes; at least 1 (the
+    ///   transports check this where it is given to them, so it is an invariant here).
     init(maximumFrameLength: Int = defaultMaximumFrameLength) {
         precondition(maximumFrameLength > 0, "maximumFrameLength must be positive")
         self.maximumFrameLength = maximumFrameLength
@@ -51,6 +57,14 @@ struct LineFramer: Sendable {
 
     /// The number of bytes held for a line not yet complete.
     var bufferedByteCount: Int { buffer.count - start }
+
+    /// The most bytes worth appending next (after `next()` has returned `nil`): enough to
+    /// complete a line of the maximum length and its `\r\n`, so that a line that never ends
+    /// is reported as soon as it passes the limit and never held beyond it. Unbounded
+    /// while an oversized line is being thrown away.
+    var appendLimit: Int {
+        discarding ? Int.max : max(1, maximumFrameLength + 2 - bufferedByteCount)
+    }
 
     /// Adds bytes read from the stream.
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
@@ -91,17 +105,21 @@ struct LineFramer: Sendable {
                 var pending = end - start
                 if pending > 0, buffer[end - 1] == Self.carriageReturn { pending -= 1 }
                 guard pending > maximumFrameLength else { return nil }
-                // Too long and still going: report it once, then drop bytes until its newline.
+                // Too long and still going: report it once, with its first bytes, then drop
+                // bytes until its newline.
                 discarding = true
-                releaseBuffer()
-                return .oversized
+                let kept = min(FrameIDScanner.prefixLength, pending)
+                buffer = Array(buffer[start..<(start + kept)])
+                start = kept
+                scanned = kept
+                return .oversized(prefix: buffer[0..<kept], length: nil)
             }
             let lineStart = start
             var lineEnd = newlineIndex
             start = newlineIndex + 1
             scanned = start
             if lineEnd > lineStart, buffer[lineEnd - 1] == Self.carriageReturn { lineEnd -= 1 }
-            if lineEnd - lineStart > maximumFrameLength { return .oversized }
+            if lineEnd - lineStart > maximumFrameLength { return Self.oversized(buffer[lineStart..<lineEnd]) }
             if Self.isBlank(buffer[lineStart..<lineEnd]) { continue }
             return .line(buffer[lineStart..<lineEnd])
         }
@@ -116,9 +134,13 @@ struct LineFramer: Sendable {
         if discarding { return nil }
         var end = buffer.count
         if end > start, buffer[end - 1] == Self.carriageReturn { end -= 1 }
-        if end - start > maximumFrameLength { return .oversized }
+        if end - start > maximumFrameLength { return Self.oversized(buffer[start..<end]) }
         let rest = buffer[start..<end]
         return Self.isBlank(rest) ? nil : .line(rest)
+    }
+
+    private static func oversized(_ line: ArraySlice<UInt8>) -> Frame {
+        .oversized(prefix: line.prefix(FrameIDScanner.prefixLength), length: line.count)
     }
 
     private static func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {

@@ -185,16 +185,39 @@ public final class ProcessTransport: Transport {
         POSIX.close(output.write)
         if let errorPipe { POSIX.close(errorPipe.write) }
 
-        let child = ChildProcess(pid: pid)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(pid: pid)
+        } catch {
+            // Out of threads: nothing would reap the child, so end and reap it here.
+            for descriptor in [output.read, input.write] + (errorPipe.map { [$0.read] } ?? []) {
+                POSIX.close(descriptor)
+            }
+            POSIX.send(signal: POSIX.killSignal, to: pid)
+            _ = POSIX.waitUntilEnded(pid)
+            _ = POSIX.reap(pid)
+            throw TransportError.launchFailure("cannot launch '\(executable)': cannot start a thread: \(error)")
+        }
         var capture: StandardErrorCapture?
         if let errorPipe {
+            let forward: Int32?
+            let limit: Int
             switch standardError.mode {
-            case .capture(let limit):
-                capture = StandardErrorCapture(reading: errorPipe.read, keepingLast: limit, forwardingTo: nil)
-            case .forward(let limit):
-                capture = StandardErrorCapture(reading: errorPipe.read, keepingLast: limit, forwardingTo: 2)  // this process's standard error
+            case .capture(let kept):
+                (forward, limit) = (nil, kept)
+            case .forward(let kept):
+                (forward, limit) = (2, kept)  // this process's standard error
             case .inherit, .discard:
-                break
+                (forward, limit) = (nil, 0)
+            }
+            do {
+                capture = try StandardErrorCapture(reading: errorPipe.read, keepingLast: limit, forwardingTo: forward)
+            } catch {
+                POSIX.close(errorPipe.read)
+                POSIX.close(output.read)
+                POSIX.close(input.write)
+                child.signal(POSIX.killSignal)  // Its waiter thread reaps it.
+                throw TransportError.launchFailure("cannot launch '\(executable)': cannot start a thread: \(error)")
             }
         }
         let connection: FileDescriptorTransport
@@ -385,9 +408,12 @@ final class ChildProcess: @unchecked Sendable {
     private let lock = ConditionLock()
     private var reaped = false
 
-    init(pid: Int32) {
+    /// Starts waiting for the child.
+    ///
+    /// - Throws: ``Errno`` when the waiting thread cannot be started.
+    init(pid: Int32) throws(Errno) {
         self.pid = pid
-        POSIX.startThread(named: "MCP child \(pid) waiter") { [self] in
+        try POSIX.startThread(named: "MCP child \(pid) waiter") { [self] in
             _ = POSIX.waitUntilEnded(pid)
             let result: POSIX.ChildExit = lock.withLock {
                 reaped = true
@@ -440,11 +466,14 @@ final class StandardErrorCapture: @unchecked Sendable {
     /// Fulfilled at end of file (or a read error) on the child's standard error.
     let ended = OneShot<Void>()
 
-    /// Starts reading `descriptor`, keeping the last `limit` bytes and, with `forward`,
-    /// writing everything read to that descriptor too (this process's standard error).
-    init(reading descriptor: Int32, keepingLast limit: Int, forwardingTo forward: Int32?) {
+    /// Starts reading `descriptor` (which the thread closes at its end), keeping the last
+    /// `limit` bytes and, with `forward`, writing everything read to that descriptor too
+    /// (this process's standard error).
+    ///
+    /// - Throws: ``Errno`` when the thread cannot be started; the descriptor is then left open.
+    init(reading descriptor: Int32, keepingLast limit: Int, forwardingTo forward: Int32?) throws(Errno) {
         self.limit = limit
-        POSIX.startThread(named: "MCP child stderr (fd \(descriptor))") { [self] in
+        try POSIX.startThread(named: "MCP child stderr (fd \(descriptor))") { [self] in
             let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 1)
             defer {
                 chunk.deallocate()

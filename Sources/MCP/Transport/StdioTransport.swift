@@ -37,11 +37,17 @@ public final class StdioTransport: Transport {
     ///   - protectsStandardOutput: Whether to redirect descriptor 1 to standard error and
     ///     write the protocol to a private copy of the original standard output (the default).
     ///   - maximumFrameLength: The largest message accepted, in bytes (default 16 MiB).
-    /// - Throws: ``TransportError/ioFailure(_:)`` when the descriptors cannot be duplicated.
+    /// - Throws: ``TransportError/ioFailure(_:)`` when the descriptors cannot be duplicated
+    ///   or a thread cannot be started; ``TransportError/invalidConfiguration(_:)`` when
+    ///   `maximumFrameLength` is not positive.
     public init(
         protectsStandardOutput: Bool = true,
         maximumFrameLength: Int = FileDescriptorTransport.defaultMaximumFrameLength
     ) throws {
+        // Checked before standard output is touched, so a bad limit changes nothing.
+        guard maximumFrameLength > 0 else {
+            throw TransportError.invalidConfiguration("maximumFrameLength must be positive, not \(maximumFrameLength)")
+        }
         let output: Int32
         if protectsStandardOutput {
             do {
@@ -62,7 +68,9 @@ public final class StdioTransport: Transport {
 
     /// Writes one message to standard output (queued for the writing thread).
     ///
-    /// - Throws: ``TransportError/closed`` after ``close()`` or when the client has gone.
+    /// - Throws: ``TransportError/closed`` after ``close()`` or when the client has gone;
+    ///   ``TransportError/frameTooLarge(_:)``, ``TransportError/encodingFailure(_:)`` or
+    ///   `CancellationError` as ``FileDescriptorTransport/send(_:)`` describes.
     public func send(_ message: JSONRPCMessage) async throws {
         try await connection.send(message)
     }

@@ -1,8 +1,29 @@
-/// A transport whose outbound buffer is bounded, and which can say when it has room again.
+/// A transport whose outgoing messages wait in a bounded buffer, and which can say when
+/// that buffer has room: the hook a server loop uses to stop reading requests while the
+/// answers to earlier ones are backed up, instead of buffering them without bound.
 protocol OutboundBackpressure: Sendable {
-    /// Returns at once while the outbound buffer has room; otherwise once it has drained below
-    /// its limit, or the transport closes or fails, or the calling task is cancelled.
+    /// Returns at once while the outbound buffer holds less than its byte limit and no
+    /// sender is waiting for room; otherwise returns when it has drained below the limit,
+    /// or the transport closes or fails, or the calling task is cancelled.
     func waitForOutboundRoom() async
+}
+
+extension FileDescriptorTransport: OutboundBackpressure {
+    func waitForOutboundRoom() async {
+        await outbound.waitForRoom()
+    }
+}
+
+extension StdioTransport: OutboundBackpressure {
+    func waitForOutboundRoom() async {
+        await connection.waitForOutboundRoom()
+    }
+}
+
+extension ProcessTransport: OutboundBackpressure {
+    func waitForOutboundRoom() async {
+        await connection.waitForOutboundRoom()
+    }
 }
 
 extension Transport {

@@ -12,7 +12,11 @@ public import MCPCore
 public protocol Transport: Sendable {
     /// Sends one message to the peer.
     ///
-    /// - Throws: ``TransportError`` when the connection is closed or broken.
+    /// - Throws: ``TransportError/closed`` when the connection is closed or broken; other
+    ///   failures leave the connection usable and are distinct:
+    ///   ``TransportError/frameTooLarge(_:)`` for a message over the transport's limit,
+    ///   ``TransportError/encodingFailure(_:)`` for a message that cannot be encoded, and
+    ///   `CancellationError` when the calling task is cancelled while the send waits.
     func send(_ message: JSONRPCMessage) async throws
 
     /// The messages from the peer, in the order they arrived.

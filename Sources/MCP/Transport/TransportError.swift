@@ -10,6 +10,7 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         case launchFailure
         case frameTooLarge
         case encodingFailure
+        case invalidConfiguration
     }
 
     private let code: Code
@@ -44,9 +45,16 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         TransportError(.frameTooLarge, detail)
     }
 
-    /// An outgoing message could not be encoded (for example, it holds a non-finite number).
+    /// An outgoing message cannot be encoded as JSON text (for example, it holds a
+    /// non-finite number); nothing was sent and the connection goes on.
     public static func encodingFailure(_ detail: String) -> TransportError {
         TransportError(.encodingFailure, detail)
+    }
+
+    /// A transport was given a setting it cannot work with, such as a non-positive
+    /// maximum frame length; the transport was not created.
+    public static func invalidConfiguration(_ detail: String) -> TransportError {
+        TransportError(.invalidConfiguration, detail)
     }
 
     /// Errors are equal when they are of the same kind, whatever their detail.

@@ -47,11 +47,21 @@ final class RawInput: Sendable {
 
     /// Ends the input (the transport sees end of file), and returns everything received.
     func finish() async throws -> [InboundMessage] {
-        POSIX.close(input)
+        endInput()
         let received = try await collect(transport.receive())
+        await close()
+        return received
+    }
+
+    /// Ends the input: the transport sees end of file. Call it once.
+    func endInput() {
+        POSIX.close(input)
+    }
+
+    /// Closes the transport and the unread output, for a test that read the stream itself.
+    func close() async {
         await transport.close()
         POSIX.close(unreadOutput)
-        return received
     }
 }
 
@@ -197,7 +207,8 @@ struct FileDescriptorTransportTests {
                 .invalid(
                     InvalidMessage(
                         id: nil,
-                        error: JSONRPCError(code: .invalidRequest, message: "Invalid Request: message of more than 64 bytes"))),
+                        error: JSONRPCError(
+                            code: .invalidRequest, message: "Invalid Request: message is longer than the limit of 64 bytes"))),
                 .message(.notification(JSONRPCNotification(method: "small"))),
             ])
     }

@@ -123,7 +123,7 @@ struct LineFramerTests {
     func discardingHoldsNothing() {
         var framer = LineFramer(maximumFrameLength: 4)
         framer.append(Array("0123456789".utf8))
-        #expect(framer.next() == .oversized)
+        #expect(framer.next() == .oversized(prefix: ArraySlice("0123456789".utf8), length: nil))
         #expect(framer.next() == nil)
         framer.append(Array("more bytes of the same line".utf8))
         #expect(framer.next() == nil)
@@ -132,5 +132,57 @@ struct LineFramerTests {
         #expect(framer.next() == .line(ArraySlice("[]".utf8)))
         #expect(framer.next() == nil)
         #expect(framer.finish() == nil)
+    }
+}
+
+extension LineFramerTests {
+    @Test("An oversized line keeps its first bytes, and its length once its newline is seen")
+    func oversizedPrefixAndLength() {
+        var framer = LineFramer(maximumFrameLength: 8)
+        framer.append(Array("0123456789\n[]\n".utf8))
+        #expect(framer.next() == .oversized(prefix: ArraySlice("0123456789".utf8), length: 10))
+        #expect(framer.next() == .line(ArraySlice("[]".utf8)))
+    }
+
+    @Test("A line that never ends is reported once it passes the limit, keeping at most the scanner's prefix")
+    func endlessLine() {
+        let limit = 2 * FrameIDScanner.prefixLength
+        var framer = LineFramer(maximumFrameLength: limit)
+        var fed = 0
+        var report: LineFramer.Frame?
+        // Fed the way the reader feeds it: never more than the framer asks for.
+        while report == nil {
+            let size = min(1000, framer.appendLimit)
+            framer.append(Array(repeating: UInt8(ascii: "x"), count: size))
+            fed += size
+            #expect(framer.bufferedByteCount <= limit + 2)
+            report = framer.next()
+        }
+        #expect(fed <= limit + 2, "reported as soon as the line passed the limit")
+        guard case .oversized(let prefix, let length)? = report else {
+            Issue.record("expected an oversized report, got \(String(describing: report))")
+            return
+        }
+        #expect(prefix.count == FrameIDScanner.prefixLength)
+        #expect(length == nil)
+        framer.append(Array(repeating: UInt8(ascii: "x"), count: 100_000))
+        #expect(framer.next() == nil)
+        framer.append(Array("x\n{}\n".utf8))
+        #expect(framer.next() == .line(ArraySlice("{}".utf8)))
+    }
+
+    @Test("A line of exactly the limit with CRLF, fed as the reader feeds it, is accepted")
+    func limitWithCRLFFedInSteps() {
+        var framer = LineFramer(maximumFrameLength: 8)
+        let bytes = Array("12345678\r\n".utf8)
+        var offset = 0
+        var frames: [LineFramer.Frame] = []
+        while offset < bytes.count {
+            let size = min(bytes.count - offset, framer.appendLimit, 3)
+            framer.append(Array(bytes[offset..<(offset + size)]))
+            offset += size
+            while let frame = framer.next() { frames.append(frame) }
+        }
+        #expect(frames == [.line(ArraySlice("12345678".utf8))])
     }
 }

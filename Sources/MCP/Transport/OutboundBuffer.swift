@@ -1,0 +1,252 @@
+internal import MCPPlatform
+
+/// The bounded byte buffer between senders and the writing thread: an
+/// ``OutboundWriteState`` under a lock, whose actions (write, signal, resume) run after
+/// unlocking.
+///
+/// The writing thread swaps the whole buffer out and writes it with one `write(2)` (more
+/// only for partial writes). A small message with nothing before it is written by its
+/// sender instead (see ``enqueue(_:deferred:)``), and the connection thread writes what its
+/// jobs sent after each batch (``flush()``). Every way writing ends (closed and drained, or
+/// a failed write on either path) ends the writing thread and fulfils ``finished``.
+final class OutboundBuffer: @unchecked Sendable {
+    // Safety: `state` is read and written with `lock` held; `finished` is thread-safe.
+    private let lock = ConditionLock()
+    private var state: OutboundWriteState<CheckedContinuation<Void, any Error>, CheckedContinuation<Void, Never>>
+    private let descriptor: Int32
+    private let byteLimit: Int
+
+    private typealias Actions =
+        OutboundWriteState<CheckedContinuation<Void, any Error>, CheckedContinuation<Void, Never>>.Actions
+
+    /// Fulfilled when the writing thread has ended and released its descriptor.
+    let finished = OneShot<Void>()
+
+    /// Fulfilled the first time the writing thread waits for bytes (for tests that need
+    /// it idle, so that a small send is written inline).
+    let writerWaiting = OneShot<Void>()
+
+    /// Creates an empty buffer for `descriptor`, holding at most about `byteLimit` bytes.
+    init(byteLimit: Int, descriptor: Int32) {
+        state = OutboundWriteState(byteLimit: byteLimit)
+        self.byteLimit = byteLimit
+        self.descriptor = descriptor
+    }
+
+    /// The bytes queued or being written.
+    var bufferedByteCount: Int { lock.withLock { state.bufferedByteCount } }
+
+    /// The number of senders waiting for room.
+    var waitingSenderCount: Int { lock.withLock { state.waitingSenderCount } }
+
+    /// Queues `bytes` for writing, suspending while the buffer is full.
+    ///
+    /// When nothing is queued and no one is writing, a small message is written by the
+    /// sender itself: a pipe that `poll` reports writable takes up to `PIPE_BUF` bytes
+    /// without blocking, and skipping the hand-off to the writing thread saves a thread
+    /// wake-up per message (most of the cost of a request/response round trip).
+    ///
+    /// - Throws: ``TransportError/closed`` (or the failure that ended writing) when the
+    ///   buffer no longer accepts bytes; `CancellationError` when the task is cancelled
+    ///   while waiting for room.
+    nonisolated(nonsending) func enqueue(_ bytes: [UInt8], deferred: Bool = false) async throws {
+        lock.lock()
+        let action = state.enqueue(bytes, deferred: deferred, atomicWrite: POSIX.atomicPipeWrite)
+        lock.unlock()
+        let id: UInt64
+        switch action {
+        case .refuse(let error):
+            throw error
+        case .queued:
+            return
+        case .queuedSignallingWriter:
+            lock.signal()
+            return
+        case .queuedFlushing:
+            flush()
+            return
+        case .writeInline:
+            if let failure = flush() { throw failure }
+            return
+        case .wait(let waitID):
+            id = waitID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                lock.lock()
+                let action = state.enqueue(bytes, id: id, sender: continuation, isCancelled: Task.isCancelled)
+                lock.unlock()
+                switch action {
+                case .refuse(let error):
+                    continuation.resume(throwing: error)
+                case .admitted(let signalWriter):
+                    if signalWriter { lock.signal() }
+                    continuation.resume()
+                case .cancelled:
+                    continuation.resume(throwing: CancellationError())
+                case .suspended:
+                    break
+                }
+            }
+        } onCancel: {
+            lock.lock()
+            let (sender, room) = state.cancelSender(id: id)
+            lock.unlock()
+            sender?.resume(throwing: CancellationError())
+            for waiter in room { waiter.resume() }
+        }
+    }
+
+    /// Returns at once while the buffer holds less than its limit and no sender waits;
+    /// otherwise when it has drained below the limit, closed or failed, or the calling
+    /// task is cancelled.
+    nonisolated(nonsending) func waitForRoom() async {
+        lock.lock()
+        if state.hasRoom {
+            lock.unlock()
+            return
+        }
+        let id = state.makeRoomWaiterID()
+        lock.unlock()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                lock.lock()
+                let now = state.waitForRoom(continuation, id: id, isCancelled: Task.isCancelled)
+                lock.unlock()
+                now?.resume()
+            }
+        } onCancel: {
+            let waiter = lock.withLock { state.cancelRoomWaiter(id: id) }
+            waiter?.resume()
+        }
+    }
+
+    /// Writes what is queued on the calling thread, in pieces of at most
+    /// ``POSIX/atomicPipeWrite`` bytes while `poll` says the descriptor takes them without
+    /// blocking; what the pipe does not take goes to the writing thread. Messages queued
+    /// meanwhile are written too, so a busy connection wakes no thread at all. Does nothing
+    /// while the writing thread or another sender is writing (they take these bytes next).
+    ///
+    /// Called by a sender for its own small message, and by the connection thread after each
+    /// batch of jobs. Neither may block in `write`: the connection thread also reads, and a
+    /// peer that is itself blocked writing to us would never drain the pipe.
+    ///
+    /// - Returns: The error that ended writing, if a write failed (the buffer has failed
+    ///   too, and the writing thread has been told to end).
+    @discardableResult
+    func flush() -> TransportError? {
+        var chunk: [UInt8] = []
+        lock.lock()
+        guard state.beginInlineWrite(into: &chunk) else {
+            lock.unlock()
+            return nil
+        }
+        while true {
+            lock.unlock()
+            var failure: Errno?
+            let written = Self.writeWithoutBlocking(chunk, to: descriptor, failure: &failure)
+            let error = failure.map(closedError(after:))
+            lock.lock()
+            switch state.inlineWriteEnded(&chunk, written: written, failure: error) {
+            case .writeMore:
+                continue
+            case .done(let actions):
+                lock.unlock()
+                perform(actions)
+                return error
+            }
+        }
+    }
+
+    /// Writes `bytes` in pieces of at most ``POSIX/atomicPipeWrite`` while the descriptor
+    /// can take them without blocking; returns how many bytes were written.
+    private static func writeWithoutBlocking(_ bytes: [UInt8], to descriptor: Int32, failure: inout Errno?) -> Int {
+        var written = 0
+        bytes.withUnsafeBytes { buffer in
+            while written < buffer.count, POSIX.isWritable(descriptor) {
+                let piece = min(POSIX.atomicPipeWrite, buffer.count - written)
+                do throws(Errno) {
+                    try POSIX.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[written..<(written + piece)]))
+                } catch {
+                    failure = error
+                    return
+                }
+                written += piece
+            }
+        }
+        return written
+    }
+
+    /// The error that closes the buffer after a failed write.
+    private func closedError(after error: Errno) -> TransportError {
+        error.isBrokenPipe
+            ? TransportError.closed("the peer closed the connection (broken pipe)")
+            : TransportError.closed("writing to descriptor \(descriptor) failed: \(error)")
+    }
+
+    /// Stops accepting bytes; what is buffered is still written. Waiting senders fail.
+    func close() {
+        lock.lock()
+        let actions = state.close()
+        lock.unlock()
+        perform(actions)
+    }
+
+    /// The writing thread's loop: runs until closed and drained, or until a write fails.
+    /// Then releases the descriptor and fulfils ``finished``.
+    func write(to descriptor: Int32, owner: DescriptorOwner?) {
+        var chunk: [UInt8] = []
+        var announcedWaiting = false
+        lock.lock()
+        loop: while true {
+            switch state.writerNext(into: &chunk) {
+            case .wait:
+                if !announcedWaiting {
+                    // Announced outside the lock, then the state is looked at again.
+                    announcedWaiting = true
+                    lock.unlock()
+                    writerWaiting.fulfill(())
+                    lock.lock()
+                    continue
+                }
+                lock.wait()
+            case .finish:
+                break loop
+            case .write(let actions):
+                lock.unlock()
+                perform(actions)
+                var failure: TransportError?
+                do throws(Errno) {
+                    try POSIX.writeAll(descriptor, chunk)
+                } catch {
+                    failure = closedError(after: error)
+                }
+                if chunk.capacity > 2 * byteLimit {
+                    chunk = []
+                } else {
+                    chunk.removeAll(keepingCapacity: true)
+                }
+                lock.lock()
+                let done = state.writerWrote(failure: failure)
+                if !done.isEmpty {
+                    lock.unlock()
+                    perform(done)
+                    lock.lock()
+                }
+            }
+        }
+        lock.unlock()
+        owner?.release()
+        finished.fulfill(())
+    }
+
+    /// Resumes and signals as `actions` says; called without the lock held.
+    private func perform(_ actions: Actions) {
+        if actions.signalWriter { lock.signal() }
+        for sender in actions.admitted { sender.resume() }
+        if let refusal = actions.refusal {
+            for sender in actions.refused { sender.resume(throwing: refusal) }
+        }
+        for waiter in actions.room { waiter.resume() }
+    }
+}
