@@ -2,8 +2,9 @@
 //
 // Everything platform-specific lives in this module (`MCPPlatform`, not a product): reading
 // and writing descriptors, pipes, `poll`, `dup`/`dup2`, `posix_spawn`, waiting for and
-// signalling a child, `SIGPIPE`, error strings, threads, and locks. The transports, the
-// command line and the portable FoundationModels above it contain no `#if` for the C library.
+// signalling a child, `SIGPIPE`, error strings, threads, and locks. The transports and the
+// command line above it contain no `#if` for the C library. (`PortableFoundationModels`
+// does not depend on this module: it needs one lock, which it keeps in its own Lock.swift.)
 
 #if canImport(Darwin)
 import Darwin
@@ -418,7 +419,14 @@ package enum POSIX {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// Serialises our own spawns with pipe creation where `pipe2` is missing.
+    package static let spawnLock = ConditionLock()
+
     // MARK: Spawning
+
+    // posix_spawn and the wait family are unavailable on watchOS and tvOS, where no process
+    // can start another: ProcessTransport is compiled out there too.
+    #if !os(watchOS) && !os(tvOS)
 
     /// What a child's standard error is connected to.
     package enum ChildStandardError: Sendable {
@@ -437,9 +445,6 @@ package enum POSIX {
         else { return nil }
         return unsafeBitCast(symbol, to: AddChdirFunction.self)
     }()
-
-    /// Serialises our own spawns with pipe creation where `pipe2` is missing.
-    package static let spawnLock = ConditionLock()
 
     #if canImport(Darwin)
     private typealias FileActions = posix_spawn_file_actions_t?
@@ -592,6 +597,8 @@ package enum POSIX {
     package static func send(signal: Int32, to pid: Int32) {
         _ = kill(pid, signal)
     }
+
+    #endif  // !os(watchOS) && !os(tvOS)
 
     // MARK: Threads
 

@@ -2,6 +2,7 @@
 public struct ServerEndpoint: Sendable {
     let makeTransport: @Sendable () async throws -> any Transport
 
+    #if !os(watchOS) && !os(tvOS)
     /// A server started as a child process, spoken to over its standard input and output.
     ///
     /// - Parameters:
@@ -20,6 +21,7 @@ public struct ServerEndpoint: Sendable {
                 standardError: standardError)
         }
     }
+    #endif
 
     /// A server reached over a transport made by `make`.
     public static func transport(_ make: @escaping @Sendable () async throws -> any Transport) -> ServerEndpoint {

@@ -110,7 +110,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         case .invalid(let invalid):
             // A client does not answer malformed server output; it fails the request the
             // message was meant to answer, when that can be told.
-            let what = invalid.error.message
+            let what = Self.describe(invalid.error)
             if let id = invalid.id,
                 pending.resolve(id, with: .failure(MCPClientError.invalidResponse("the server's reply to request \(id) is not valid: \(what)")))
             {
@@ -118,6 +118,16 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
             }
             notes.record("a message that is not valid: \(what)")
         }
+    }
+
+    /// What was wrong with an invalid message, without the JSON-RPC error's prefix (which is
+    /// written for a reply to the sender, not for this side's caller).
+    static func describe(_ error: JSONRPCError) -> String {
+        var text = Substring(error.message)
+        for prefix in ["Parse error: ", "Invalid Request: "] where text.hasPrefix(prefix) {
+            text = text.dropFirst(prefix.count)
+        }
+        return String(text)
     }
 
     func request(

@@ -6,6 +6,9 @@ import Foundation
 #endif
 internal import MCPPlatform
 
+// Processes cannot be started on watchOS and tvOS (no posix_spawn): no ProcessTransport there.
+#if !os(watchOS) && !os(tvOS)
+
 /// The client side of MCP's stdio transport: a server started as a child process, spoken to
 /// over its standard input and output.
 ///
@@ -521,3 +524,5 @@ final class StandardErrorCapture: @unchecked Sendable {
         }
     }
 }
+
+#endif  // !os(watchOS) && !os(tvOS)

@@ -36,6 +36,8 @@ extension StdioTransport: ConnectionExecutorProviding {
     var connectionExecutor: ConnectionExecutor { connection.executor }
 }
 
+#if !os(watchOS) && !os(tvOS)
 extension ProcessTransport: ConnectionExecutorProviding {
     var connectionExecutor: ConnectionExecutor { connection.executor }
 }
+#endif

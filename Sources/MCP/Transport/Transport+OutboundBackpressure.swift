@@ -20,11 +20,13 @@ extension StdioTransport: OutboundBackpressure {
     }
 }
 
+#if !os(watchOS) && !os(tvOS)
 extension ProcessTransport: OutboundBackpressure {
     func waitForOutboundRoom() async {
         await connection.waitForOutboundRoom()
     }
 }
+#endif
 
 extension Transport {
     /// Waits while the transport's output is backed up (see ``OutboundBackpressure``); returns
