@@ -125,7 +125,9 @@ extension Runner {
     func bridge(_ client: MCPClient, timeout: Double, policy: ToolPolicy) async throws(Abort) -> BridgeReport {
         let tools: [MCPCore.ToolDefinition]
         do {
-            tools = try await client.listTools()
+            let listing = try await client.toolListing()
+            tools = listing.tools
+            for skipped in listing.skipped { errors.write("warning: \(skipped)\n") }
         } catch {
             throw Abort(code: failure(error, during: "tools/list", timeout: timeout))
         }

@@ -209,7 +209,10 @@ struct Runner {
         }
         let tools: [MCPCore.ToolDefinition]
         do {
-            tools = try await client.listTools()
+            let listing = try await client.toolListing()
+            tools = listing.tools
+            // A malformed entry is left out, never silently: say which and why.
+            for skipped in listing.skipped { errors.write("warning: \(skipped)\n") }
         } catch {
             await client.close()
             return failure(error, during: "tools/list", timeout: options.timeoutSeconds)

@@ -107,14 +107,15 @@ public actor MCPSessionProvider {
     /// (or while it is responding), else a new one with the current tools that continues
     /// the conversation.
     ///
-    /// - Throws: What `tools/list` throws, or a schema error from bridging.
+    /// - Throws: What `tools/list` throws. A tool that cannot be bridged (a malformed entry,
+    ///   a schema that cannot be lowered) is left out and reported in the toolset's `excluded`.
     public func session() async throws -> LanguageModelSession {
         startWatching()
         if let current, changesApplied == changesHeard || current.isResponding {
             return current
         }
         let heard = changesHeard
-        let listed = try await client.listTools()
+        let listed = try await client.toolListing()
         let toolset = try BridgedToolset(
             listing: listed, client: client, configuration: configuration, preserving: self.toolset.names)
         // Another turn may have built one while this one listed tools.
@@ -208,7 +209,22 @@ public struct BridgedToolset: Sendable {
 
     public init() {}
 
+    /// Bridges a server's listing: its valid tools as ``init(listing:client:configuration:preserving:)``
+    /// does, and every entry the server listed that was not a valid tool as an exclusion.
+    public init(
+        listing: ToolListing, client: MCPClient, configuration: MCPSessionProvider.Configuration,
+        preserving previous: ToolNameMap? = nil
+    ) throws {
+        try self.init(listing: listing.tools, client: client, configuration: configuration, preserving: previous)
+        for skipped in listing.skipped {
+            excluded.append(Exclusion(
+                serverName: skipped.name ?? "entry \(skipped.position)", reason: "its definition is not valid: \(skipped.reason)"))
+        }
+    }
+
     /// Bridges `listing`, keeping tools in order while they fit the budget.
+    ///
+    /// A tool whose schema cannot be bridged is left out with the reason, not the whole listing.
     ///
     /// - Parameter preserving: The previous session's names, so a tool keeps its model name.
     public init(
@@ -222,9 +238,15 @@ public struct BridgedToolset: Sendable {
                 excluded.append(Exclusion(serverName: tool.name, reason: "not chosen by the app"))
                 continue
             }
-            let bridged = try MCPBridgedTool(
-                tool: tool, client: client, name: names.modelName(for: tool.name), policy: configuration.policy,
-                budget: budget, timeout: configuration.toolTimeout)
+            let bridged: MCPBridgedTool
+            do {
+                bridged = try MCPBridgedTool(
+                    tool: tool, client: client, name: names.modelName(for: tool.name), policy: configuration.policy,
+                    budget: budget, timeout: configuration.toolTimeout)
+            } catch {
+                excluded.append(Exclusion(serverName: tool.name, reason: "its input schema cannot be bridged: \(error)"))
+                continue
+            }
             let cost = Self.estimatedTokens(of: bridged, budget: budget)
             if tools.count >= budget.maximumTools {
                 excluded.append(Exclusion(serverName: tool.name, reason: "the session already has \(budget.maximumTools) tools"))
@@ -256,6 +278,6 @@ public func makeSession(
     client: MCPClient, model: SystemLanguageModel = .default,
     configuration: MCPSessionProvider.Configuration = MCPSessionProvider.Configuration()
 ) async throws -> LanguageModelSession {
-    let toolset = try BridgedToolset(listing: try await client.listTools(), client: client, configuration: configuration)
+    let toolset = try BridgedToolset(listing: try await client.toolListing(), client: client, configuration: configuration)
     return LanguageModelSession(model: model, tools: toolset.tools, instructions: configuration.instructions)
 }
