@@ -13,19 +13,29 @@ internal import MCPPlatform
 /// let result = try await time.callTool(name: "get_current_time", arguments: ["timezone": "Europe/Lisbon"])
 /// ```
 ///
+/// ## Lifetime
+///
+/// ``withConnection(to:configuration:_:)-(ServerEndpoint,_,_)`` connects, runs your code and
+/// closes the connection (ending a child process) before it returns. A client made with
+/// `connect` is closed with ``close()``; one dropped without it is shut down by its `deinit`
+/// (without waiting), so nothing it owns outlives it.
+///
 /// ## Errors
 ///
 /// A call throws the server's ``MCPCore/JSONRPCError`` when the server answers with one
 /// (an unknown tool is `-32602`), ``MCPClientError`` for failures on this side (the
-/// connection ended, a timeout), and `CancellationError` when the calling task is
-/// cancelled. A tool that fails returns normally, with ``MCPCore/CallToolResult/isError``
-/// set. When the connection ends, every call in flight fails at once.
+/// connection ended, a timeout, a reply that cannot be read, a request too large to send
+/// or impossible to encode), and `CancellationError` when the calling task is cancelled. A
+/// tool that fails returns normally, with ``MCPCore/CallToolResult/isError`` set. When the
+/// connection ends, every call in flight fails at once, saying why when it can (a child
+/// process's exit status and the end of its standard error).
 ///
 /// ## Timeouts and cancellation
 ///
 /// Every request has a timeout (``Configuration/requestTimeout``, 60 s by default,
-/// overridable per call). When it expires, or when the calling task is cancelled, the
-/// client sends `notifications/cancelled` so the server stops the work.
+/// overridable per call), which fires at its deadline whatever the server (or, in process,
+/// the tool) does. When it expires, or when the calling task is cancelled, the client sends
+/// `notifications/cancelled` so the server stops the work.
 public actor MCPClient {
     /// Options for a connection.
     public struct Configuration: Sendable {

@@ -4,7 +4,7 @@ public import MCPCore
 /// An MCP server: an actor that answers JSON-RPC messages with the tools registered on it.
 ///
 /// Register tools, then either answer messages one at a time with ``handle(_:)-(JSONRPCMessage)`` (what an
-/// in-process client does) or serve a connection with ``run(on:)``:
+/// in-process client does) or serve a connection with ``run(on:options:)``:
 ///
 /// ```swift
 /// let server = MCPServer(name: "Notes", version: "1.0")
@@ -142,7 +142,7 @@ public actor MCPServer {
     /// Returns the response to a request, a batch of responses to a batch, and `nil` for
     /// a notification or a response. Messages passed here share one connection state
     /// (for example, the version an `initialize` negotiated); it cannot send
-    /// notifications. Use ``run(on:)`` to serve a connection with notifications.
+    /// notifications. Use ``run(on:options:)`` to serve a connection with notifications.
     public nonisolated func handle(_ message: JSONRPCMessage) async -> JSONRPCMessage? {
         await handle(message, session: Self.directSession)
     }

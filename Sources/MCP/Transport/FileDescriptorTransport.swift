@@ -26,13 +26,14 @@ internal import MCPPlatform
 /// ``receive()``; a read error fails it with ``TransportError/ioFailure(_:)``.
 ///
 /// **The connection's thread.** The reading thread is also a `TaskExecutor`. On systems that
-/// have task executors (Linux; macOS 15, iOS 18 and later), ``MCPServer/run(on:)`` runs its
-/// loop, every request's task and the server actor's work there, and ``MCPClient`` reads its
-/// replies there: a request is read, handled and answered without waking another thread,
-/// which is most of the cost of a stdio round trip. (``MCPClient/withConnectionThread(isolation:_:)``
-/// puts a caller there too.) Work on it shares the thread with reading, so a tool that runs
-/// long synchronous code delays the connection's other requests until it returns or
-/// suspends; such a tool should move that work off (for example into `Task.detached`).
+/// have task executors (Linux; macOS 15, iOS 18 and later), ``MCPServer/run(on:options:)`` runs its
+/// loop there (and, with ``MCPServer/ConnectionOptions/RequestExecution/connectionThread``,
+/// every request's task and the server actor's work), and ``MCPClient`` reads its replies
+/// there: a request is read, handled and answered without waking another thread, which is
+/// most of the cost of a stdio round trip. (``MCPClient/withConnectionThread(isolation:_:)``
+/// puts a caller there too.) Work on it shares the thread with reading, so code that runs
+/// long synchronously there delays the connection until it returns or suspends — which is
+/// why a server's requests run on Swift's shared executor unless asked otherwise.
 ///
 /// **Writing.** ``send(_:)`` encodes the message in the caller's task. On the connection's
 /// thread, messages are queued and written after the current batch of work (or as soon as a

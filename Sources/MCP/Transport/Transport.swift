@@ -3,7 +3,7 @@ public import MCPCore
 /// A connection that carries JSON-RPC messages between two MCP peers.
 ///
 /// A transport moves messages; it knows nothing of MCP methods. ``MCPServer`` serves one
-/// with ``MCPServer/run(on:)`` and ``MCPClient`` talks over one. The library provides
+/// with ``MCPServer/run(on:options:)`` and ``MCPClient`` talks over one. The library provides
 /// ``InProcessTransport`` (message values, no encoding), ``StdioTransport`` (this
 /// process's standard input and output) and ``ProcessTransport`` (a child process's).
 ///
