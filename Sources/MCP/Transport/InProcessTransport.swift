@@ -48,7 +48,7 @@ public final class InProcessTransport: Transport {
     /// - Throws: ``TransportError/closed`` once either end is closed; `CancellationError`
     ///   when the calling task is cancelled while waiting for room.
     public func send(_ message: JSONRPCMessage) async throws {
-        try await outbound.enqueue(.message(message), size: message.json.estimatedByteCount)
+        try await outbound.enqueue(.message(message), size: message.estimatedByteCount)
     }
 
     /// The messages from the other end, in order. Iterate it from one task.
@@ -68,6 +68,19 @@ extension InProcessTransport: OutboundBackpressure {
     }
 }
 
+extension JSONRPCMessage {
+    /// About how many bytes this message takes as compact JSON, without encoding it.
+    var estimatedByteCount: Int {
+        switch self {
+        case .request(let request): 48 + request.method.utf8.count + (request.params?.estimatedByteCount ?? 0)
+        case .notification(let notification): 36 + notification.method.utf8.count + (notification.params?.estimatedByteCount ?? 0)
+        case .response(let response): 40 + response.result.estimatedByteCount
+        case .errorResponse(let response): 64 + response.error.message.utf8.count + (response.error.data?.estimatedByteCount ?? 0)
+        case .batch(let elements): elements.reduce(2) { $0 + $1.estimatedByteCount + 1 }
+        }
+    }
+}
+
 extension JSONValue {
     /// About how many bytes this value takes as compact JSON, without encoding it: exact for
     /// ASCII text without escapes, close otherwise.
@@ -78,8 +91,12 @@ extension JSONValue {
         case .int: 8
         case .double: 12
         case .string(let text): text.utf8.count + 2
-        case .array(let elements): elements.reduce(2) { $0 + $1.estimatedByteCount + 1 }
-        case .object(let object): object.reduce(2) { $0 + $1.key.utf8.count + 4 + $1.value.estimatedByteCount }
+        case .array(let elements):
+            // Brackets, the elements, and a comma between each two.
+            elements.reduce(1) { $0 + $1.estimatedByteCount + 1 } + (elements.isEmpty ? 1 : 0)
+        case .object(let object):
+            // Braces, each quoted key and colon with its value, and a comma between each two.
+            object.reduce(1) { $0 + $1.key.utf8.count + 3 + $1.value.estimatedByteCount + 1 } + (object.isEmpty ? 1 : 0)
         }
     }
 }
