@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import MCPCore
+import OnDeviceMCPTestSupport
+import Testing
+
+/// The mirror image of the hostile server: the test is a hostile client of a real
+/// `ondevice-mcp serve`, writing raw lines to its standard input, and `wait4` measures the
+/// server's peak memory when it exits.
+@Suite("A hostile client of ondevice-mcp serve", .timeLimit(.minutes(3)))
+struct HostileClientOfServeTests {
+    static func initialize(id: Int = 0, version: String = "2025-11-25") -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"initialize","params":{"protocolVersion":"\#(version)","capabilities":{},"clientInfo":{"name":"hostile-client","version":"1"}}}"#
+            + "\n" + #"{"jsonrpc":"2.0","method":"notifications/initialized"}"# + "\n"
+    }
+
+    static func ping(id: Int) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"ping"}"#
+    }
+
+    /// Starts `serve` with a data directory of its own.
+    static func launchServe(standardOutput: SpawnedProcess.OutputHandling = .collect(keepingFirst: 16 << 20)) throws -> (SpawnedProcess, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let process = try SpawnedProcess.launch(
+            try BuiltProducts.ondeviceMCP(), arguments: ["serve", "--data-dir", directory.path], standardOutput: standardOutput)
+        return (process, directory)
+    }
+
+    /// The messages of `output`, one a line.
+    static func messages(_ output: [UInt8]) throws -> [JSONValue] {
+        try output.split(separator: UInt8(ascii: "\n")).map { try JSONValue(parsing: $0) }
+    }
+
+    @Test("A 64 MiB request line is answered with -32600 naming the limit; the next request is answered")
+    func oversizedRequest() async throws {
+        let (serve, directory) = try Self.launchServe()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        await serve.write(Self.initialize())
+        let prefix = #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"clock_now","arguments":{"timezone":""#
+        await serve.write(prefix)
+        let wroteAll = await serve.writeRepeated(UInt8(ascii: "a"), count: 64 << 20)
+        #expect(wroteAll, "serve stopped reading its input")
+        await serve.write(#""}}}"# + "\n" + Self.ping(id: 2) + "\n")
+        let run = try await serve.finish(hangGuard: .seconds(60))
+
+        #expect(run.status == .exited(0), "\(run.standardErrorTail.suffix(2_000))")
+        let replies = try Self.messages(run.standardOutput)
+        let error = replies.first { $0["error"] != nil }
+        #expect(error?["error"]?["code"] == -32600, "\(replies.map(\.description))")
+        expect(error?["error"]?["message"]?.stringValue ?? "", mentions: .any("limit", "16777216"))
+        #expect(replies.contains { $0["id"] == 2 && $0["result"] == [:] }, "the ping after it was not answered")
+        #expect(run.peakResidentBytes < 160 << 20, "peak RSS \(run.peakResidentMiB) MiB")
+    }
+
+    @Test("A line that never ends keeps serve bounded, and it exits 0 at end of input")
+    func endlessLine() async throws {
+        let (serve, directory) = try Self.launchServe()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        await serve.write(Self.initialize())
+        let wroteAll = await serve.writeRepeated(UInt8(ascii: "a"), count: 64 << 20)
+        #expect(wroteAll, "serve stopped reading its input")
+        let run = try await serve.finish(hangGuard: .seconds(60))
+        #expect(run.status == .exited(0), "\(run.standardErrorTail.suffix(2_000))")
+        #expect(run.peakResidentBytes < 64 << 20, "peak RSS \(run.peakResidentMiB) MiB")
+    }
+
+    @Test("A batch of 10,000 requests (2025-03-26) gets one batch response with every id")
+    func hugeBatch() async throws {
+        let (serve, directory) = try Self.launchServe(standardOutput: .lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var lines = serve.outputLines().makeAsyncIterator()
+        await serve.write(Self.initialize(version: "2025-03-26"))
+        let initialized = try JSONValue(parsing: try #require(await lines.next(), "serve ended without answering initialize"))
+        #expect(initialized["result"]?["protocolVersion"] == "2025-03-26")
+        let batch = (1...10_000).map { Self.ping(id: $0) }.joined(separator: ",")
+        await serve.write("[" + batch + "]\n")
+        var reply: JSONValue?
+        while let line = await lines.next() {
+            reply = try JSONValue(parsing: line)
+            if reply?.arrayValue != nil { break }
+        }
+        let answers = try #require(reply?.arrayValue, "no batch response")
+        #expect(answers.count == 10_000)
+        #expect(Set(answers.compactMap { $0["id"]?.intValue }) == Set(1...10_000))
+        #expect(answers.allSatisfy { $0["result"] == [:] })
+        let run = try await serve.finish(hangGuard: .seconds(60))
+        #expect(run.status == .exited(0))
+    }
+
+    @Test("100,000 pipelined pings written before any answer is read are all answered, in bounded memory")
+    func pipelinedWithoutReading() async throws {
+        let (serve, directory) = try Self.launchServe(standardOutput: .lines)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        await serve.write(Self.initialize())
+        let count = 100_000
+        // The writer runs on its own thread and writes every ping without reading anything.
+        // A server that buffers its answers without bound lets it finish (and its memory
+        // grows); a server that stops reading while its output is backed up blocks it. The
+        // reader therefore starts when the writer has finished OR has made no progress for
+        // one second (a poll timeout on the full pipe): the second is a heuristic for "blocked",
+        // not a timing assertion; either way every answer must arrive.
+        let readerMayStart = OneShot<String>()
+        let writer = Task {
+            await onThread {
+                let flags = fcntl(serve.standardInput, F_GETFL)
+                _ = fcntl(serve.standardInput, F_SETFL, flags | O_NONBLOCK)
+                var written = 0
+                var pending = Array((Self.ping(id: 1) + "\n").utf8)
+                var offset = 0
+                while written < count {
+                    let result = pending[offset...].withUnsafeBytes { write(serve.standardInput, $0.baseAddress, $0.count) }
+                    if result >= 0 {
+                        offset += result
+                        if offset == pending.count {
+                            written += 1
+                            pending = Array((Self.ping(id: written + 1) + "\n").utf8)
+                            offset = 0
+                        }
+                    } else if errno == EAGAIN {
+                        var descriptor = pollfd(fd: serve.standardInput, events: Int16(POLLOUT), revents: 0)
+                        if poll(&descriptor, 1, 1_000) == 0 {
+                            readerMayStart.set("the writer blocked after \(written) pings")
+                        }
+                    } else if errno != EINTR {
+                        break
+                    }
+                }
+                readerMayStart.set("the writer wrote all \(written) pings")
+                return written
+            }
+        }
+        let why = await readerMayStart.wait()
+        var seen = Set<Int>()
+        var duplicates = 0
+        var lines = serve.outputLines().makeAsyncIterator()
+        let written = await writer.value
+        #expect(written == count, "\(why)")
+        serve.closeStandardInput()
+        while let line = await lines.next() {
+            guard let id = try JSONValue(parsing: line)["id"]?.intValue, id > 0 else { continue }
+            if !seen.insert(id).inserted { duplicates += 1 }
+        }
+        let run = try await serve.finish(hangGuard: .seconds(120))
+        #expect(seen.count == count, "\(why)")
+        #expect(duplicates == 0)
+        #expect(run.status == .exited(0))
+        #expect(run.peakResidentBytes < 64 << 20, "peak RSS \(run.peakResidentMiB) MiB (\(why))")
+    }
+}
