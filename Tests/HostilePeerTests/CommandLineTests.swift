@@ -42,7 +42,7 @@ struct HostileServerCommandLineTests {
         let run = try await SpawnedProcess.run(
             try BuiltProducts.ondeviceMCP(),
             arguments: ["call", "probe", "{}", "--timeout", String(expected.timeoutSeconds), "--", try BuiltProducts.hostilePeer(), expected.mode.rawValue],
-            hangGuard: .seconds(90))
+            hangGuard: .seconds(75))
         // The hostile peer's own lines ("hostile: ...") pass through; the CLI's are the rest.
         let ownErrors = run.standardErrorTail.split(separator: "\n").filter { !$0.hasPrefix("hostile: ") && !$0.allSatisfy { $0 == "e" } }
         #expect(run.status == .exited(expected.status), "stderr: \(run.standardErrorTail.suffix(2_000))")
@@ -60,7 +60,7 @@ struct HostileServerCommandLineTests {
     func manyTools() async throws {
         let run = try await SpawnedProcess.run(
             try BuiltProducts.ondeviceMCP(), arguments: ["tools", "--timeout", "30", "--", try BuiltProducts.hostilePeer(), "many-tools"],
-            hangGuard: .seconds(90))
+            hangGuard: .seconds(75))
         #expect(run.status == .exited(0), "stderr: \(run.standardErrorTail.suffix(2_000))")
         let names = run.output.split(separator: "\n").filter { $0.hasPrefix("tool_") }
         #expect(names.count == 20_000)

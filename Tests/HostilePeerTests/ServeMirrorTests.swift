@@ -21,7 +21,13 @@ struct HostileClientOfServeTests {
     }
 
     static func ping(id: Int) -> String {
-        #"{"jsonrpc":"2.0","id":\#(id),"method":"ping"}"#
+        request(id: id, method: "ping")
+    }
+
+    static func request(id: Int, method: String, padding: Int = 0) -> String {
+        guard padding > 0 else { return #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)"}"# }
+        let pad = String(repeating: "p", count: padding)
+        return #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":{"_meta":{"pad":"\#(pad)"}}}"#
     }
 
     /// Starts `serve` with a data directory of its own.
@@ -94,12 +100,35 @@ struct HostileClientOfServeTests {
         #expect(run.status == .exited(0))
     }
 
-    @Test("100,000 pipelined pings written before any answer is read are all answered, in bounded memory")
-    func pipelinedWithoutReading() async throws {
+    /// Requests written back to back, without reading any answer until all are written.
+    struct Pipelined: Sendable, CustomTestStringConvertible {
+        let method: String
+        let count: Int
+        /// Bytes of padding in each request's `params._meta`.
+        var padding = 0
+        var testDescription: String { "\(count) × \(method)" + (padding > 0 ? " with \(padding / 1024) KiB of padding" : "") }
+
+        static let all = [
+            // The issue's case: many small answers (about 4 MB in all).
+            Pipelined(method: "ping", count: 100_000),
+            // Fewer, larger answers (about 4 KiB each, 43 MB in all): a server that buffers
+            // its answers without bound cannot stay under 64 MiB here.
+            Pipelined(method: "tools/list", count: 10_000),
+            // Large requests (16 KiB each, 160 MiB in all): a server whose queue of requests
+            // is bounded in messages, not bytes, cannot stay under 64 MiB here.
+            Pipelined(method: "ping", count: 10_000, padding: 16 * 1024),
+        ]
+    }
+
+    @Test("Pipelined requests written before any answer is read are all answered, in bounded memory",
+          arguments: Pipelined.all)
+    func pipelinedWithoutReading(_ pipelined: Pipelined) async throws {
         let (serve, directory) = try Self.launchServe(standardOutput: .lines)
         defer { try? FileManager.default.removeItem(at: directory) }
         await serve.write(Self.initialize())
-        let count = 100_000
+        let count = pipelined.count
+        let method = pipelined.method
+        let padding = pipelined.padding
         // The writer runs on its own thread and writes every ping without reading anything.
         // A server that buffers its answers without bound lets it finish (and its memory
         // grows); a server that stops reading while its output is backed up blocks it. The
@@ -112,7 +141,7 @@ struct HostileClientOfServeTests {
                 let flags = fcntl(serve.standardInput, F_GETFL)
                 _ = fcntl(serve.standardInput, F_SETFL, flags | O_NONBLOCK)
                 var written = 0
-                var pending = Array((Self.ping(id: 1) + "\n").utf8)
+                var pending = Array((Self.request(id: 1, method: method, padding: padding) + "\n").utf8)
                 var offset = 0
                 while written < count {
                     let result = pending[offset...].withUnsafeBytes { write(serve.standardInput, $0.baseAddress, $0.count) }
@@ -120,19 +149,19 @@ struct HostileClientOfServeTests {
                         offset += result
                         if offset == pending.count {
                             written += 1
-                            pending = Array((Self.ping(id: written + 1) + "\n").utf8)
+                            pending = Array((Self.request(id: written + 1, method: method, padding: padding) + "\n").utf8)
                             offset = 0
                         }
                     } else if errno == EAGAIN {
                         var descriptor = pollfd(fd: serve.standardInput, events: Int16(POLLOUT), revents: 0)
                         if poll(&descriptor, 1, 1_000) == 0 {
-                            readerMayStart.set("the writer blocked after \(written) pings")
+                            readerMayStart.set("the writer blocked after \(written) requests")
                         }
                     } else if errno != EINTR {
                         break
                     }
                 }
-                readerMayStart.set("the writer wrote all \(written) pings")
+                readerMayStart.set("the writer wrote all \(written) requests")
                 return written
             }
         }
