@@ -66,7 +66,7 @@ struct HostileServerLibraryTests {
         let client = try await withHangGuard(hangGuard, "connecting") {
             try await MCPClient.connect(over: transport, configuration: configuration(requestTimeout: peer.requestTimeout))
         }
-        try await withHangGuard(.seconds(60), "tools/call against \(peer.mode.rawValue)") { try await expectWorking(client) }
+        try await withHangGuard(Sanitizers.hangGuard(.seconds(60)), "tools/call against \(peer.mode.rawValue)") { try await expectWorking(client) }
         try await withHangGuard(hangGuard, "a second call") { try await expectWorking(client) }
         await client.close()
     }
@@ -130,7 +130,7 @@ struct HostileServerLibraryTests {
         let client = try await withHangGuard(hangGuard, "connecting") {
             try await MCPClient.connect(over: transport, configuration: configuration(requestTimeout: .seconds(30)))
         }
-        let tools = try await withHangGuard(.seconds(60), "tools/list") { try await client.listTools() }
+        let tools = try await withHangGuard(Sanitizers.hangGuard(.seconds(60)), "tools/list") { try await client.listTools() }
         #expect(tools.count == 20_000)
         #expect(Set(tools.map(\.name)).count == 20_000)
         #expect(tools.first?.name == "tool_00000")

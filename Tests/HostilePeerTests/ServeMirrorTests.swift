@@ -13,7 +13,7 @@ import Testing
 /// The mirror image of the hostile server: the test is a hostile client of a real
 /// `ondevice-mcp serve`, writing raw lines to its standard input, and `wait4` measures the
 /// server's peak memory when it exits.
-@Suite("A hostile client of ondevice-mcp serve", .timeLimit(.minutes(3)))
+@Suite("A hostile client of ondevice-mcp serve", .timeLimit(Sanitizers.threadSanitizerIsActive ? .minutes(15) : .minutes(3)))
 struct HostileClientOfServeTests {
     static func initialize(id: Int = 0, version: String = "2025-11-25") -> String {
         #"{"jsonrpc":"2.0","id":\#(id),"method":"initialize","params":{"protocolVersion":"\#(version)","capabilities":{},"clientInfo":{"name":"hostile-client","version":"1"}}}"#
@@ -54,7 +54,7 @@ struct HostileClientOfServeTests {
         let wroteAll = await serve.writeRepeated(UInt8(ascii: "a"), count: 64 << 20)
         #expect(wroteAll, "serve stopped reading its input")
         await serve.write(#""}}}"# + "\n" + Self.ping(id: 2) + "\n")
-        let run = try await serve.finish(hangGuard: .seconds(60))
+        let run = try await serve.finish(hangGuard: Sanitizers.hangGuard(.seconds(60)))
 
         #expect(run.status == .exited(0), "\(run.standardErrorTail.suffix(2_000))")
         let replies = try Self.messages(run.standardOutput)
@@ -62,7 +62,7 @@ struct HostileClientOfServeTests {
         #expect(error?["error"]?["code"] == -32600, "\(replies.map(\.description))")
         expect(error?["error"]?["message"]?.stringValue ?? "", mentions: .any("limit", "16777216"))
         #expect(replies.contains { $0["id"] == 2 && $0["result"] == [:] }, "the ping after it was not answered")
-        #expect(run.peakResidentBytes < 160 << 20, "peak RSS \(run.peakResidentMiB) MiB")
+        expectPeakMemory(run, under: 160)
     }
 
     @Test("A line that never ends keeps serve bounded, and it exits 0 at end of input")
@@ -72,9 +72,9 @@ struct HostileClientOfServeTests {
         await serve.write(Self.initialize())
         let wroteAll = await serve.writeRepeated(UInt8(ascii: "a"), count: 64 << 20)
         #expect(wroteAll, "serve stopped reading its input")
-        let run = try await serve.finish(hangGuard: .seconds(60))
+        let run = try await serve.finish(hangGuard: Sanitizers.hangGuard(.seconds(60)))
         #expect(run.status == .exited(0), "\(run.standardErrorTail.suffix(2_000))")
-        #expect(run.peakResidentBytes < 64 << 20, "peak RSS \(run.peakResidentMiB) MiB")
+        expectPeakMemory(run, under: 64)
     }
 
     @Test("A batch of 10,000 requests (2025-03-26) gets one batch response with every id")
@@ -96,7 +96,7 @@ struct HostileClientOfServeTests {
         #expect(answers.count == 10_000)
         #expect(Set(answers.compactMap { $0["id"]?.intValue }) == Set(1...10_000))
         #expect(answers.allSatisfy { $0["result"] == [:] })
-        let run = try await serve.finish(hangGuard: .seconds(60))
+        let run = try await serve.finish(hangGuard: Sanitizers.hangGuard(.seconds(60)))
         #expect(run.status == .exited(0))
     }
 
@@ -176,10 +176,10 @@ struct HostileClientOfServeTests {
             guard let id = try JSONValue(parsing: line)["id"]?.intValue, id > 0 else { continue }
             if !seen.insert(id).inserted { duplicates += 1 }
         }
-        let run = try await serve.finish(hangGuard: .seconds(120))
+        let run = try await serve.finish(hangGuard: Sanitizers.hangGuard(.seconds(120)))
         #expect(seen.count == count, "\(why)")
         #expect(duplicates == 0)
         #expect(run.status == .exited(0))
-        #expect(run.peakResidentBytes < 64 << 20, "peak RSS \(run.peakResidentMiB) MiB (\(why))")
+        expectPeakMemory(run, under: 64, "(\(why))")
     }
 }

@@ -24,7 +24,7 @@ enum HostileMode: String, Sendable, CaseIterable {
 
 /// The hang guard of every hostile test: far beyond any timeout the tests configure, so it
 /// fires only when something is stuck.
-let hangGuard: Duration = .seconds(20)
+let hangGuard: Duration = Sanitizers.hangGuard(.seconds(20))
 
 /// Starts the hostile peer in `mode`, its standard error captured (the last 64 KiB).
 func launchHostile(_ mode: HostileMode) throws -> ProcessTransport {
@@ -84,4 +84,14 @@ func expectFreshClientWorks(sourceLocation: SourceLocation = #_sourceLocation) a
         throw error
     }
     await transport.close()
+}
+
+/// Checks a child's peak resident memory; not under ThreadSanitizer, whose shadow memory
+/// multiplies it.
+func expectPeakMemory(
+    _ outcome: SpawnedProcess.Outcome, under mebibytes: Int, _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard !Sanitizers.threadSanitizerIsActive else { return }
+    #expect(
+        outcome.peakResidentBytes < mebibytes << 20, "peak RSS \(outcome.peakResidentMiB) MiB \(context)", sourceLocation: sourceLocation)
 }
