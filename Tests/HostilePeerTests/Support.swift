@@ -70,20 +70,20 @@ func expectWorking(_ client: MCPClient, sourceLocation: SourceLocation = #_sourc
 }
 
 /// Proves this process can still connect and call after a fault: a fresh connection to the
-/// well-behaved peer answers.
+/// well-behaved peer, through ``ServerEndpoint/process(_:arguments:environment:currentDirectory:standardError:)``,
+/// answers.
 func expectFreshClientWorks(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    let transport = try launchHostile(.wellBehaved)
+    let endpoint = ServerEndpoint.process(try BuiltProducts.hostilePeer(), arguments: [HostileMode.wellBehaved.rawValue], standardError: .discard)
+    let client = try await withHangGuard(hangGuard, "connecting to well-behaved") {
+        try await MCPClient.connect(to: endpoint, configuration: configuration())
+    }
     do {
-        let client = try await withHangGuard(hangGuard, "connecting to well-behaved") {
-            try await MCPClient.connect(over: transport, configuration: configuration())
-        }
         try await withHangGuard(hangGuard, "calling well-behaved") { try await expectWorking(client, sourceLocation: sourceLocation) }
-        await client.close()
     } catch {
-        await transport.close()
+        await client.close()
         throw error
     }
-    await transport.close()
+    await client.close()
 }
 
 /// Checks a child's peak resident memory; not under ThreadSanitizer, whose shadow memory

@@ -249,6 +249,15 @@ public final class SpawnedProcess: @unchecked Sendable {
         kill(SIGKILL)
     }
 
+    /// Whether standard output was never handed to ``outputLines()``; from now on it will not be.
+    private func claimUnreadOutput() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let unread = !linesStarted
+        linesStarted = true
+        return unread
+    }
+
     /// Sends `signal` to the child (if it has not been reaped yet).
     public func kill(_ signal: Int32) {
         guard exit.current == nil else { return }
@@ -258,8 +267,14 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// Waits for the child to end and for its output and error to be read to the end.
     ///
     /// Closes the child's standard input first when `closingInput` is true.
+    ///
+    /// With ``OutputHandling/lines`` and no call to ``outputLines()``, standard output is
+    /// closed unread, so that a child blocked writing it gets `EPIPE` rather than waiting for ever.
     public func finish(closingInput: Bool = true) async -> Outcome {
         if closingInput { closeStandardInput() }
+        if case .lines = outputHandling, claimUnreadOutput() {
+            close(outputDescriptor)
+        }
         let ended = await exit.wait()
         let output = await outputCollector?.ended.wait()
         let error = await errorCollector.ended.wait()
