@@ -106,6 +106,9 @@ struct HostileClientOfServeTests {
         let count: Int
         /// Bytes of padding in each request's `params._meta`.
         var padding = 0
+        /// Whether the answers add up to more than any bounded output buffer holds (tens of
+        /// MiB), so that the server must stop reading before the writer is done.
+        var answersOverflowAnyBuffer = false
         var testDescription: String { "\(count) × \(method)" + (padding > 0 ? " with \(padding / 1024) KiB of padding" : "") }
 
         static let all = [
@@ -113,7 +116,7 @@ struct HostileClientOfServeTests {
             Pipelined(method: "ping", count: 100_000),
             // Fewer, larger answers (about 4 KiB each, 43 MB in all): a server that buffers
             // its answers without bound cannot stay under 64 MiB here.
-            Pipelined(method: "tools/list", count: 10_000),
+            Pipelined(method: "tools/list", count: 10_000, answersOverflowAnyBuffer: true),
             // Large requests (16 KiB each, 160 MiB in all): a server whose queue of requests
             // is bounded in messages, not bytes, cannot stay under 64 MiB here.
             Pipelined(method: "ping", count: 10_000, padding: 16 * 1024),
@@ -177,6 +180,9 @@ struct HostileClientOfServeTests {
             if !seen.insert(id).inserted { duplicates += 1 }
         }
         let run = try await serve.finish(hangGuard: Sanitizers.hangGuard(.seconds(120)))
+        if pipelined.answersOverflowAnyBuffer {
+            #expect(why.contains("blocked"), "serve read every request while nobody read its answers: \(why)")
+        }
         #expect(seen.count == count, "\(why)")
         #expect(duplicates == 0)
         #expect(run.status == .exited(0))

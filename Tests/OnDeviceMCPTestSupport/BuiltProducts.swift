@@ -21,6 +21,11 @@ public enum BuiltProducts {
         try product(named: "HostilePeer", override: "ONDEVICE_MCP_HOSTILE_PEER")
     }
 
+    /// The `PeakRSS` executable: runs a command and records its peak memory (`Tests/PeakRSS`).
+    public static func peakRSS() throws -> String {
+        try product(named: "PeakRSS", override: "ONDEVICE_MCP_PEAK_RSS")
+    }
+
     private static func product(named name: String, override variable: String) throws -> String {
         var candidates: [String] = []
         if let override = ProcessInfo.processInfo.environment[variable] {

@@ -10,6 +10,11 @@ import Foundation
 /// A child process with pipes on its standard input, output and error, whose exit status and
 /// peak resident memory (`wait4`'s `ru_maxrss`) are collected when it ends.
 ///
+/// The command runs under the `PeakRSS` trampoline (`Tests/PeakRSS`), which measures it:
+/// `ru_maxrss` of a child this (large) process spawns directly would include this process's
+/// own peak. The trampoline's few MiB count against the command, an over-estimate. Both run in
+/// a process group of their own, which ``kill(_:)`` signals.
+///
 /// Not API: the process runner of the tests that measure a real `ondevice-mcp` (its memory,
 /// its exit status, what it prints). Every blocking call (`read`, `write`, `wait4`) runs on a
 /// thread of its own, never on a task.
@@ -47,22 +52,25 @@ public final class SpawnedProcess: @unchecked Sendable {
         public let standardErrorTail: String
         /// How many bytes the child wrote to standard error in all.
         public let standardErrorByteCount: Int
-        /// The child's peak resident set size, in bytes.
-        public let peakResidentBytes: Int
+        /// The command's peak resident set size, in bytes; `nil` when it could not be measured
+        /// (the trampoline failed).
+        public let peakResidentBytes: Int?
 
         /// Standard output as text.
         public var output: String { String(decoding: standardOutput, as: UTF8.self) }
         /// The peak resident set size in MiB, for messages.
-        public var peakResidentMiB: Double { Double(peakResidentBytes) / 1_048_576 }
+        public var peakResidentMiB: Double { Double(peakResidentBytes ?? 0) / 1_048_576 }
     }
 
+    /// The process id of the trampoline, which is also the process group of the command.
     public let processIdentifier: Int32
     public let command: String
     /// The write end of the child's standard input; see ``closeStandardInput()``.
     public let standardInput: Int32
     private let outputDescriptor: Int32
     private let outputHandling: OutputHandling
-    private let exit = OneShot<(status: Status, peakResidentBytes: Int)>()
+    private let exit = OneShot<(status: Status, peakResidentBytes: Int?)>()
+    private let resultFile: String
     private let outputCollector: Collector?
     private let errorCollector: Collector
     // `lock` guards `inputClosed` and `linesStarted`.
@@ -71,9 +79,10 @@ public final class SpawnedProcess: @unchecked Sendable {
     private var linesStarted = false
 
     private init(
-        pid: pid_t, command: String, input: Int32, output: Int32, error: Int32, outputHandling: OutputHandling,
-        standardErrorTail: Int
+        pid: pid_t, command: String, resultFile: String, input: Int32, output: Int32, error: Int32,
+        outputHandling: OutputHandling, standardErrorTail: Int
     ) {
+        self.resultFile = resultFile
         processIdentifier = pid
         self.command = command
         standardInput = input
@@ -113,14 +122,17 @@ public final class SpawnedProcess: @unchecked Sendable {
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let trampoline = try BuiltProducts.peakRSS()
+        let resultFile = FileManager.default.temporaryDirectory.appendingPathComponent("peak-rss-\(UUID().uuidString)").path
+        let argv = ([trampoline, resultFile, path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         let environmentList = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for entry in environmentList { free(entry) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environmentList)
+        let result = posix_spawn(&pid, trampoline, &actions, &attributes, argv, environmentList)
         close(input[0])
         close(output[1])
         close(error[1])
@@ -131,7 +143,7 @@ public final class SpawnedProcess: @unchecked Sendable {
             throw SpawnFailure(command: path, detail: String(cString: strerror(result)))
         }
         let process = SpawnedProcess(
-            pid: pid, command: ([path] + arguments).joined(separator: " "), input: input[1], output: output[0],
+            pid: pid, command: ([path] + arguments).joined(separator: " "), resultFile: resultFile, input: input[1], output: output[0],
             error: error[0], outputHandling: standardOutput, standardErrorTail: standardErrorTail)
         process.start()
         return process
@@ -142,18 +154,28 @@ public final class SpawnedProcess: @unchecked Sendable {
         errorCollector.start()
         let pid = processIdentifier
         let exit = exit
+        let resultFile = resultFile
         Thread {
             var status: Int32 = 0
-            var usage = rusage()
-            while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            // The trampoline wrote the command's wait status and peak; without the file (the
+            // trampoline failed or was killed), its own status stands and the peak is unknown.
+            var peak: Int?
+            if let line = try? String(contentsOfFile: resultFile, encoding: .utf8) {
+                let fields = line.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+                if fields.count == 2 {
+                    status = Int32(truncatingIfNeeded: fields[0])
+                    // ru_maxrss is in KiB on Linux (bytes on Darwin).
+                    #if os(Linux)
+                    peak = fields[1] * 1024
+                    #else
+                    peak = fields[1]
+                    #endif
+                }
+                unlink(resultFile)
+            }
             let signal = status & 0x7f
             let ended: Status = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
-            // ru_maxrss is in KiB on Linux (bytes on Darwin).
-            #if os(Linux)
-            let peak = usage.ru_maxrss * 1024
-            #else
-            let peak = usage.ru_maxrss
-            #endif
             exit.set((ended, peak))
         }.start()
     }
@@ -258,10 +280,11 @@ public final class SpawnedProcess: @unchecked Sendable {
         return unread
     }
 
-    /// Sends `signal` to the child (if it has not been reaped yet).
+    /// Sends `signal` to the command and its trampoline (their process group), if they have
+    /// not been reaped yet.
     public func kill(_ signal: Int32) {
         guard exit.current == nil else { return }
-        _ = posixKill(processIdentifier, signal)
+        _ = posixKill(-processIdentifier, signal)
     }
 
     /// Waits for the child to end and for its output and error to be read to the end.
