@@ -15,5 +15,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/bootstrap-python.sh
 export ONDEVICE_MCP_PYTHON="$PWD/.venv/bin/python"
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+# Under TSan every test runs several times slower; with all of them at once on a small
+# machine, hang guards (time limits of a minute) expire for tests that are merely starved.
+# Swift Testing's width limit keeps some parallelism without that; override it if you like.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-4}"
 swift build --build-tests --sanitize=thread --scratch-path .build-tsan -Xswiftc -warnings-as-errors
 swift test --skip-build --sanitize=thread --scratch-path .build-tsan "$@"

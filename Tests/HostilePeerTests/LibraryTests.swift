@@ -43,10 +43,7 @@ struct SucceedingCall: Sendable, CustomTestStringConvertible {
 struct HostileServerLibraryTests {
     @Test("A call to a broken server fails with an error that says what was wrong", arguments: FailingCall.all)
     func failingCall(_ fault: FailingCall) async throws {
-        let transport = try launchHostile(fault.mode)
-        let client = try await withHangGuard(hangGuard, "connecting") {
-            try await MCPClient.connect(over: transport, configuration: configuration(requestTimeout: fault.requestTimeout))
-        }
+        let (client, _) = try await connectHostile(fault.mode, configuration(requestTimeout: fault.requestTimeout))
         let error = await #expect(throws: MCPClientError.self) {
             _ = try await withHangGuard(hangGuard, "tools/call against \(fault.mode.rawValue)") {
                 try await client.callTool(name: "probe")
@@ -62,11 +59,8 @@ struct HostileServerLibraryTests {
 
     @Test("A slow or odd server is not a broken one: the call succeeds", arguments: SucceedingCall.all)
     func succeedingCall(_ peer: SucceedingCall) async throws {
-        let transport = try launchHostile(peer.mode)
-        let client = try await withHangGuard(hangGuard, "connecting") {
-            try await MCPClient.connect(over: transport, configuration: configuration(requestTimeout: peer.requestTimeout))
-        }
-        try await withHangGuard(Sanitizers.hangGuard(.seconds(60)), "tools/call against \(peer.mode.rawValue)") { try await expectWorking(client) }
+        let (client, _) = try await connectHostile(peer.mode, configuration(requestTimeout: Sanitizers.stretched(peer.requestTimeout)))
+        try await withHangGuard(Sanitizers.stretched(.seconds(60)), "tools/call against \(peer.mode.rawValue)") { try await expectWorking(client) }
         try await withHangGuard(hangGuard, "a second call") { try await expectWorking(client) }
         await client.close()
     }
@@ -89,10 +83,7 @@ struct HostileServerLibraryTests {
 
     @Test("A call the server never answers times out, is cancelled at the server, and the client goes on")
     func silentCall() async throws {
-        let transport = try launchHostile(.silentCall)
-        let client = try await withHangGuard(hangGuard, "connecting") {
-            try await MCPClient.connect(over: transport, configuration: configuration())
-        }
+        let (client, transport) = try await connectHostile(.silentCall, configuration())
         let error = await #expect(throws: MCPClientError.self) {
             _ = try await withHangGuard(hangGuard, "tools/call") { try await client.callTool(name: "probe") }
         }
@@ -112,10 +103,7 @@ struct HostileServerLibraryTests {
 
     @Test("Server-to-client requests get method-not-found replies, and the call succeeds")
     func clientRequests() async throws {
-        let transport = try launchHostile(.clientRequests)
-        let client = try await withHangGuard(hangGuard, "connecting") {
-            try await MCPClient.connect(over: transport, configuration: configuration(requestTimeout: .seconds(10)))
-        }
+        let (client, transport) = try await connectHostile(.clientRequests, configuration(requestTimeout: .seconds(10)))
         try await withHangGuard(hangGuard, "tools/call") { try await expectWorking(client) }
         await client.close()
         let log = await transport.capturedStandardErrorAtEnd()
@@ -126,11 +114,8 @@ struct HostileServerLibraryTests {
 
     @Test("20,000 tools over 40 pages are all listed")
     func manyTools() async throws {
-        let transport = try launchHostile(.manyTools)
-        let client = try await withHangGuard(hangGuard, "connecting") {
-            try await MCPClient.connect(over: transport, configuration: configuration(requestTimeout: .seconds(30)))
-        }
-        let tools = try await withHangGuard(Sanitizers.hangGuard(.seconds(60)), "tools/list") { try await client.listTools() }
+        let (client, _) = try await connectHostile(.manyTools, configuration(requestTimeout: .seconds(30)))
+        let tools = try await withHangGuard(Sanitizers.stretched(.seconds(60)), "tools/list") { try await client.listTools() }
         #expect(tools.count == 20_000)
         #expect(Set(tools.map(\.name)).count == 20_000)
         #expect(tools.first?.name == "tool_00000")

@@ -54,7 +54,7 @@ struct HostileClientOfServeTests {
         let wroteAll = await serve.writeRepeated(UInt8(ascii: "a"), count: 64 << 20)
         #expect(wroteAll, "serve stopped reading its input")
         await serve.write(#""}}}"# + "\n" + Self.ping(id: 2) + "\n")
-        let run = try await serve.finish(hangGuard: Sanitizers.hangGuard(.seconds(60)))
+        let run = try await serve.finish(hangGuard: Sanitizers.stretched(.seconds(60)))
 
         #expect(run.status == .exited(0), "\(run.standardErrorTail.suffix(2_000))")
         let replies = try Self.messages(run.standardOutput)
@@ -72,7 +72,7 @@ struct HostileClientOfServeTests {
         await serve.write(Self.initialize())
         let wroteAll = await serve.writeRepeated(UInt8(ascii: "a"), count: 64 << 20)
         #expect(wroteAll, "serve stopped reading its input")
-        let run = try await serve.finish(hangGuard: Sanitizers.hangGuard(.seconds(60)))
+        let run = try await serve.finish(hangGuard: Sanitizers.stretched(.seconds(60)))
         #expect(run.status == .exited(0), "\(run.standardErrorTail.suffix(2_000))")
         expectPeakMemory(run, under: 64)
     }
@@ -96,7 +96,7 @@ struct HostileClientOfServeTests {
         #expect(answers.count == 10_000)
         #expect(Set(answers.compactMap { $0["id"]?.intValue }) == Set(1...10_000))
         #expect(answers.allSatisfy { $0["result"] == [:] })
-        let run = try await serve.finish(hangGuard: Sanitizers.hangGuard(.seconds(60)))
+        let run = try await serve.finish(hangGuard: Sanitizers.stretched(.seconds(60)))
         #expect(run.status == .exited(0))
     }
 
@@ -179,7 +179,7 @@ struct HostileClientOfServeTests {
             guard let id = try JSONValue(parsing: line)["id"]?.intValue, id > 0 else { continue }
             if !seen.insert(id).inserted { duplicates += 1 }
         }
-        let run = try await serve.finish(hangGuard: Sanitizers.hangGuard(.seconds(120)))
+        let run = try await serve.finish(hangGuard: Sanitizers.stretched(.seconds(120)))
         if pipelined.answersOverflowAnyBuffer {
             #expect(why.contains("blocked"), "serve read every request while nobody read its answers: \(why)")
         }

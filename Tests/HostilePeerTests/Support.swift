@@ -24,11 +24,26 @@ enum HostileMode: String, Sendable, CaseIterable {
 
 /// The hang guard of every hostile test: far beyond any timeout the tests configure, so it
 /// fires only when something is stuck.
-let hangGuard: Duration = Sanitizers.hangGuard(.seconds(20))
+let hangGuard: Duration = Sanitizers.stretched(.seconds(20))
 
 /// Starts the hostile peer in `mode`, its standard error captured (the last 64 KiB).
 func launchHostile(_ mode: HostileMode) throws -> ProcessTransport {
     try ProcessTransport.launch(try BuiltProducts.hostilePeer(), arguments: [mode.rawValue], standardError: .capture)
+}
+
+/// Starts the hostile peer in `mode` and connects to it (at most ``hangGuard``); when that
+/// fails, the peer is shut down before the error is thrown.
+func connectHostile(_ mode: HostileMode, _ configuration: MCPClient.Configuration) async throws -> (MCPClient, ProcessTransport) {
+    let transport = try launchHostile(mode)
+    do {
+        let client = try await withHangGuard(hangGuard, "connecting to \(mode.rawValue)") {
+            try await MCPClient.connect(over: transport, configuration: configuration)
+        }
+        return (client, transport)
+    } catch {
+        await transport.close()
+        throw error
+    }
 }
 
 /// A client configuration with short timeouts, for faults where a timeout is the outcome.

@@ -113,8 +113,9 @@ public enum Sanitizers {
         return dlsym(program, "__tsan_init") != nil
     }()
 
-    /// `duration`, stretched under ThreadSanitizer: for hang guards.
-    public static func hangGuard(_ duration: Duration) -> Duration {
+    /// `duration`, stretched under ThreadSanitizer: for hang guards, and for the timeouts of
+    /// calls that must succeed however slowly they run.
+    public static func stretched(_ duration: Duration) -> Duration {
         threadSanitizerIsActive ? duration * 5 : duration
     }
 }
