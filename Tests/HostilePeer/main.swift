@@ -231,6 +231,7 @@ func callFault(_ mode: Mode, id: JSONValue, pendingClientReplies: inout JSONValu
     case .nonJSON:
         writeAll("this is not json\n")
     case .wrongID:
+        log("call \(id.description)")
         let other: JSONValue = if let number = id.intValue { .int(number + 1000) } else { .string("not-\(id.stringValue ?? "")") }
         respond(other, result: okResult)
     case .hugeResult:

@@ -19,7 +19,7 @@ struct CommandLineCall: Sendable, CustomTestStringConvertible {
         CommandLineCall(mode: .silentInitialize, timeoutSeconds: 3, status: 3, mentions: .any("timed out"), peakMiB: 64),
         CommandLineCall(mode: .silentCall, timeoutSeconds: 3, status: 3, mentions: .any("timed out"), peakMiB: 64),
         CommandLineCall(mode: .crashMidCall, timeoutSeconds: 60, status: 3, mentions: .any("status 3"), peakMiB: 64),
-        CommandLineCall(mode: .nonJSON, timeoutSeconds: 3, status: 3, mentions: .any("not valid JSON", "not JSON"), peakMiB: 64),
+        CommandLineCall(mode: .nonJSON, timeoutSeconds: 3, status: 3, mentions: .all("timed out", "JSON"), peakMiB: 64),
         CommandLineCall(mode: .wrongID, timeoutSeconds: 3, status: 3, mentions: .any("timed out"), peakMiB: 64),
         CommandLineCall(mode: .hugeResult, timeoutSeconds: 60, status: 3, mentions: .any("16777216", "limit"), peakMiB: 160),
         CommandLineCall(mode: .endlessLine, timeoutSeconds: 60, status: 3, mentions: .any("16777216", "limit"), peakMiB: 64),

@@ -7,16 +7,21 @@ struct FailingCall: Sendable, CustomTestStringConvertible {
     let mode: HostileMode
     let error: MCPClientError
     let mentions: ExpectedWords
+    /// Whether the message must also name the id of the stray response (the call's id + 1000,
+    /// which the peer logs).
+    var namesStrayID = false
     /// The request timeout: short where a timeout is the outcome; 60 s where the fault is
     /// visible, so that failing "at once" means long before it (the hang guard is 20 s).
     let requestTimeout: Duration
 
-    var testDescription: String { "\(mode.rawValue) → \(error.detail), mentioning \(mentions)" }
+    var testDescription: String {
+        "\(mode.rawValue) → \(error.detail), mentioning \(mentions)\(namesStrayID ? " and the stray response's id" : "")"
+    }
 
     static let all: [FailingCall] = [
         FailingCall(mode: .crashMidCall, error: .connectionClosed, mentions: .all("status 3", "hostile: crashing"), requestTimeout: .seconds(60)),
-        FailingCall(mode: .nonJSON, error: .timedOut, mentions: .any("not valid JSON", "not JSON"), requestTimeout: .seconds(3)),
-        FailingCall(mode: .wrongID, error: .timedOut, mentions: .any("id"), requestTimeout: .seconds(3)),
+        FailingCall(mode: .nonJSON, error: .timedOut, mentions: .any("not valid JSON", "not JSON", "invalid JSON"), requestTimeout: .seconds(3)),
+        FailingCall(mode: .wrongID, error: .timedOut, mentions: .any("id", "request"), namesStrayID: true, requestTimeout: .seconds(3)),
         FailingCall(mode: .hugeResult, error: .invalidResponse, mentions: .any("16777216", "limit"), requestTimeout: .seconds(60)),
         FailingCall(mode: .endlessLine, error: .invalidResponse, mentions: .any("16777216", "limit"), requestTimeout: .seconds(60)),
         FailingCall(mode: .deepResult, error: .invalidResponse, mentions: .any("deep", "nest"), requestTimeout: .seconds(60)),
@@ -43,7 +48,7 @@ struct SucceedingCall: Sendable, CustomTestStringConvertible {
 struct HostileServerLibraryTests {
     @Test("A call to a broken server fails with an error that says what was wrong", arguments: FailingCall.all)
     func failingCall(_ fault: FailingCall) async throws {
-        let (client, _) = try await connectHostile(fault.mode, configuration(requestTimeout: fault.requestTimeout))
+        let (client, transport) = try await connectHostile(fault.mode, configuration(requestTimeout: fault.requestTimeout))
         let error = await #expect(throws: MCPClientError.self) {
             _ = try await withHangGuard(hangGuard, "tools/call against \(fault.mode.rawValue)") {
                 try await client.callTool(name: "probe")
@@ -52,6 +57,12 @@ struct HostileServerLibraryTests {
         if let error {
             #expect(error == fault.error, "\(error.detail)")
             expect(error.detail, mentions: fault.mentions)
+            if fault.namesStrayID {
+                let log = transport.capturedStandardError()
+                let call = log.split(separator: "\n").first { $0.hasPrefix("hostile: call ") }.flatMap { Int($0.dropFirst("hostile: call ".count)) }
+                let id = try #require(call, "the server logged no tools/call: \(log)")
+                expect(error.detail, mentions: .any(String(id + 1000)))
+            }
         }
         await client.close()
         try await expectFreshClientWorks()
