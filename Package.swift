@@ -80,6 +80,12 @@ let package = Package(
             name: "MCPFoundationModelsTests", dependencies: ["MCPFoundationModels", "PortableFoundationModels", "MCP"],
             exclude: ["Fixtures"]
         ),
+        // A test MCP server with one fault per mode (raw JSON-RPC over stdio, no MCPServer),
+        // and the tests that drive it through the library and the CLI.
+        .executableTarget(name: "HostilePeer", dependencies: ["MCPCore"], path: "Tests/HostilePeer"),
+        // Runs a command and records its exact peak memory (see Tests/PeakRSS/main.swift for why).
+        .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
+        .testTarget(name: "HostilePeerTests", dependencies: ["MCP", "MCPCore", "OnDeviceMCPTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -148,14 +148,9 @@ struct ServeProcessTests {
         _ = try await client.listTools()
         _ = try await client.callTool(name: "notes_add", arguments: ["title": "before EOF", "body": ""])
 
-        let clock = ContinuousClock()
-        let start = clock.now
         await transport.close()  // closes the child's standard input, then waits for it to exit
-        let status = try await transport.exitStatus
-        let elapsed = start.duration(to: clock.now)
-        print("serve exited \(elapsed.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1)))) after its standard input closed (\(status))")
-        #expect(status == .exited(0))
-        #expect(elapsed < .seconds(5))
+        // Status 0, not SIGTERM's: the server left on its own before the grace period ended.
+        #expect(try await transport.exitStatus == .exited(0))
         #expect(await transport.capturedStandardErrorAtEnd() == "")
         await client.close()
     }

@@ -41,15 +41,14 @@ struct ConcurrencyTests {
 
     @Test("a cancelled slow call gets no response and frees its task")
     func cancelledCall() async throws {
-        let server = try await TestServers.make()
-        let before = await CallLog.cancelled.recorded
-        let started = await CallLog.started.recorded
+        let calls = SlowCalls()
+        let server = try await TestServers.make(calls: calls)
         try await RawPeer.with(server) { peer in
             try await peer.send(["jsonrpc": "2.0", "id": 41, "method": "tools/call", "params": ["name": "slow"]])
-            await CallLog.started.wait(untilAtLeast: started + 1)
+            await calls.started.wait(untilAtLeast: 1)
             try await peer.send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": 41, "reason": "test"]])
             // The handler returns only when its task is cancelled.
-            await CallLog.cancelled.wait(untilAtLeast: before + 1)
+            await calls.cancelled.wait(untilAtLeast: 1)
             // The next message is the ping's reply: nothing was sent for request 41.
             try await peer.expectPing(id: 42)
         }

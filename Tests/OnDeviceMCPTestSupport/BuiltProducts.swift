@@ -10,33 +10,51 @@ public enum BuiltProducts {
     /// (on Linux the `.xctest` bundle is the executable, in the products directory); the
     /// directory holding any loaded `.xctest` bundle (macOS); and `<package>/.build/debug`.
     public static func ondeviceMCP() throws -> String {
+        try product(named: "ondevice-mcp", override: "ONDEVICE_MCP_BINARY")
+    }
+
+    /// The `HostilePeer` executable: a test MCP server with one fault per mode
+    /// (`Tests/HostilePeer`).
+    ///
+    /// Looks where ``ondeviceMCP()`` looks, with `ONDEVICE_MCP_HOSTILE_PEER` as the override.
+    public static func hostilePeer() throws -> String {
+        try product(named: "HostilePeer", override: "ONDEVICE_MCP_HOSTILE_PEER")
+    }
+
+    /// The `PeakRSS` executable: runs a command and records its peak memory (`Tests/PeakRSS`).
+    public static func peakRSS() throws -> String {
+        try product(named: "PeakRSS", override: "ONDEVICE_MCP_PEAK_RSS")
+    }
+
+    private static func product(named name: String, override variable: String) throws -> String {
         var candidates: [String] = []
-        if let override = ProcessInfo.processInfo.environment["ONDEVICE_MCP_BINARY"] {
+        if let override = ProcessInfo.processInfo.environment[variable] {
             candidates.append(override)
         }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
+        candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name).path)
         if let main = Bundle.main.executableURL {
-            candidates.append(main.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
+            candidates.append(main.deletingLastPathComponent().appendingPathComponent(name).path)
         }
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path)
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path)
         }
         // Tests/OnDeviceMCPTestSupport/BuiltProducts.swift → the package root.
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        candidates.append(package.appendingPathComponent(".build/debug/ondevice-mcp").path)
+        candidates.append(package.appendingPathComponent(".build/debug/\(name)").path)
         for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
             return candidate
         }
-        throw BinaryNotFound(candidates: candidates)
+        throw BinaryNotFound(name: name, candidates: candidates)
     }
 
     /// The executable was not found where the build puts it.
     public struct BinaryNotFound: Error, CustomStringConvertible {
+        public let name: String
         public let candidates: [String]
         public var description: String {
-            "the ondevice-mcp executable was not built; looked at: \(candidates.joined(separator: ", "))"
+            "the \(name) executable was not built; looked at: \(candidates.joined(separator: ", "))"
         }
     }
 }

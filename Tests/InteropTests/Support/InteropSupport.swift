@@ -183,8 +183,12 @@ func withServerProcess<T: Sendable>(
     _ executable: String, arguments: [String] = [], currentDirectory: String? = nil, handshake: MCPClient.Handshake,
     _ body: (MCPClient) async throws -> T
 ) async throws -> T {
+    // A generous grace period: "exits on its own rather than being signalled" is the behaviour
+    // checked below, and a Python server on a loaded machine can take seconds to shut down.
+    // The period is a hang guard, not a timing assertion.
     let transport = try ProcessTransport.launch(
-        executable, arguments: arguments, currentDirectory: currentDirectory, standardError: .capture)
+        executable, arguments: arguments, currentDirectory: currentDirectory, standardError: .capture,
+        terminationGracePeriod: .seconds(30))
     let client: MCPClient
     do {
         client = try await MCPClient.connect(over: transport, configuration: MCPClient.Configuration(handshake: handshake))

@@ -4,7 +4,10 @@ import Testing
 /// Servers and peers the MCP tests share.
 enum TestServers {
     /// A server with `echo`, `add`, `fail`, `slow` and `count` tools.
-    static func make(pageSize: Int = 100) async throws -> MCPServer {
+    ///
+    /// - Parameter calls: Where the `slow` tool records its calls: give each test its own, so
+    ///   that what one test waits for cannot be another test's call.
+    static func make(pageSize: Int = 100, calls: SlowCalls = SlowCalls()) async throws -> MCPServer {
         let server = MCPServer(name: "test-server", version: "1.2.3", instructions: "Test tools.", pageSize: pageSize)
         try await server.register(
             name: "echo", description: "Repeats the text",
@@ -30,7 +33,7 @@ enum TestServers {
             name: "slow", description: "Waits until cancelled",
             inputSchema: ["type": "object", "properties": ["steps": ["type": "integer"]]]
         ) { arguments, context in
-            await CallLog.started.record()
+            await calls.started.record()
             let steps = arguments["steps"]?.intValue ?? 0
             for step in 0..<steps {
                 await context.reportProgress(Double(step + 1), total: Double(steps), message: "step \(step + 1)")
@@ -39,7 +42,7 @@ enum TestServers {
             let (parked, holder) = AsyncStream<Never>.makeStream()
             for await _ in parked {}
             holder.finish()
-            await CallLog.cancelled.record()
+            await calls.cancelled.record()
             throw CancellationError()
         }
         return server
@@ -51,11 +54,16 @@ struct TestFailure: Error, CustomStringConvertible {
     var description: String { "TestFailure: \(reason)" }
 }
 
-/// Counts `slow` calls that started, and that saw their cancellation, so tests can wait for
-/// a call to be running and prove its task was freed, without sleeping.
+/// The `slow` calls of one server: those that started, and those that saw their
+/// cancellation, so a test can wait for a call to be running and prove its task was freed,
+/// without sleeping. One per test (``TestServers/make(pageSize:calls:)``): no process-wide log.
+struct SlowCalls: Sendable {
+    let started = CallLog()
+    let cancelled = CallLog()
+}
+
+/// Counts events, and lets tasks wait for a count.
 actor CallLog {
-    static let started = CallLog()
-    static let cancelled = CallLog()
     private var count = 0
     private var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
 
@@ -66,7 +74,7 @@ actor CallLog {
         for waiter in ready { waiter.1.resume() }
     }
 
-    /// Waits until `total` events have been recorded since the process started.
+    /// Waits until `total` events have been recorded.
     func wait(untilAtLeast total: Int) async {
         if count >= total { return }
         await withCheckedContinuation { waiters.append((total, $0)) }
