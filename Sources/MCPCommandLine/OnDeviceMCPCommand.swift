@@ -139,8 +139,10 @@ struct Runner {
     /// What went wrong while talking to the server, as an exit status and a message.
     func failure(_ error: any Error, during step: String, timeout: Double) -> ExitCode {
         switch error {
-        case MCPClientError.timedOut:
-            return fail("\(step) timed out after \(Self.seconds(timeout)) s")
+        case let error as MCPClientError where error == .timedOut:
+            // Keep what the library adds after the first clause: what the server sent instead.
+            let reason = error.detail.firstRange(of: "; ").map { String(error.detail[$0.lowerBound...]) } ?? ""
+            return fail("\(step) timed out after \(Self.seconds(timeout)) s\(reason)")
         case let error as JSONRPCError:
             return fail("the server answered \(step) with JSON-RPC error \(error.code.rawValue): \(error.message)")
         case let error as MCPClientError:

@@ -277,11 +277,11 @@ struct ConnectionLifetimeTests {
         let server = ScriptedServer { request in
             request.method == "initialize" ? ScriptedServer.initializeResult : .none
         }
-        let configuration = MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: .milliseconds(300))
+        let configuration = MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: .seconds(30))
         let client = try await MCPClient.connect(over: server.clientEnd, configuration: configuration)
         // A response to an id nobody asked with.
         try await server.send(.response(JSONRPCResponse(id: .int(4242), result: [:])))
-        let error = await #expect(throws: MCPClientError.timedOut) { try await client.callTool(name: "probe") }
+        let error = await #expect(throws: MCPClientError.timedOut) { try await client.callTool(name: "probe", timeout: .milliseconds(300)) }
         #expect(String(describing: error).contains("4242"))
         await client.close()
         await server.stop()

@@ -33,6 +33,7 @@ struct Agreement: Sendable {
     /// means a handshake-era server. Failures of the connection itself are not verdicts.
     private static func probe(over channel: any ClientChannel, configuration: MCPClient.Configuration) async throws -> Agreement {
         var version = ProtocolVersion.latest
+        var discoverTimedOut = false
         for _ in 0..<2 {
             do {
                 return try await discover(version, over: channel, configuration: configuration, timeout: configuration.discoverTimeout)
@@ -50,6 +51,7 @@ struct Agreement: Sendable {
             } catch is JSONRPCError {
                 break
             } catch MCPClientError.timedOut {
+                discoverTimedOut = true
                 break
             } catch MCPClientError.invalidResponse {
                 break
@@ -58,7 +60,16 @@ struct Agreement: Sendable {
                 break
             }
         }
-        return try await initialize(.latestHandshake, over: channel, configuration: configuration)
+        do {
+            return try await initialize(.latestHandshake, over: channel, configuration: configuration)
+        } catch let error as JSONRPCError where discoverTimedOut && error.code == .unsupportedProtocolVersion {
+            // The discover probe timed out here, but the server did answer it (late) and has
+            // settled on 2026-07-28, so it refuses initialize: speak the modern era after all,
+            // this time with the full request timeout.
+            let supported = (error.data?["supported"]?.arrayValue ?? []).compactMap(\.stringValue).map(ProtocolVersion.init(rawValue:))
+            guard let mutual = ProtocolVersion.modernVersions.last(where: supported.contains) else { throw error }
+            return try await discover(mutual, over: channel, configuration: configuration, timeout: configuration.requestTimeout)
+        }
     }
 
     /// A `server/discover` result that lists no modern version: the server wants the handshake.

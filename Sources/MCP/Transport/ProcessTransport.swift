@@ -316,7 +316,7 @@ public final class ProcessTransport: Transport {
     /// Calling it again, or from several tasks, waits for the same shutdown. Cancelling the
     /// calling task skips the remaining waits: the child is then killed at once.
     public func close() async {
-        guard closeState.begin() else {
+        guard closeState.begin(child) else {
             _ = await closeState.done.wait()
             return
         }
@@ -328,7 +328,7 @@ public final class ProcessTransport: Transport {
     /// a task of its own (input closed, then `SIGTERM`, then `SIGKILL`), so the child never
     /// outlives its transport by more than two grace periods.
     deinit {
-        guard closeState.begin() else { return }
+        guard closeState.begin(child) else { return }
         let (child, connection, gracePeriod) = (child, connection, terminationGracePeriod)
         Task { await Self.shutDown(child, connection: connection, gracePeriod: gracePeriod) }
     }
@@ -351,12 +351,14 @@ extension ProcessTransport: TransportEndReporting {
     /// for it), and then for the end of its standard error, before saying what it knows.
     static let endReportGracePeriod: Duration = .milliseconds(500)
 
-    /// "the server process exited with status 3; its standard error ended with: …", or "the
+    /// "the server process (cmd) closed its output and exited with status 3; its standard error ended with: …", or "the
     /// server process closed its output (it is still running)".
     func endDescription() async -> String? {
         var description: String
-        if let status = await child.waitForExit(within: Self.endReportGracePeriod) {
-            description = "the server process (\(command)) \(status)"
+        // An exit that comes only after this side began closing the child's input is the
+        // child obeying the shutdown, not the reason its output ended.
+        if let status = await child.waitForExit(within: Self.endReportGracePeriod), closeState.exitPrecededClose(status) {
+            description = "the server process (\(command)) closed its output and \(status)"
             if let standardErrorCapture {
                 // The child is gone; its standard error ends with it (unless a process it
                 // started still holds it open).
@@ -388,10 +390,21 @@ private final class CloseState: @unchecked Sendable {
     private var started = false
     let done = OneShot<Void>()
 
-    /// `true` for the first caller only.
-    func begin() -> Bool {
-        lock.withLock {
+    /// Whether the child had already exited when the shutdown began.
+    private var exitedBeforeShutdown = false
+
+    /// Whether the child's exit with `status` came on its own: before this side began closing it.
+    func exitPrecededClose(_ status: ProcessTransport.ExitStatus) -> Bool {
+        lock.withLock { !started || exitedBeforeShutdown }
+    }
+
+    /// `true` for the first caller only; `child` is looked at to tell later whether it exited
+    /// on its own.
+    func begin(_ child: ChildProcess) -> Bool {
+        let exited = child.exit.current != nil
+        return lock.withLock {
             defer { started = true }
+            if !started { exitedBeforeShutdown = exited }
             return !started
         }
     }
