@@ -147,7 +147,10 @@ struct AtomicFileTests {
         // The writer runs on its own thread, so the reading loop below never starves it.
         let writer = Thread {
             do {
-                for version in versions.dropFirst() { try AtomicFile.write(version, to: target) }
+                for version in versions.dropFirst() {
+                    try AtomicFile.write(version, to: target)
+                    done.wrote()
+                }
                 done.finish(nil)
             } catch {
                 done.finish(error)
@@ -156,7 +159,10 @@ struct AtomicFileTests {
         writer.start()
         var reads = 0
         var partial = 0
+        // Reads race the writes, paced by them (at most 8 reads per version written so far)
+        // so that the loop never spins on its own once it is ahead of the writer.
         while !done.isFinished || reads == 0 {
+            done.waitUntil(written: reads / 8)
             let bytes = try [UInt8](Data(contentsOf: target))
             reads += 1
             if !versions.contains(bytes) { partial += 1 }
@@ -185,14 +191,31 @@ struct AtomicFileTests {
 
 /// A flag the writer sets when it is done, read by the reading loop.
 final class WriterDone: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var finished = false
     private var failure: (any Error)?
+    private var written = 0
+
+    /// One more version is written.
+    func wrote() {
+        lock.lock()
+        written += 1
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Waits until at least `count` versions are written, or the writer has finished.
+    func waitUntil(written count: Int) {
+        lock.lock()
+        while written < count && !finished { lock.wait() }
+        lock.unlock()
+    }
 
     func finish(_ error: (any Error)?) {
         lock.lock()
         finished = true
         failure = error
+        lock.broadcast()
         lock.unlock()
     }
 
