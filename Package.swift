@@ -44,7 +44,7 @@ let package = Package(
             name: "MCPCommandLine",
             dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform", "OnDeviceMCPExamples"]
         ),
-        .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine"]),
+        .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine", "MCP"]),
         .executableTarget(
             name: "BridgeExample",
             dependencies: ["MCP", "MCPFoundationModels", "PortableFoundationModels"],

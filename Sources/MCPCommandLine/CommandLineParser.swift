@@ -1,4 +1,5 @@
 import MCPCore
+import MCP
 
 /// Turns `ondevice-mcp`'s arguments into a ``ParsedCommand``.
 ///
@@ -63,7 +64,8 @@ public enum CommandLineParser {
             return .serve(dataDirectory: scan.values["--data-dir"])
         case .tools:
             let scan = try Scan(
-                arguments, command: command, flags: ["--json", "--schemas"], valued: ["--data-dir", "--timeout"], allowsServerCommand: true)
+                arguments, command: command, flags: Scan.boxFlags.union(["--json", "--schemas"]), valued: Scan.boxValued.union(["--data-dir", "--timeout"]),
+                repeated: Scan.boxRepeated, allowsServerCommand: true)
             if let extra = scan.positionals.first {
                 throw UsageError("unexpected argument '\(extra)'", command: command)
             }
@@ -82,13 +84,17 @@ public enum CommandLineParser {
             }
             return .schema(SchemaOptions(file: file, name: scan.values["--name"] ?? SchemaOptions.defaultName, json: scan.flags.contains("--json")))
         case .chat:
-            let scan = try Scan(arguments, command: command, flags: ["--allow-writes"], valued: ["--data-dir", "--timeout"], allowsServerCommand: true)
+            let scan = try Scan(
+                arguments, command: command, flags: Scan.boxFlags.union(["--allow-writes"]), valued: Scan.boxValued.union(["--data-dir", "--timeout"]),
+                repeated: Scan.boxRepeated, allowsServerCommand: true)
             if let extra = scan.positionals.first {
                 throw UsageError("unexpected argument '\(extra)'; chat reads prompts from standard input, one a line", command: command)
             }
             return .chat(ChatOptions(server: try scan.server(), allowsWrites: scan.flags.contains("--allow-writes"), timeoutSeconds: try scan.timeout()))
         case .call:
-            let scan = try Scan(arguments, command: command, flags: ["--json"], valued: ["--data-dir", "--timeout"], allowsServerCommand: true)
+            let scan = try Scan(
+                arguments, command: command, flags: Scan.boxFlags.union(["--json"]), valued: Scan.boxValued.union(["--data-dir", "--timeout"]),
+                repeated: Scan.boxRepeated, allowsServerCommand: true)
             guard let tool = scan.positionals.first else {
                 throw UsageError("missing TOOL: the name of the tool to call", command: command)
             }
@@ -131,9 +137,21 @@ private struct Scan {
     var positionals: [String] = []
     var flags: Set<String> = []
     var values: [String: String] = [:]
+    /// The values of repeatable options, in order.
+    var repeatedValues: [String: [String]] = [:]
     var serverCommand: [String]?
 
-    init(_ arguments: [String], command: CommandName, flags known: Set<String>, valued: Set<String>, allowsServerCommand: Bool) throws(UsageError) {
+    /// The box options' flags, for commands that launch a server.
+    static let boxFlags: Set<String> = ["--no-sandbox", "--allow-network"]
+    /// The box options that take one value.
+    static let boxValued: Set<String> = ["--memory-limit", "--cpu-limit"]
+    /// The box options that may be repeated.
+    static let boxRepeated: Set<String> = ["--allow-read", "--allow-write", "--pass-env"]
+
+    init(
+        _ arguments: [String], command: CommandName, flags known: Set<String>, valued: Set<String>, repeated: Set<String> = [],
+        allowsServerCommand: Bool
+    ) throws(UsageError) {
         self.command = command
         var index = 0
         while index < arguments.count {
@@ -167,7 +185,7 @@ private struct Scan {
                     throw UsageError("option '\(name)' takes no value", command: command)
                 }
                 flags.insert(name)
-            } else if valued.contains(name) {
+            } else if valued.contains(name) || repeated.contains(name) {
                 if inline == nil {
                     guard index < arguments.count, arguments[index] != "--" else {
                         throw UsageError("option '\(name)' needs a value", command: command)
@@ -178,7 +196,11 @@ private struct Scan {
                 guard let value = inline, !value.isEmpty else {
                     throw UsageError("option '\(name)' needs a non-empty value", command: command)
                 }
-                values[name] = value
+                if repeated.contains(name) {
+                    repeatedValues[name, default: []].append(value)
+                } else {
+                    values[name] = value
+                }
             } else {
                 throw UsageError("unknown option '\(name)' for \(command.rawValue)", command: command)
             }
@@ -186,13 +208,51 @@ private struct Scan {
     }
 
     func server() throws(UsageError) -> ServerChoice {
+        let boxOptions = Self.boxFlags.intersection(flags).union(Self.boxValued.intersection(values.keys))
+            .union(Self.boxRepeated.intersection(repeatedValues.keys)).sorted()
         guard let serverCommand, let executable = serverCommand.first else {
+            if let option = boxOptions.first {
+                throw UsageError(
+                    "\(option) is for a server command ('-- CMD'); the built-in server runs in this process, outside any box",
+                    command: command)
+            }
             return .builtIn(dataDirectory: values["--data-dir"])
         }
         if values["--data-dir"] != nil {
             throw UsageError("--data-dir is for the built-in server; it cannot be used with '-- CMD'", command: command)
         }
-        return .command(executable: executable, arguments: Array(serverCommand.dropFirst()))
+        return .command(executable: executable, arguments: Array(serverCommand.dropFirst()), sandbox: try sandbox(boxOptions))
+    }
+
+    /// The box for a server command, from the box options; `nil` for `--no-sandbox`.
+    private func sandbox(_ given: [String]) throws(UsageError) -> Sandbox? {
+        if flags.contains("--no-sandbox") {
+            if let other = given.first(where: { $0 != "--no-sandbox" }) {
+                throw UsageError("--no-sandbox turns the box off; it cannot be combined with \(other)", command: command)
+            }
+            return nil
+        }
+        var box = Sandbox.standard
+        box.readablePaths = repeatedValues["--allow-read"] ?? []
+        box.writablePaths = repeatedValues["--allow-write"] ?? []
+        box.passedEnvironment = repeatedValues["--pass-env"] ?? []
+        box.allowsNetwork = flags.contains("--allow-network")
+        if let text = values["--memory-limit"] {
+            box.memoryLimit = try limit(text, option: "--memory-limit", unit: "MiB", maximum: 1 << 30).map { $0 * 1_048_576 }
+        }
+        if let text = values["--cpu-limit"] {
+            box.cpuTimeLimit = try limit(text, option: "--cpu-limit", unit: "seconds", maximum: 1 << 31)
+        }
+        return box
+    }
+
+    /// A positive whole number no larger than `maximum`, or `none` (no limit).
+    private func limit(_ text: String, option: String, unit: String, maximum: Int) throws(UsageError) -> Int? {
+        if text == "none" { return nil }
+        guard let value = Int(text), value > 0, value <= maximum else {
+            throw UsageError("\(option) needs a whole number of \(unit) from 1 to \(maximum), or 'none', not '\(text)'", command: command)
+        }
+        return value
     }
 
     func timeout() throws(UsageError) -> Double {

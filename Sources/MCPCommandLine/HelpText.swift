@@ -27,7 +27,8 @@ public enum HelpText {
         SERVERS:
           Without '-- CMD ARGS...', 'tools', 'call' and 'chat' use the built-in example server,
           in this process. With it, they launch CMD as a stdio MCP server (its standard error
-          passes through) and talk to it.
+          passes through) and talk to it, in a box by default (see BOX OPTIONS in the
+          command's help; --no-sandbox turns it off).
 
         LANGUAGE MODEL:
           'chat' (and the program without a command) needs Apple's on-device model: an Apple
@@ -36,6 +37,26 @@ public enum HelpText {
           SystemLanguageModel(backend:).
 
         \(exitStatus)
+        """
+
+    /// The box a server command runs in, and the options that change it: shared by the help
+    /// of every command that launches a server.
+    public static let boxOptions = """
+        BOX OPTIONS (for '-- CMD'):
+          A server command runs in a box by default. On Linux: Landlock lets it read only the
+          system directories, its own installation and --allow-read paths, write only a
+          private data directory (its TMPDIR and working directory, removed afterwards) and
+          --allow-write paths, and make no TCP connection or listener; its environment is
+          PATH, HOME, LANG, LC_*, TERM, TZ and --pass-env names; it gets 2 GiB of address
+          space, 600 CPU seconds, 1 GiB files and 1,024 descriptors, and no new privileges.
+          A system that cannot enforce the box (no Landlock) is an error, never ignored.
+          --no-sandbox          Run the server with all of this program's rights
+          --allow-read PATH     Let it read PATH too (repeatable)
+          --allow-write PATH    Let it read and write PATH too (repeatable)
+          --allow-network       Let it make TCP connections and listen
+          --memory-limit MIB    Its address space, in MiB (default 2048; 'none': no limit)
+          --cpu-limit SECONDS   Its CPU time (default 600; 'none': no limit)
+          --pass-env NAME       Pass the environment variable NAME through (repeatable)
         """
 
     /// The exit-status rule, shared by every help text.
@@ -70,13 +91,13 @@ public enum HelpText {
         case .serve:
             "USAGE: ondevice-mcp serve [--data-dir DIR]    (see 'ondevice-mcp serve --help')"
         case .tools:
-            "USAGE: ondevice-mcp tools [--schemas] [--json] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]    (see 'ondevice-mcp tools --help')"
+            "USAGE: ondevice-mcp tools [--schemas] [--json] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp tools --help')"
         case .call:
-            "USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]    (see 'ondevice-mcp call --help')"
+            "USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp call --help')"
         case .schema:
             "USAGE: ondevice-mcp schema [FILE | -] [--name NAME] [--json]    (see 'ondevice-mcp schema --help')"
         case .chat:
-            "USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
+            "USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
         }
     }
 
@@ -100,7 +121,7 @@ public enum HelpText {
     static let tools = """
         OVERVIEW: List the tools of a server.
 
-        USAGE: ondevice-mcp tools [--schemas] [--json] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]
+        USAGE: ondevice-mcp tools [--schemas] [--json] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]
 
         Prints one block per tool: its name and title, its description, and a one-line
         summary of its arguments.
@@ -122,6 +143,8 @@ public enum HelpText {
           --data-dir DIR      The built-in server's data directory
           -- CMD ARGS...      List the tools of the stdio MCP server CMD instead
           -h, --help          Show this help
+
+        \(boxOptions)
 
         \(exitStatus)
         """
@@ -157,7 +180,7 @@ public enum HelpText {
     static let chat = """
         OVERVIEW: Chat with the on-device language model over a server's tools.
 
-        USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]
+        USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]
 
         Connects to the server, bridges its tools (within the context budget; see
         'ondevice-mcp tools --schemas') and reads prompts from standard input, one a line,
@@ -182,13 +205,15 @@ public enum HelpText {
           -- CMD ARGS...      Chat over the tools of the stdio MCP server CMD instead
           -h, --help          Show this help
 
+        \(boxOptions)
+
         \(exitStatus)
         """
 
     static let call = """
         OVERVIEW: Call one tool of a server and print its result.
 
-        USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | -- CMD ARGS...]
+        USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]
 
         JSON-ARGUMENTS is a JSON object, one shell argument: '{"timezone":"Europe/Lisbon"}'.
         Prints the result's text blocks as text; its structuredContent as pretty JSON when it
@@ -202,10 +227,13 @@ public enum HelpText {
           -- CMD ARGS...      Call a tool of the stdio MCP server CMD instead
           -h, --help          Show this help
 
+        \(boxOptions)
+
         EXAMPLES:
           ondevice-mcp call clock_now '{"timezone":"Asia/Tokyo"}'
           ondevice-mcp call notes_add '{"title":"Trip","body":"Book the train"}'
-          ondevice-mcp call get_current_time '{"timezone":"UTC"}' -- uvx mcp-server-time
+          ondevice-mcp call get_current_time '{"timezone":"UTC"}' -- mcp-server-time
+          ondevice-mcp call git_status '{"repo_path":"/src/app"}' --allow-write /src/app -- mcp-server-git --repository /src/app
 
         \(exitStatus)
         """

@@ -173,14 +173,15 @@ struct Runner {
             } catch {
                 throw Abort(code: failure(error, during: "connecting to the built-in server", timeout: timeout))
             }
-        case .command(let executable, let arguments):
+        case .command(let executable, let arguments, let sandbox):
             #if os(watchOS) || os(tvOS)
             // No posix_spawn here, so no ProcessTransport: a server command cannot be started.
+            _ = sandbox
             let command = ([executable] + arguments).joined(separator: " ")
             throw Abort(code: fail("cannot start '\(command)': this platform cannot start processes"))
             #else
             do {
-                let endpoint = ServerEndpoint.process(executable, arguments: arguments, standardError: .forward)
+                let endpoint = ServerEndpoint.process(executable, arguments: arguments, standardError: .forward, sandbox: sandbox)
                 return try await MCPClient.connect(to: endpoint, configuration: configuration)
             } catch let error as TransportError {
                 throw Abort(code: fail("\(error)"))

@@ -1,4 +1,5 @@
 public import MCPCore
+public import MCP
 
 /// A command of `ondevice-mcp` that takes options.
 public enum CommandName: String, CaseIterable, Hashable, Sendable {
@@ -19,8 +20,9 @@ public enum ServerChoice: Hashable, Sendable {
     /// The built-in example server, in this process, storing notes under `dataDirectory`
     /// (`nil`: the default data directory).
     case builtIn(dataDirectory: String?)
-    /// A stdio MCP server started as a child process (what follows `--`).
-    case command(executable: String, arguments: [String])
+    /// A stdio MCP server started as a child process (what follows `--`), in `sandbox`
+    /// (`nil`: unboxed, for `--no-sandbox`).
+    case command(executable: String, arguments: [String], sandbox: Sandbox? = .standard)
 }
 
 /// The options of `ondevice-mcp tools`.

@@ -35,6 +35,8 @@ enum Mode: String, CaseIterable {
     case closeOutput = "close-output"
     case listenNeverAcks = "listen-never-acks"
     case wellBehaved = "well-behaved"
+    /// Tries what its call's arguments say (see BoxProbe.swift) and reports whether it worked.
+    case boxProbe = "box-probe"
 }
 
 // MARK: Output
@@ -279,7 +281,7 @@ func callFault(_ mode: Mode, id: JSONValue, pendingClientReplies: inout JSONValu
         ]])
         send(["jsonrpc": "2.0", "id": "s2", "method": "roots/list"])
         pendingClientReplies = ["call": id, "s1": .null, "s2": .null]
-    case .manyTools, .closeOutput, .wellBehaved:
+    case .manyTools, .closeOutput, .wellBehaved, .boxProbe:
         respond(id, result: okResult)
     case .listenNeverAcks:
         respond(id, result: stamped(okResult, modern: true))
@@ -349,6 +351,10 @@ while let bytes = reader.next() {
         respond(id, result: manyToolsPage(cursor: message["params"]?["cursor"]?.stringValue))
     case "tools/list":
         respond(id, result: stamped(["tools": [probeTool]], modern: modern, cacheable: true))
+    case "tools/call" where mode == .boxProbe:
+        let arguments = message["params"]?["arguments"]
+        let text = boxProbe(action: arguments?["action"]?.stringValue ?? "", target: arguments?["target"]?.stringValue ?? "")
+        respond(id, result: ["content": [["type": "text", "text": .string(text)]]])
     case "tools/call":
         callFault(mode, id: id, pendingClientReplies: &pendingClientReplies)
     case "subscriptions/listen" where modern:

@@ -43,7 +43,8 @@ struct HostileServerCommandLineTests {
         let timeoutSeconds = expected.status == 0 && Sanitizers.threadSanitizerIsActive ? expected.timeoutSeconds * 5 : expected.timeoutSeconds
         let run = try await SpawnedProcess.run(
             try BuiltProducts.ondeviceMCP(),
-            arguments: ["call", "probe", "{}", "--timeout", String(timeoutSeconds), "--", try BuiltProducts.hostilePeer(), expected.mode.rawValue],
+            arguments: ["call", "probe", "{}", "--timeout", String(timeoutSeconds)] + BoxArguments.forThisBuild
+                + ["--", try BuiltProducts.hostilePeer(), expected.mode.rawValue],
             // The CLI's own timeout plus a generous margin: beyond it, the CLI is stuck.
             hangGuard: Sanitizers.stretched(.seconds(timeoutSeconds + 15)))
         // The hostile peer's own lines ("hostile: ...") pass through; the CLI's are the rest.
@@ -62,7 +63,8 @@ struct HostileServerCommandLineTests {
     @Test("ondevice-mcp tools lists 20,000 tools in bounded memory")
     func manyTools() async throws {
         let run = try await SpawnedProcess.run(
-            try BuiltProducts.ondeviceMCP(), arguments: ["tools", "--timeout", "30", "--", try BuiltProducts.hostilePeer(), "many-tools"],
+            try BuiltProducts.ondeviceMCP(),
+            arguments: ["tools", "--timeout", "30"] + BoxArguments.forThisBuild + ["--", try BuiltProducts.hostilePeer(), "many-tools"],
             hangGuard: Sanitizers.stretched(.seconds(75)))
         #expect(run.status == .exited(0), "stderr: \(run.standardErrorTail.suffix(2_000))")
         let names = run.output.split(separator: "\n").filter { $0.hasPrefix("tool_") }

@@ -88,7 +88,9 @@ func expectWorking(_ client: MCPClient, sourceLocation: SourceLocation = #_sourc
 /// well-behaved peer, through ``ServerEndpoint/process(_:arguments:environment:currentDirectory:standardError:)``,
 /// answers.
 func expectFreshClientWorks(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    let endpoint = ServerEndpoint.process(try BuiltProducts.hostilePeer(), arguments: [HostileMode.wellBehaved.rawValue], standardError: .discard)
+    let endpoint = ServerEndpoint.process(
+        try BuiltProducts.hostilePeer(), arguments: [HostileMode.wellBehaved.rawValue], standardError: .discard,
+        sandbox: Sandboxes.defaultForThisBuild)
     let client = try await withHangGuard(hangGuard, "connecting to well-behaved") {
         try await MCPClient.connect(to: endpoint, configuration: configuration())
     }
@@ -112,4 +114,15 @@ func expectPeakMemory(
         return
     }
     #expect(peak < mebibytes << 20, "peak RSS \(outcome.peakResidentMiB) MiB \(context)", sourceLocation: sourceLocation)
+}
+
+/// Boxes for servers built like the tests.
+enum Sandboxes {
+    /// ``Sandbox/standard``, without its memory limit under ThreadSanitizer (whose shadow
+    /// memory no address-space limit allows; see `BoxArguments`).
+    static var defaultForThisBuild: Sandbox {
+        var box = Sandbox.standard
+        if Sanitizers.threadSanitizerIsActive { box.memoryLimit = nil }
+        return box
+    }
 }

@@ -123,6 +123,49 @@ let parseCases: [ParseCase] = [
     ParseCase("call --timeout nan", ["call", "clock_now", "--timeout", "nan"], .error("not 'nan'", .call)),
     ParseCase("call --timeout beyond a day", ["call", "clock_now", "--timeout", "1e9"], .error("at most 86400", .call)),
     ParseCase("call --timeout without a value", ["call", "clock_now", "--timeout"], .error("option '--timeout' needs a value", .call)),
+] + boxParseCases
+
+/// `server` with `sandbox` as its box.
+private func boxed(_ sandbox: Sandbox?, _ executable: String = "srv", _ arguments: [String] = []) -> ServerChoice {
+    .command(executable: executable, arguments: arguments, sandbox: sandbox)
+}
+
+/// The default box, changed by `change`.
+private func box(_ change: (inout Sandbox) -> Void = { _ in }) -> Sandbox {
+    var box = Sandbox.standard
+    change(&box)
+    return box
+}
+
+/// The box options of the commands that launch a server.
+let boxParseCases: [ParseCase] = [
+    ParseCase("a server command is boxed by default", ["tools", "--", "srv"], .command(.tools(ToolsOptions(server: boxed(.standard))))),
+    ParseCase("--no-sandbox", ["tools", "--no-sandbox", "--", "srv"], .command(.tools(ToolsOptions(server: boxed(nil))))),
+    ParseCase(
+        "repeated --allow-read and --allow-write keep their order",
+        ["call", "t", "--allow-read", "/a", "--allow-write=/w", "--allow-read", "b", "--", "srv", "--allow-read", "x"],
+        .command(.call(CallOptions(tool: "t", server: boxed(box { $0.readablePaths = ["/a", "b"]; $0.writablePaths = ["/w"] }, "srv", ["--allow-read", "x"]))))),
+    ParseCase(
+        "--allow-network and --pass-env",
+        ["chat", "--allow-network", "--pass-env", "API_TOKEN", "--pass-env", "NO_COLOR", "--", "srv"],
+        .command(.chat(ChatOptions(server: boxed(box { $0.allowsNetwork = true; $0.passedEnvironment = ["API_TOKEN", "NO_COLOR"] }))))),
+    ParseCase(
+        "--memory-limit in MiB and --cpu-limit in seconds",
+        ["tools", "--memory-limit", "512", "--cpu-limit=30", "--", "srv"],
+        .command(.tools(ToolsOptions(server: boxed(box { $0.memoryLimit = 512 * 1_048_576; $0.cpuTimeLimit = 30 }))))),
+    ParseCase(
+        "--memory-limit none and --cpu-limit none lift the limits",
+        ["tools", "--memory-limit", "none", "--cpu-limit", "none", "--", "srv"],
+        .command(.tools(ToolsOptions(server: boxed(box { $0.memoryLimit = nil; $0.cpuTimeLimit = nil }))))),
+    ParseCase("--memory-limit 0", ["tools", "--memory-limit", "0", "--", "srv"], .error("--memory-limit needs a whole number of MiB", .tools)),
+    ParseCase("--cpu-limit 1.5", ["call", "t", "--cpu-limit", "1.5", "--", "srv"], .error("--cpu-limit needs a whole number of seconds", .call)),
+    ParseCase("--allow-read without a value", ["tools", "--allow-read", "--", "srv"], .error("option '--allow-read' needs a value", .tools)),
+    ParseCase("box options need a server command", ["tools", "--allow-read", "/a"], .error("--allow-read is for a server command", .tools)),
+    ParseCase("--no-sandbox alone needs a server command", ["chat", "--no-sandbox"], .error("--no-sandbox is for a server command", .chat)),
+    ParseCase(
+        "--no-sandbox with another box option", ["call", "t", "--no-sandbox", "--allow-network", "--", "srv"],
+        .error("--no-sandbox turns the box off; it cannot be combined with --allow-network", .call)),
+    ParseCase("box options are not serve's", ["serve", "--no-sandbox"], .error("unknown option '--no-sandbox' for serve", .serve)),
 ]
 
 @Suite("Argument parsing")
@@ -165,6 +208,16 @@ struct ArgumentParsingTests {
             #expect(run.output.contains("USAGE: ondevice-mcp \(command.rawValue)"))
             #expect(run.output.contains("EXIT STATUS"))
         }
+    }
+
+    @Test("The commands that launch a server describe the box and its options", arguments: [CommandName.tools, .call, .chat])
+    func boxHelp(_ command: CommandName) async {
+        let run = await CommandRun([command.rawValue, "--help"])
+        for text in ["BOX OPTIONS", "--no-sandbox", "--allow-read PATH", "--allow-write PATH", "--allow-network", "--memory-limit MIB",
+                     "--cpu-limit SECONDS", "--pass-env NAME", "Landlock"] {
+            #expect(run.output.contains(text), "\(text)")
+        }
+        #expect(HelpText.usage(for: command).contains("[BOX OPTIONS] -- CMD ARGS..."))
     }
 
     @Test("--version prints the library version")

@@ -180,10 +180,12 @@ struct CommandTests {
         let binary = try BuiltProducts.ondeviceMCP()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let tools = await CommandRun(["tools", "--", binary, "serve", "--data-dir", directory.path])
-        #expect(tools.status == .success)
+        // The server runs in the default box: its notes directory must be allowed for writing.
+        let box = ["--allow-write", directory.path] + BoxArguments.forThisBuild
+        let tools = await CommandRun(["tools"] + box + ["--", binary, "serve", "--data-dir", directory.path])
+        #expect(tools.status == .success, "\(tools.errors)")
         #expect(tools.output.contains("notes_search — Search notes"))
-        let call = await CommandRun(["call", "clock_now", #"{"timezone":"Asia/Tokyo"}"#, "--", binary, "serve", "--data-dir", directory.path])
+        let call = await CommandRun(["call", "clock_now", #"{"timezone":"Asia/Tokyo"}"#] + box + ["--", binary, "serve", "--data-dir", directory.path])
         #expect(call.status == .success)
         #expect(call.output.contains("+09:00 (Asia/Tokyo, "))
     }

@@ -58,3 +58,14 @@ public enum BuiltProducts {
         }
     }
 }
+
+/// The command-line box options the tests add for a server built like the tests.
+///
+/// Under ThreadSanitizer the test executables (`ondevice-mcp`, `HostilePeer`) reserve terabytes
+/// of address space for shadow memory, which no address-space limit allows: there the box's
+/// memory limit is lifted (`--memory-limit none`); everything else about the box stays.
+public enum BoxArguments {
+    public static var forThisBuild: [String] {
+        Sanitizers.threadSanitizerIsActive ? ["--memory-limit", "none"] : []
+    }
+}

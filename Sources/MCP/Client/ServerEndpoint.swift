@@ -3,22 +3,40 @@ public struct ServerEndpoint: Sendable {
     let makeTransport: @Sendable () async throws -> any Transport
 
     #if !os(watchOS) && !os(tvOS)
-    /// A server started as a child process, spoken to over its standard input and output.
+    /// A server started as a child process, in a box by default, spoken to over its standard
+    /// input and output.
+    ///
+    /// The server runs in ``Sandbox/standard`` unless told otherwise: read-only system
+    /// directories and its own installation, writes only to a private data directory, no TCP,
+    /// an environment allowlist and resource limits. Widen the box for what the server needs
+    /// (a repository to write, the network), or pass `sandbox: nil` to run it with all of this
+    /// process's rights. A box this system cannot enforce (no Landlock, say) is an error,
+    /// never silently dropped; see ``SandboxLauncher`` for the launcher it needs.
+    ///
+    /// ```swift
+    /// var box = Sandbox.standard
+    /// box.writablePaths = [repository]
+    /// let git = try await MCPClient.connect(to: .process("mcp-server-git", arguments: ["--repository", repository], sandbox: box))
+    /// ```
     ///
     /// - Parameters:
     ///   - executable: The command: a path, or a name looked up in `PATH`.
     ///   - arguments: Its arguments.
-    ///   - environment: Its environment; `nil` inherits this process's.
-    ///   - currentDirectory: Its working directory; `nil` inherits this process's.
+    ///   - environment: Its environment; `nil` inherits this process's. Boxed, only the
+    ///     source the box's allowlist picks from.
+    ///   - currentDirectory: Its working directory; `nil` inherits this process's (boxed: its
+    ///     private data directory).
     ///   - standardError: What happens to what it writes on standard error.
+    ///   - sandbox: The box it runs in (default ``Sandbox/standard``); `nil` for none.
     public static func process(
         _ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
-        currentDirectory: String? = nil, standardError: ProcessTransport.StandardErrorHandling = .forward
+        currentDirectory: String? = nil, standardError: ProcessTransport.StandardErrorHandling = .forward,
+        sandbox: Sandbox? = .standard
     ) -> ServerEndpoint {
         ServerEndpoint {
             try ProcessTransport.launch(
                 executable, arguments: arguments, environment: environment, currentDirectory: currentDirectory,
-                standardError: standardError)
+                standardError: standardError, sandbox: sandbox)
         }
     }
     #endif

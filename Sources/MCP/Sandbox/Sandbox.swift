@@ -24,7 +24,8 @@ public struct Sandbox: Hashable, Sendable {
     /// Names of environment variables passed through from this process, besides `PATH`,
     /// `HOME`, `LANG` (and `LC_*`), `TERM` and `TZ`. Nothing else is inherited.
     public var passedEnvironment: [String]
-    /// Environment variables set for the server (after the allowlist; they win).
+    /// Environment variables set for the server (after the allowlist and the private
+    /// `TMPDIR`; they win).
     public var environment: [String: String]
     /// The most memory (address space) the server may map, in bytes; `nil` for no limit.
     public var memoryLimit: Int?
@@ -37,13 +38,20 @@ public struct Sandbox: Hashable, Sendable {
     /// The most processes (threads included, on Linux) the server's user may have; `nil` for
     /// no limit. On Linux this counts every process of the user, so keep it generous.
     public var processLimit: Int?
+    /// Where each launch's private data directory is made (it is removed when the
+    /// connection closes); `nil`: the system's temporary directory.
+    public var dataDirectoryParent: String?
+    /// The launcher executable (see ``SandboxLauncher``); `nil`: found as
+    /// ``SandboxLauncher`` describes.
+    public var launcherPath: String?
 
     /// Creates a box; every parameter has the safe default of ``standard``.
     public init(
         readablePaths: [String] = [], writablePaths: [String] = [], allowsNetwork: Bool = false,
         passedEnvironment: [String] = [], environment: [String: String] = [:],
         memoryLimit: Int? = 2 * 1024 * 1024 * 1024, cpuTimeLimit: Int? = 600,
-        fileSizeLimit: Int? = 1024 * 1024 * 1024, openFileLimit: Int? = 1024, processLimit: Int? = nil
+        fileSizeLimit: Int? = 1024 * 1024 * 1024, openFileLimit: Int? = 1024, processLimit: Int? = nil,
+        dataDirectoryParent: String? = nil, launcherPath: String? = nil
     ) {
         self.readablePaths = readablePaths
         self.writablePaths = writablePaths
@@ -55,6 +63,8 @@ public struct Sandbox: Hashable, Sendable {
         self.fileSizeLimit = fileSizeLimit
         self.openFileLimit = openFileLimit
         self.processLimit = processLimit
+        self.dataDirectoryParent = dataDirectoryParent
+        self.launcherPath = launcherPath
     }
 
     /// The default box: read-only system directories and the server's own installation,

@@ -86,9 +86,13 @@ public final class ProcessTransport: Transport {
     /// The child's process id.
     public let processIdentifier: Int32
 
-    /// The command as given to ``launch(_:arguments:environment:currentDirectory:standardError:terminationGracePeriod:maximumFrameLength:)``,
+    /// The command as given to ``launch(_:arguments:environment:currentDirectory:standardError:sandbox:terminationGracePeriod:maximumFrameLength:)``,
     /// for messages.
     public let command: String
+
+    /// The boxed server's private data directory (its `TMPDIR` lives in it), removed when
+    /// ``close()`` has ended the server; `nil` for a server launched without a ``Sandbox``.
+    public let sandboxDataDirectory: String?
 
     /// The time ``close()`` waits after closing the child's input, and again after `SIGTERM`.
     public let terminationGracePeriod: Duration
@@ -100,8 +104,9 @@ public final class ProcessTransport: Transport {
 
     private init(
         command: String, child: ChildProcess, connection: FileDescriptorTransport,
-        standardErrorCapture: StandardErrorCapture?, terminationGracePeriod: Duration
+        standardErrorCapture: StandardErrorCapture?, terminationGracePeriod: Duration, sandboxDataDirectory: String?
     ) {
+        self.sandboxDataDirectory = sandboxDataDirectory
         self.command = command
         self.child = child
         self.processIdentifier = child.pid
@@ -121,26 +126,63 @@ public final class ProcessTransport: Transport {
     ///   - environment: The child's whole environment; `nil` inherits this process's.
     ///   - currentDirectory: The child's working directory; `nil` inherits this process's.
     ///   - standardError: Where the child's standard error goes.
+    ///   - sandbox: The box the server runs in; `nil` (the default of this low-level call)
+    ///     runs it with this process's rights. Boxed, the server is started through a
+    ///     launcher (see ``SandboxLauncher``), gets a private data directory (removed by
+    ///     ``close()``) as its `TMPDIR` and, unless `currentDirectory` names another, its
+    ///     working directory; and `environment` (or this process's) is only the source its
+    ///     environment allowlist picks from.
     ///   - terminationGracePeriod: How long ``close()`` waits at each step of the shutdown.
     ///   - maximumFrameLength: The largest message accepted, in bytes (default 16 MiB).
     /// - Throws: ``TransportError/launchFailure(_:)``, naming the command, when the
-    ///   executable cannot be found or started or the working directory does not exist.
+    ///   executable cannot be found or started, the working directory does not exist, or the
+    ///   box cannot be enforced here (no Landlock, no launcher, a path to allow is missing).
     public static func launch(
         _ executable: String,
         arguments: [String] = [],
         environment: [String: String]? = nil,
         currentDirectory: String? = nil,
         standardError: StandardErrorHandling = .forward,
+        sandbox: Sandbox? = nil,
         terminationGracePeriod: Duration = ProcessTransport.defaultTerminationGracePeriod,
         maximumFrameLength: Int = FileDescriptorTransport.defaultMaximumFrameLength
     ) throws -> ProcessTransport {
         POSIX.ignoreBrokenPipeSignal()
-        let environment = environment ?? ProcessInfo.processInfo.environment
-        let path = try resolve(executable, searchPath: environment["PATH"])
+        let baseEnvironment = environment ?? ProcessInfo.processInfo.environment
+        let resolved = try resolve(executable, searchPath: baseEnvironment["PATH"])
         if let currentDirectory, !POSIX.isDirectory(currentDirectory) {
             throw TransportError.launchFailure(
                 "cannot launch '\(executable)': the working directory '\(currentDirectory)' does not exist")
         }
+        var path = resolved
+        var arguments = arguments
+        var environment = baseEnvironment
+        var currentDirectory = currentDirectory
+        var dataDirectory: String?
+        if let sandbox {
+            let boxed = try BoxedLaunch(
+                sandbox: sandbox, executable: executable, path: resolved, arguments: arguments,
+                baseEnvironment: baseEnvironment, currentDirectory: currentDirectory)
+            (path, arguments, environment) = (boxed.launcher, boxed.launcherArguments, boxed.plan.environment)
+            currentDirectory = currentDirectory ?? boxed.dataDirectory
+            dataDirectory = boxed.dataDirectory
+        }
+        do {
+            return try start(
+                executable, path: path, arguments: arguments, environment: environment, currentDirectory: currentDirectory,
+                standardError: standardError, dataDirectory: dataDirectory, terminationGracePeriod: terminationGracePeriod,
+                maximumFrameLength: maximumFrameLength)
+        } catch {
+            if let dataDirectory { BoxedLaunch.removeDataDirectory(dataDirectory) }
+            throw error
+        }
+    }
+
+    /// Starts `path` (the server, or the launcher that boxes it) and connects to it.
+    private static func start(
+        _ executable: String, path: String, arguments: [String], environment: [String: String], currentDirectory: String?,
+        standardError: StandardErrorHandling, dataDirectory: String?, terminationGracePeriod: Duration, maximumFrameLength: Int
+    ) throws -> ProcessTransport {
 
         var opened: [Int32] = []
         func makePipe() throws -> (read: Int32, write: Int32) {
@@ -237,7 +279,7 @@ public final class ProcessTransport: Transport {
         }
         return ProcessTransport(
             command: executable, child: child, connection: connection,
-            standardErrorCapture: capture, terminationGracePeriod: terminationGracePeriod)
+            standardErrorCapture: capture, terminationGracePeriod: terminationGracePeriod, sandboxDataDirectory: dataDirectory)
     }
 
     /// Finds the file to execute, the way a shell does.
@@ -320,7 +362,7 @@ public final class ProcessTransport: Transport {
             _ = await closeState.done.wait()
             return
         }
-        await Self.shutDown(child, connection: connection, gracePeriod: terminationGracePeriod)
+        await Self.shutDown(child, connection: connection, gracePeriod: terminationGracePeriod, dataDirectory: sandboxDataDirectory)
         closeState.done.fulfill(())
     }
 
@@ -329,12 +371,18 @@ public final class ProcessTransport: Transport {
     /// outlives its transport by more than two grace periods.
     deinit {
         guard closeState.begin(child) else { return }
-        let (child, connection, gracePeriod) = (child, connection, terminationGracePeriod)
-        Task { await Self.shutDown(child, connection: connection, gracePeriod: gracePeriod) }
+        let (child, connection, gracePeriod, dataDirectory) = (child, connection, terminationGracePeriod, sandboxDataDirectory)
+        Task { await Self.shutDown(child, connection: connection, gracePeriod: gracePeriod, dataDirectory: dataDirectory) }
     }
 
-    /// MCP's stdio shutdown: close the child's input, wait, `SIGTERM`, wait, `SIGKILL`.
-    private static func shutDown(_ child: ChildProcess, connection: FileDescriptorTransport, gracePeriod: Duration) async {
+    /// MCP's stdio shutdown: close the child's input, wait, `SIGTERM`, wait, `SIGKILL`; then
+    /// the boxed server's private data directory goes.
+    private static func shutDown(
+        _ child: ChildProcess, connection: FileDescriptorTransport, gracePeriod: Duration, dataDirectory: String?
+    ) async {
+        defer {
+            if let dataDirectory { BoxedLaunch.removeDataDirectory(dataDirectory) }
+        }
         connection.beginClose()
         if await child.waitForExit(within: gracePeriod) == nil {
             child.signal(POSIX.terminateSignal)

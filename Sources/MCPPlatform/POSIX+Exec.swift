@@ -1,0 +1,136 @@
+// Replacing this process with another program, and the file-system look-ups the process box
+// needs (real paths, symbolic links, a private directory, the running executable).
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension POSIX {
+    /// An `execve` made ready in advance: its strings copied to C memory, so that running it
+    /// allocates nothing (it may run after the address-space limit is lowered).
+    package final class PreparedExec {
+        private let path: UnsafeMutablePointer<CChar>?
+        private let argv: [UnsafeMutablePointer<CChar>?]
+        private let envp: [UnsafeMutablePointer<CChar>?]
+
+        /// Prepares running `path` with `arguments` (the program name first) and exactly
+        /// `environment`, as `NAME=value` entries.
+        package init(path: String, arguments: [String], environment: [String]) {
+            self.path = strdup(path)
+            argv = arguments.map { strdup($0) } + [nil]
+            envp = environment.map { strdup($0) } + [nil]
+        }
+
+        deinit {
+            free(path)
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+
+        /// Replaces this process with the program; returns only when `execve` fails, with its error.
+        package func run() -> Errno {
+            guard let path else { return Errno(code: ENOMEM, operation: "strdup") }
+            argv.withUnsafeBufferPointer { arguments in
+                envp.withUnsafeBufferPointer { environment in
+                    guard let arguments = arguments.baseAddress, let environment = environment.baseAddress else { return }
+                    _ = execve(path, arguments, environment)
+                }
+            }
+            return Errno.current("execve")
+        }
+    }
+
+    /// Ends this process at once with `status` (`_exit`: no clean-up handlers, no buffered output).
+    package static func exitImmediately(_ status: Int32) -> Never {
+        _exit(status)
+    }
+
+    /// The absolute path of `path` with every symbolic link, `.` and `..` resolved; `nil`
+    /// when it does not exist.
+    package static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// What the symbolic link at `path` points to (as written in the link); `nil` when
+    /// `path` is not a symbolic link.
+    package static func symbolicLinkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let count = readlink(path, &buffer, 4096)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The first `count` bytes of the file at `path` (fewer when it is shorter); `nil` when
+    /// it cannot be read.
+    package static func readPrefix(of path: String, count: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { buffer in (try? POSIX.read(descriptor, into: buffer)) ?? -1 }
+        guard read >= 0 else { return nil }
+        return Array(bytes[0..<read])
+    }
+
+    /// Whether `path` exists (following symbolic links).
+    package static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Creates a new directory, readable by this user only, named `prefix` and six random
+    /// characters under `parent` (`mkdtemp`); returns its path.
+    ///
+    /// - Throws: ``Errno`` from `mkdtemp`.
+    package static func makePrivateDirectory(in parent: String, prefix: String) throws(Errno) -> String {
+        var template = Array((parent.hasSuffix("/") ? parent : parent + "/").utf8CString.dropLast())
+        template += Array((prefix + "XXXXXX").utf8CString)
+        let made: String? = template.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+            return String(cString: base)
+        }
+        guard let made else { throw Errno.current("mkdtemp(\(parent))") }
+        return made
+    }
+
+    /// Creates the directory `path` (mode 0700); an existing directory is fine.
+    ///
+    /// - Throws: ``Errno`` from `mkdir`.
+    package static func makeDirectory(_ path: String) throws(Errno) {
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw Errno.current("mkdir(\(path))") }
+    }
+
+    /// The path of the running executable, symbolic links resolved; `nil` when unknown.
+    package static func currentExecutablePath() -> String? {
+        #if os(Linux)
+        return realPath("/proc/self/exe")
+        #elseif canImport(Darwin)
+        var size: UInt32 = 0
+        _ = _NSGetExecutablePath(nil, &size)
+        var buffer = [CChar](repeating: 0, count: Int(size) + 1)
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        let path = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return realPath(path)
+        #else
+        return nil
+        #endif
+    }
+
+    /// This process's working directory; `nil` when it cannot be told.
+    package static func currentDirectory() -> String? {
+        guard let path = getcwd(nil, 0) else { return nil }
+        defer { free(path) }
+        return String(cString: path)
+    }
+}
+
+extension Errno {
+    /// Whether the error is `ENOENT`: no such file or directory.
+    package var isNoSuchFile: Bool { code == ENOENT }
+}
