@@ -15,6 +15,8 @@ enum ForbiddenAttempt: String, CaseIterable, Sendable, CustomTestStringConvertib
     case readOutside = "read a file outside its allowance"
     case writeOutside = "write outside its data directory"
     case connectTCP = "connect to a local TCP port"
+    /// Landlock's TCP rules miss Multipath TCP: the box's seccomp filter stops it.
+    case connectMultipathTCP = "connect to a local TCP port with Multipath TCP"
     case unpassedEnvironment = "read an environment variable that was not passed"
     case allocatePastLimit = "map memory past the limit"
     case burnCPU = "burn CPU past the limit"
@@ -47,6 +49,7 @@ final class ProbeFixture: Sendable {
         case .readOutside: ["action": "read", "target": .string(directory.path + "/secret.txt")]
         case .writeOutside: ["action": "write", "target": .string(directory.path + "/written.txt")]
         case .connectTCP: ["action": "connect", "target": .string(String(listener.port))]
+        case .connectMultipathTCP: ["action": "connect-mptcp", "target": .string(String(listener.port))]
         case .unpassedEnvironment: ["action": "env", "target": .string(Self.secretVariable)]
         // 3 GiB of address space, never touched: past the default box's 2 GiB.
         case .allocatePastLimit: ["action": "allocate", "target": "3072"]
@@ -179,7 +182,7 @@ struct SandboxEnforcementTests {
             let text = try run.answer.get()
             #expect(text.hasPrefix("stopped"), "\(text)")
             switch attempt {
-            case .readOutside, .writeOutside, .connectTCP: #expect(text.contains("Permission denied"), "\(text)")
+            case .readOutside, .writeOutside, .connectTCP, .connectMultipathTCP: #expect(text.contains("Permission denied"), "\(text)")
             case .allocatePastLimit: #expect(text.contains("Cannot allocate memory"), "\(text)")
             case .forkWithoutBound: #expect(text.contains("Resource temporarily unavailable"), "\(text)")
             default: break

@@ -7,7 +7,9 @@ internal import MCPPlatform
 /// that calls ``runIfRequested(_:)`` first thing, such as `ondevice-mcp`) with a private first
 /// argument and the box's description; the launcher, alone in its new process, reduces its
 /// environment to the allowlist, lowers its resource limits, drops every capability (so a
-/// server started by root has none), sets `PR_SET_NO_NEW_PRIVS`, confines itself with Landlock and then replaces itself with the server (`execve`), which
+/// server started by root has none), sets `PR_SET_NO_NEW_PRIVS`, confines itself with Landlock
+/// (and, when the network is closed, a seccomp filter against Multipath TCP, which Landlock's
+/// TCP rules miss) and then replaces itself with the server (`execve`), which
 /// keeps all of that and can never undo it.
 ///
 /// An app that does not ship `ondevice-mcp` can be its own launcher:
@@ -121,12 +123,15 @@ public enum SandboxLauncher {
         ]
         let failureText = "cannot box '\(plan.programName)': "
         ResourceLimits.prepare()
+        Seccomp.prepare()
         do throws(Errno) {
             for case (let resource, let value?) in limits {
                 try ResourceLimits.limit(resource, to: UInt64(value))
             }
             try ResourceLimits.dropCapabilities()
             try ResourceLimits.forbidNewPrivileges()
+            // Landlock's TCP rules miss Multipath TCP sockets: a seccomp filter refuses those.
+            if !plan.allowsNetwork { try Seccomp.forbidMultipathTCP() }
             try ruleset.restrictSelf()
         } catch {
             return Failure(status: setupFailureStatus, message: failureText + error.description)
