@@ -14,7 +14,8 @@ struct BoxedLaunch {
     let launcherArguments: [String]
     /// What the launcher applies.
     let plan: SandboxLaunchPlan
-    /// The server's private data directory (with `tmp` inside, its `TMPDIR`).
+    /// The server's private data directory (with `tmp` inside, its `TMPDIR`, and `home`,
+    /// its `HOME` unless the box allows the real one).
     let dataDirectory: String
 
     /// Checks that the box can be enforced here, finds a launcher and makes the data directory.
@@ -35,6 +36,7 @@ struct BoxedLaunch {
         }
         do {
             try POSIX.makeDirectory(directory + "/tmp")
+            try POSIX.makeDirectory(directory + "/home")
         } catch {
             Self.removeDataDirectory(directory)
             throw TransportError.launchFailure("cannot launch '\(executable)' in its box: cannot make its data directory: \(error)")

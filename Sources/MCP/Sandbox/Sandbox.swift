@@ -73,5 +73,10 @@ public struct Sandbox: Hashable, Sendable {
     public static let standard = Sandbox()
 
     /// The environment variables every boxed server gets from this process when they are set.
+    ///
+    /// `HOME` is passed only when the box lets the server read that directory (it is in, or
+    /// under, a readable or writable path); otherwise the server gets a private, empty home in
+    /// its data directory, so that programs that read their configuration from `~` (git, for
+    /// one) start instead of failing on a directory they may not read.
     public static let alwaysPassedEnvironment = ["PATH", "HOME", "LANG", "TERM", "TZ"]
 }

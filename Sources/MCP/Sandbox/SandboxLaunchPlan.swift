@@ -83,6 +83,13 @@ struct SandboxLaunchPlan: Hashable, Sendable {
         }
         readablePaths = Self.unique(readable)
         writablePaths = Self.unique(writable)
+        // A home the server cannot read only makes programs fail (git stops on an unreadable
+        // ~/.gitconfig): unless the app allowed the real one, HOME is a private, empty one.
+        if sandbox.environment["HOME"] == nil,
+            !(environment["HOME"].map { home in (readable + writable).contains { Self.isPath(home, within: $0) } } ?? false)
+        {
+            environment["HOME"] = dataDirectory + "/home"
+        }
         allowsNetwork = sandbox.allowsNetwork
         memoryLimit = sandbox.memoryLimit
         cpuTimeLimit = sandbox.cpuTimeLimit
@@ -93,7 +100,8 @@ struct SandboxLaunchPlan: Hashable, Sendable {
 
     /// The server's environment: the allowlist (``Sandbox/alwaysPassedEnvironment``, `LC_*`,
     /// ``Sandbox/passedEnvironment``) picked from `base`, a private `TMPDIR`, then
-    /// ``Sandbox/environment``, which wins.
+    /// ``Sandbox/environment``, which wins. (`HOME` is then replaced by a private one when the
+    /// box does not let the server read the real one.)
     static func environment(sandbox: Sandbox, base: [String: String], dataDirectory: String) -> [String: String] {
         var result: [String: String] = [:]
         let names = Set(Sandbox.alwaysPassedEnvironment + sandbox.passedEnvironment)
@@ -166,6 +174,12 @@ struct SandboxLaunchPlan: Hashable, Sendable {
             POSIX.isDirectory(parent + "/lib") || POSIX.exists(parent + "/pyvenv.cfg")
         else { return directory }
         return parent
+    }
+
+    /// Whether `path` is `directory` or beneath it.
+    static func isPath(_ path: String, within directory: String) -> Bool {
+        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        return path == trimmed || path.hasPrefix(trimmed == "/" ? "/" : trimmed + "/")
     }
 
     /// `/a/b` for `/a/b/c`; `/` for `/c`.
