@@ -18,6 +18,8 @@ enum ForbiddenAttempt: String, CaseIterable, Sendable, CustomTestStringConvertib
     /// Landlock's TCP rules miss Multipath TCP: the box's seccomp filter stops it.
     case connectMultipathTCP = "connect to a local TCP port with Multipath TCP"
     case unpassedEnvironment = "read an environment variable that was not passed"
+    /// `/proc` is readable in the box; another process's environment in it is not.
+    case readAppEnvironment = "read this app's environment through /proc"
     case allocatePastLimit = "map memory past the limit"
     case burnCPU = "burn CPU past the limit"
     case forkWithoutBound = "start processes without bound"
@@ -51,6 +53,7 @@ final class ProbeFixture: Sendable {
         case .connectTCP: ["action": "connect", "target": .string(String(listener.port))]
         case .connectMultipathTCP: ["action": "connect-mptcp", "target": .string(String(listener.port))]
         case .unpassedEnvironment: ["action": "env", "target": .string(Self.secretVariable)]
+        case .readAppEnvironment: ["action": "read", "target": .string("/proc/\(getpid())/environ")]
         // 3 GiB of address space, never touched: past the default box's 2 GiB.
         case .allocatePastLimit: ["action": "allocate", "target": "3072"]
         // 2 s of CPU, past a 1 s limit.
@@ -182,7 +185,8 @@ struct SandboxEnforcementTests {
             let text = try run.answer.get()
             #expect(text.hasPrefix("stopped"), "\(text)")
             switch attempt {
-            case .readOutside, .writeOutside, .connectTCP, .connectMultipathTCP: #expect(text.contains("Permission denied"), "\(text)")
+            case .readOutside, .writeOutside, .connectTCP, .connectMultipathTCP, .readAppEnvironment:
+                #expect(text.contains("Permission denied"), "\(text)")
             case .allocatePastLimit: #expect(text.contains("Cannot allocate memory"), "\(text)")
             case .forkWithoutBound: #expect(text.contains("Resource temporarily unavailable"), "\(text)")
             default: break

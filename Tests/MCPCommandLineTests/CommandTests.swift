@@ -186,7 +186,7 @@ struct CommandTests {
         #expect(tools.status == .success, "\(tools.errors)")
         #expect(tools.output.contains("notes_search — Search notes"))
         let call = await CommandRun(["call", "clock_now", #"{"timezone":"Asia/Tokyo"}"#] + box + ["--", binary, "serve", "--data-dir", directory.path])
-        #expect(call.status == .success)
+        #expect(call.status == .success, "\(call.errors)")
         #expect(call.output.contains("+09:00 (Asia/Tokyo, "))
     }
 

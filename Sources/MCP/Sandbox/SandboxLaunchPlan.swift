@@ -35,11 +35,17 @@ struct SandboxLaunchPlan: Hashable, Sendable {
     var processLimit: Int?
 
     /// The system paths every boxed server may read: libraries, configuration, the
-    /// toolchain's runtime, a few devices and its own `/proc` entry (those that exist).
+    /// toolchain's runtime, a few devices, and `/proc` (those that exist).
+    ///
+    /// `/proc` as a whole, because a process reads its threads' entries by thread id
+    /// (`/proc/<tid>/stat`: libdispatch does, and traps when it cannot), and those cannot be
+    /// named before the threads exist. What another process keeps there behind a ptrace
+    /// check (`environ`, `mem`, `maps`, `fd`) stays closed: Landlock refuses a boxed process
+    /// ptrace access to any process outside its box. World-readable entries (`cmdline`,
+    /// `stat`, `status`) of other processes can be read, as any local user can.
     static let systemReadablePaths = [
         "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt/swift",
-        "/dev/urandom", "/dev/random", "/dev/zero", "/proc/self", "/proc/cpuinfo", "/proc/meminfo",
-        "/sys/devices/system/cpu",
+        "/dev/urandom", "/dev/random", "/dev/zero", "/proc", "/sys/devices/system/cpu",
     ]
 
     /// The devices every boxed server may write.
