@@ -262,8 +262,12 @@ struct ConnectionLifetimeTests {
         let error = await #expect(throws: MCPClientError.connectionClosed) {
             try await withHangGuard {
                 // Reads the first request, complains, exits 3: the handshake fails with what it said.
+                // Boxed (through the launcher), without the box's address-space limit: under
+                // ThreadSanitizer the launcher itself is a TSan build, which cannot run under one.
                 _ = try await MCPClient.connect(
-                    to: .process("/bin/sh", arguments: ["-c", "read line; echo 'fatal: no config file' >&2; exit 3"], standardError: .capture),
+                    to: .process(
+                        "/bin/sh", arguments: ["-c", "read line; echo 'fatal: no config file' >&2; exit 3"], standardError: .capture,
+                        sandbox: Sandbox(memoryLimit: nil)),
                     configuration: MCPClient.Configuration(requestTimeout: .seconds(60), discoverTimeout: .seconds(60)))
             }
         }
