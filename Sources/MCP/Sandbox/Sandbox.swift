@@ -2,8 +2,9 @@
 /// gets, and the resources it may use.
 ///
 /// The same value describes the box on every platform. On Linux it is enforced by a launcher
-/// (resource limits, `PR_SET_NO_NEW_PRIVS`, an environment allowlist, Landlock file-system and
-/// network rules) that sets everything up and then `exec`s the server; on macOS by a
+/// (see ``SandboxLauncher``: resource limits, no capabilities, `PR_SET_NO_NEW_PRIVS`, an
+/// environment allowlist, Landlock file-system and network rules, a seccomp filter against
+/// Multipath TCP) that sets everything up and then `exec`s the server; on macOS by a
 /// `sandbox-exec` profile generated from it. What each platform cannot enforce is listed in
 /// the Security model article, and an enforcement the kernel lacks is an error, never a
 /// silent no-op.
@@ -17,7 +18,8 @@ public struct Sandbox: Hashable, Sendable {
     /// Paths the server may read (and execute), besides the system directories and the
     /// server executable's own installation prefix, which are always readable.
     public var readablePaths: [String]
-    /// Paths the server may read and write, besides its private data directory.
+    /// Paths the server may read and write, besides its private data directory. Relative
+    /// paths are taken from this process's working directory; every path must exist.
     public var writablePaths: [String]
     /// Whether the server may open TCP connections and listen on TCP ports.
     public var allowsNetwork: Bool
@@ -36,7 +38,9 @@ public struct Sandbox: Hashable, Sendable {
     /// The most descriptors the server may have open; `nil` for no limit.
     public var openFileLimit: Int?
     /// The most processes (threads included, on Linux) the server's user may have; `nil` for
-    /// no limit. On Linux this counts every process of the user, so keep it generous.
+    /// no limit. On Linux this counts every process of the user, so keep it generous; and
+    /// Linux does not apply it to root, so a process limit asked for by an app running as
+    /// root is a launch failure rather than a limit that is not there.
     public var processLimit: Int?
     /// Where each launch's private data directory is made (it is removed when the
     /// connection closes); `nil`: the system's temporary directory.
