@@ -56,11 +56,15 @@ public enum CommandLineParser {
         }
         switch command {
         case .serve:
-            let scan = try Scan(arguments, command: command, flags: [], valued: ["--data-dir"], allowsServerCommand: false)
+            let scan = try Scan(arguments, command: command, flags: [], valued: ["--data-dir", "--root"], allowsServerCommand: false)
             if let extra = scan.positionals.first {
                 throw UsageError("unexpected argument '\(extra)'", command: command)
             }
-            return .serve(dataDirectory: scan.values["--data-dir"])
+            let roots = scan.repeatedValues["--root", default: []]
+            if let relative = roots.first(where: { !$0.hasPrefix("/") }) {
+                throw UsageError("--root needs an absolute path, not '\(relative)'", command: command)
+            }
+            return .serve(dataDirectory: scan.values["--data-dir"], roots: roots)
         case .tools:
             let scan = try Scan(
                 arguments, command: command, flags: ["--json", "--schemas"], valued: ["--data-dir", "--timeout"], allowsServerCommand: true)
@@ -131,6 +135,8 @@ private struct Scan {
     var positionals: [String] = []
     var flags: Set<String> = []
     var values: [String: String] = [:]
+    /// Every value of each valued option, in order (for repeatable options such as `--root`).
+    var repeatedValues: [String: [String]] = [:]
     var serverCommand: [String]?
 
     init(_ arguments: [String], command: CommandName, flags known: Set<String>, valued: Set<String>, allowsServerCommand: Bool) throws(UsageError) {
@@ -179,6 +185,7 @@ private struct Scan {
                     throw UsageError("option '\(name)' needs a non-empty value", command: command)
                 }
                 values[name] = value
+                repeatedValues[name, default: []].append(value)
             } else {
                 throw UsageError("unknown option '\(name)' for \(command.rawValue)", command: command)
             }

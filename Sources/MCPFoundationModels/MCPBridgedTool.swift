@@ -31,6 +31,10 @@ public import MCP
 /// 4. calls the tool and returns its result as text framed as this tool's output (see
 ///    ``ToolOutputFormat``): a result with `isError` is a tool error the model can act on.
 ///
+/// Every call has a deadline (``timeout``, 30 s unless given, in process too) and a limit
+/// on the size of its result (``maximumResultBytes``, enforced while the result is read); a
+/// result over the limit is a tool error text saying the output was cut and why.
+///
 /// A transport failure, a timeout or cancellation throws (FoundationModels wraps it in
 /// `LanguageModelSession.ToolCallError` and `respond` rethrows it). A JSON-RPC error from
 /// the server (such as an unknown tool after the list changed) is a tool error text.
@@ -56,8 +60,27 @@ public struct MCPBridgedTool: Sendable {
     public let policy: ToolPolicy
     /// How results are written for the model.
     public let outputFormat: ToolOutputFormat
-    /// How long a call may take; `nil` uses the client's request timeout.
+    /// How long a call may take: ``defaultTimeout`` unless one was given. The deadline
+    /// holds whatever the client's own configuration says (an in-process client has no
+    /// request timeout by default) and fires whatever the server or the tool does.
     public let timeout: Duration?
+    /// The largest result a call accepts, in bytes of compact JSON; a larger one is refused
+    /// while it is read (see ``MCP/MCPClient/callTool(name:arguments:timeout:maximumResultBytes:onProgress:)``)
+    /// and the model reads that the output was cut and why. Derived from the budget: see
+    /// ``maximumResultBytes(for:)``.
+    public let maximumResultBytes: Int
+
+    /// The deadline of a bridged call when none is given: 30 seconds.
+    public static let defaultTimeout: Duration = .seconds(30)
+
+    /// The largest result a bridged call accepts for `budget`: 256 times the characters the
+    /// model reads of one output, and at least 64 KiB. A result beyond it could show the
+    /// model less than half a percent of itself, so it is refused unread rather than held
+    /// whole in memory and cut.
+    public static func maximumResultBytes(for budget: ContextBudget) -> Int {
+        let (scaled, overflow) = budget.toolOutputCharacters.multipliedReportingOverflow(by: 256)
+        return max(64 * 1024, overflow ? Int.max : scaled)
+    }
 
     /// Bridges a tool whose parameters schema you built yourself, as in the seed sketch.
     ///
@@ -74,7 +97,8 @@ public struct MCPBridgedTool: Sendable {
         self.effects = []
         self.policy = .allowAll
         self.outputFormat = ToolOutputFormat()
-        self.timeout = nil
+        self.timeout = Self.defaultTimeout
+        self.maximumResultBytes = Self.maximumResultBytes(for: .onDevice)
     }
 
     /// Bridges a tool the server listed.
@@ -86,7 +110,8 @@ public struct MCPBridgedTool: Sendable {
     ///     name made valid.
     ///   - policy: Who approves calls of a tool with effects.
     ///   - budget: Limits for the description and the output.
-    ///   - timeout: How long a call may take; `nil` uses the client's request timeout.
+    ///   - timeout: How long a call may take; `nil` uses ``defaultTimeout`` (30 s), whatever
+    ///     the client's request timeout.
     /// - Throws: `GenerationSchema.SchemaError` if FoundationModels rejects the converted
     ///   schema (which unique naming rules out).
     public init(
@@ -105,7 +130,8 @@ public struct MCPBridgedTool: Sendable {
         self.effects = ToolEffects(annotations: tool.annotations)
         self.policy = policy
         self.outputFormat = ToolOutputFormat(maximumCharacters: budget.toolOutputCharacters)
-        self.timeout = timeout
+        self.timeout = timeout ?? Self.defaultTimeout
+        self.maximumResultBytes = Self.maximumResultBytes(for: budget)
     }
 
     /// Calls the tool with the model's arguments and returns what the model reads.
@@ -128,9 +154,15 @@ public struct MCPBridgedTool: Sendable {
         }
         let result: CallToolResult
         do {
-            result = try await client.callTool(name: serverName, arguments: json, timeout: timeout)
+            result = try await client.callTool(
+                name: serverName, arguments: json, timeout: timeout ?? Self.defaultTimeout, maximumResultBytes: maximumResultBytes)
         } catch let error as JSONRPCError {
             return outputFormat.error("The server rejected the call: \(error.message) (\(error.code)).", toolName: name)
+        } catch MCPClientError.resultTooLarge {
+            return outputFormat.error(
+                "The output was cut: the tool's result is larger than the \(maximumResultBytes) bytes this app reads for one call, "
+                    + "so none of it was read. Ask for less (a narrower query, fewer items) and call \(name) again.",
+                toolName: name)
         }
         return outputFormat.render(result, toolName: name)
     }

@@ -37,7 +37,8 @@ public actor MCPSessionProvider {
         public var budget: ContextBudget
         /// Who approves calls of tools that write, delete or reach the network.
         public var policy: ToolPolicy
-        /// How long a tool call may take; `nil` uses the client's request timeout.
+        /// How long a tool call may take; `nil` uses ``MCPBridgedTool/defaultTimeout`` (30 s),
+        /// whatever the client's request timeout (an in-process client has none).
         public var toolTimeout: Duration?
         /// Which listed tools sessions may get; all by default.
         public var includesTool: @Sendable (MCPCore.ToolDefinition) -> Bool

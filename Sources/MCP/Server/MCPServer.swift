@@ -60,6 +60,8 @@ public actor MCPServer {
     var sessions: [Int: ServerSession] = [:]
     /// The tools, and a copy of the connections' eras for requests that need no actor.
     nonisolated let directory = CallDirectory()
+    /// The requests this server sent its clients (`roots/list`), waiting for replies.
+    nonisolated let outgoing = OutgoingRequests()
     var nextSessionNumber = 1
 
     /// The session used by ``handle(_:)-(JSONRPCMessage)``, which has no way to deliver notifications.
@@ -162,23 +164,37 @@ public actor MCPServer {
 
     /// Opens connection state for a peer that can receive notifications.
     func openSession(notify: @escaping @Sendable (JSONRPCMessage) async -> Void) -> Int {
+        openNumberedSession { _ in notify }
+    }
+
+    /// Opens connection state for a peer whose delivery function needs the session's number
+    /// (to hand replies to the server's requests back with ``receiveReply(_:session:)``).
+    func openNumberedSession(_ notify: @Sendable (Int) -> @Sendable (JSONRPCMessage) async -> Void) -> Int {
         let number = nextSessionNumber
         nextSessionNumber += 1
-        sessions[number] = ServerSession(notify: notify)
+        sessions[number] = ServerSession(notify: notify(number))
         publish(number)
         return number
     }
 
-    /// Forgets a connection's state.
+    /// Forgets a connection's state; requests the server sent on it fail.
     func closeSession(_ number: Int) {
         sessions[number] = nil
         publish(number)
+        outgoing.close(number)
+    }
+
+    /// Delivers a client's reply to a request this server sent on a connection; a reply
+    /// that answers nothing is ignored.
+    nonisolated func receiveReply(_ reply: JSONRPCMessage, session: Int) {
+        outgoing.resolve(reply, session: session)
     }
 
     /// Copies what the quick path needs of a connection into ``directory``.
     func publish(_ number: Int) {
         let connection = sessions[number].map {
-            CallDirectory.Connection(era: $0.era, clientInfo: $0.clientInfo, notify: $0.notify)
+            CallDirectory.Connection(
+                era: $0.era, clientInfo: $0.clientInfo, clientCapabilities: $0.clientCapabilities, notify: $0.notify)
         }
         directory.setConnection(connection, for: number)
     }
