@@ -102,7 +102,8 @@ struct ResultLimitTests {
         let peerDone = OneShot<Void>()
         let totalBytes = 64 * 1024 * 1024
         let peerWrite = fromPeer.write
-        // The peer: a blocking writer on a thread of its own.
+        let peerRead = toPeer.read
+        // The peer: a blocking reader and writer on a thread of its own.
         let thread = Thread {
             defer {
                 POSIX.close(peerWrite)
@@ -111,6 +112,10 @@ struct ResultLimitTests {
             let head = Array(#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":""#.utf8)
             let chunk = [UInt8](repeating: UInt8(ascii: "z"), count: 1024 * 1024)
             do {
+                // The reply comes after the request, as it would from a server.
+                let byte = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
+                defer { byte.deallocate() }
+                while try POSIX.read(peerRead, into: byte) == 1, byte[0] != 0x0A {}
                 try POSIX.writeAll(peerWrite, head)
                 var written = head.count
                 for _ in 0..<2 {

@@ -17,7 +17,7 @@ struct FilesToolsTests {
         try Data("Lisbon on Tuesday\n".utf8).write(to: root.appendingPathComponent("docs/trip.txt"))
         try Data([0x00, 0xFF, 0x10]).write(to: root.appendingPathComponent("docs/binary.bin"))
         try Data(String(repeating: "é", count: 40_000).utf8).write(to: root.appendingPathComponent("big.txt"))
-        try Data("secret".utf8).write(to: directory.url.appendingPathComponent("secret.txt"))
+        try Data("classified".utf8).write(to: directory.url.appendingPathComponent("secret.txt"))
         try FileManager.default.createSymbolicLink(
             atPath: root.appendingPathComponent("leak.txt").path, withDestinationPath: directory.url.appendingPathComponent("secret.txt").path)
         let server = MCPServer(name: "examples", version: "1")
@@ -71,7 +71,7 @@ struct FilesToolsTests {
             let result = try await client.callTool(name: "files_read", arguments: ["path": .string(testCase.path)])
             #expect(result.isError == testCase.isError)
             #expect(result.text.contains(testCase.contains), "\(result.text)")
-            #expect(!result.text.contains("secret"))
+            #expect(!result.text.contains("classified"))
         }
     }
 

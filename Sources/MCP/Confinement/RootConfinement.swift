@@ -127,19 +127,14 @@ public struct RootConfinement: Hashable, Sendable {
             do throws(Errno) {
                 next = try POSIX.openComponent(component, in: current, expectDirectory: !isLast || expect == .directory)
             } catch {
+                // Linux says ENOTDIR, not ELOOP, for a link opened with O_DIRECTORY|O_NOFOLLOW:
+                // look at what is there (without following it) to tell them apart.
+                let isLink = error.isSymbolicLinkRefusal || (try? POSIX.describe(component, in: current).kind) == .symbolicLink
                 POSIX.close(current)
                 let shown = path.components.prefix(position + 1).joined(separator: "/")
-                if error.isSymbolicLinkRefusal {
-                    throw .symbolicLink("\"\(shown)\" is a symbolic link, which is not followed")
-                }
+                if isLink { throw .symbolicLink("\"\(shown)\" is a symbolic link, which is not followed") }
                 if error.isNotFound { throw .notFound("\"\(shown)\" does not exist") }
-                if error.isNotDirectory {
-                    // O_DIRECTORY on a link can also say ENOTDIR: tell them apart.
-                    if let kind = try? POSIX.describe(component, in: current).kind, kind == .symbolicLink {
-                        throw .symbolicLink("\"\(shown)\" is a symbolic link, which is not followed")
-                    }
-                    throw .wrongKind("\"\(shown)\" is not a directory")
-                }
+                if error.isNotDirectory { throw .wrongKind("\"\(shown)\" is not a directory") }
                 throw .ioFailure("\"\(shown)\" cannot be opened: \(error.message)")
             }
             POSIX.close(current)
