@@ -35,7 +35,13 @@ internal import MCPPlatform
 /// Every request has a timeout (``Configuration/requestTimeout``, 60 s by default,
 /// overridable per call), which fires at its deadline whatever the server (or, in process,
 /// the tool) does. When it expires, or when the calling task is cancelled, the client sends
-/// `notifications/cancelled` so the server stops the work.
+/// `notifications/cancelled` so the server stops the work. A call can also limit the size of
+/// its result (`maximumResultBytes`), which over stdio is enforced while the reply is read.
+///
+/// ## Roots
+///
+/// With ``Configuration/roots`` the client tells the server which directories it may work in
+/// (MCP roots) and answers when the server asks; ``setRoots(_:)`` changes them.
 public actor MCPClient {
     /// Options for a connection.
     public struct Configuration: Sendable {

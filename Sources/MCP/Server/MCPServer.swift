@@ -36,6 +36,13 @@ public import MCPCore
 /// throws are results with `isError: true` whose text says what was wrong, for the model
 /// to read and correct.
 ///
+/// ## Asking the client
+///
+/// A tool can read the client's roots with ``ToolContext/roots(timeout:)``: the server sends
+/// `roots/list` to the client and matches its reply (handshake era, in process and over a
+/// connection alike), or, in the 2026-07-28 era, ends the call with an `input_required`
+/// result and runs the tool again when the client sends the call back with its roots.
+///
 /// ## Concurrency
 ///
 /// Requests are handled concurrently: a tool function runs off the actor, so a slow tool
