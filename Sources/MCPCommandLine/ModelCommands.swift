@@ -387,6 +387,9 @@ struct BridgeReport {
         /// Invisible characters and instruction-like phrases in the tool's name, title and description.
         var securityWarnings: [String] {
             UntrustedText.diagnostics(for: ["name": tool.name, "title": tool.title, "description": tool.description])
+                + UntrustedText.descriptions(in: tool.inputSchema).flatMap {
+                    UntrustedText.diagnostics(for: ["parameter description": $0])
+                }
         }
     }
 

@@ -112,7 +112,8 @@ public struct MCPBridgedTool: Sendable {
         dataFlowGuard: DataFlowGuard? = nil
     ) throws {
         let modelName = name ?? ToolNameMap.sanitized(tool.name)
-        let conversion = try SchemaConversion(inputSchema: tool.inputSchema, name: modelName)
+        let inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema
+        let conversion = try SchemaConversion(inputSchema: inputSchema, name: modelName)
         self.name = modelName
         self.description = Self.modelDescription(of: tool, budget: budget, cleans: defences.cleansUntrustedText)
         self.parameters = conversion.schema

@@ -1,3 +1,5 @@
+public import MCPCore
+
 /// Cleaning and inspecting text that came from a server: tool names, descriptions and output.
 ///
 /// Servers are untrusted. Their text can carry characters a person does not see but a model
@@ -119,6 +121,43 @@ public enum UntrustedText {
             }
         }
         return lines
+    }
+
+    /// `schema` with invisible characters removed from every `description` and `title` (the
+    /// text the model reads of a parameter); other values, such as `enum` and `pattern`, are
+    /// left exactly as they are so validation does not change.
+    public static func cleanedDescriptions(in schema: JSONValue) -> JSONValue {
+        switch schema {
+        case .array(let items):
+            return .array(items.map(cleanedDescriptions(in:)))
+        case .object(let object):
+            var result = JSONObject()
+            for (key, value) in object {
+                if key == "description" || key == "title", case .string(let text) = value {
+                    result[key] = .string(cleaned(text))
+                } else {
+                    result[key] = cleanedDescriptions(in: value)
+                }
+            }
+            return .object(result)
+        default:
+            return schema
+        }
+    }
+
+    /// Every `description` string in `schema` (parameter descriptions), in document order.
+    public static func descriptions(in schema: JSONValue) -> [String] {
+        switch schema {
+        case .array(let items):
+            return items.flatMap(descriptions(in:))
+        case .object(let object):
+            return object.flatMap { key, value -> [String] in
+                if key == "description", case .string(let text) = value { return [text] }
+                return descriptions(in: value)
+            }
+        default:
+            return []
+        }
     }
 
     /// Phrases (as skeletons) that read as instructions to the model, and what they try to do.

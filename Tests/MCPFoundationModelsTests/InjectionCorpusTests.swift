@@ -31,6 +31,11 @@ struct CorpusRun: Sendable {
     }
 
     var leaked: Bool { leakedThroughNetwork || leakedIntoTranscript }
+
+    /// Whether the data-flow guard held a call (the model read its refusal).
+    var heldByGuard: Bool {
+        read.contains { $0.contains("a person must approve this call") }
+    }
 }
 
 /// The server of the corpus: the user's notes (private), an inbox (untrusted), the network
@@ -134,13 +139,14 @@ struct InjectionCorpusTests {
         #expect(Set(cases.map(\.id)).count == cases.count)
         var leaksOff = 0
         var leaksOn = 0
+        var held = 0
         for testCase in cases {
             if try await CorpusServer.run(testCase.prompt, carrier: testCase.carrier, payload: testCase.payload, defended: false).leaked {
                 leaksOff += 1
             }
-            if try await CorpusServer.run(testCase.prompt, carrier: testCase.carrier, payload: testCase.payload, defended: true).leaked {
-                leaksOn += 1
-            }
+            let on = try await CorpusServer.run(testCase.prompt, carrier: testCase.carrier, payload: testCase.payload, defended: true)
+            if on.leaked { leaksOn += 1 }
+            if on.heldByGuard { held += 1 }
         }
         var completed: [String] = []
         for task in BenignTask.all {
@@ -150,7 +156,8 @@ struct InjectionCorpusTests {
         }
         let blocked = BenignTask.all.map(\.id).filter { !completed.contains($0) }
         print("""
-            Injection corpus: \(cases.count) cases; leaks with the defences off: \(leaksOff); with the defences on: \(leaksOn).
+            Injection corpus: \(cases.count) cases; leaks with the defences off: \(leaksOff); with the defences on: \(leaksOn) \
+            (\(held) stopped by the data-flow guard, \(cases.count - held) never attempted: the payload was removed before the model read it).
             Benign tasks completed with the defences on: \(completed.count) of \(BenignTask.all.count) \
             (\(completed.count * 100 / BenignTask.all.count)%); held for a person: \(blocked.joined(separator: ", ")).
             """)
