@@ -30,9 +30,14 @@ extension MCPTool {
     /// again later, or answer without it.` and is passed whole to `report`. Cancellation
     /// passes through.
     ///
-    /// - Parameter report: Receives every error the handler threw, as a ``DefenceEvent``
-    ///   of kind ``DefenceEvent/Kind/toolFailed``.
-    public func modelFacingErrors(report: @escaping @Sendable (DefenceEvent) -> Void = { _ in }) -> MCPTool {
+    /// - Parameters:
+    ///   - redactor: Secrets removed from the messages (the model's and the event's); the
+    ///     event's ``DefenceEvent/error`` is the error itself, for the app alone.
+    ///   - report: Receives every error the handler threw, as a ``DefenceEvent`` of kind
+    ///     ``DefenceEvent/Kind/toolFailed``.
+    public func modelFacingErrors(
+        redactor: SecretRedactor = SecretRedactor(), report: @escaping @Sendable (DefenceEvent) -> Void = { _ in }
+    ) -> MCPTool {
         var tool = self
         let handler = self.handler
         let name = self.name
@@ -42,10 +47,12 @@ extension MCPTool {
             } catch is CancellationError {
                 throw CancellationError()
             } catch let error as any ModelFacingError {
-                report(DefenceEvent(kind: .toolFailed, tool: name, message: error.modelMessage, error: error))
-                return .error(error.modelMessage)
+                let message = redactor.redact(error.modelMessage).text
+                report(DefenceEvent(kind: .toolFailed, tool: name, message: message, error: error))
+                return .error(message)
             } catch {
-                report(DefenceEvent(kind: .toolFailed, tool: name, message: String(describing: error), error: error))
+                let message = redactor.redact(String(describing: error)).text
+                report(DefenceEvent(kind: .toolFailed, tool: name, message: message, error: error))
                 return .error(Self.internalFailure)
             }
         }
