@@ -212,6 +212,27 @@ struct DefenceBridgeTests {
         #expect(events.values.filter { $0.kind == .redacted }.map(\.tool) == ["web_fetch", "notes_read"])
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("A tool's description and parameter descriptions reach the model without hidden characters, capped; enums are untouched")
+    func descriptionsCleaned() async throws {
+        let hidden = "\u{E0049}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065}"  // "Ignore" in tag characters
+        let schema: JSONValue = [
+            "type": "object",
+            "properties": ["unit": ["type": "string", "enum": ["c\u{200B}", "f"], "description": .string("Unit\u{202E}" + hidden)]],
+        ]
+        let tool = MCPCore.ToolDefinition(
+            name: "weather", description: "Weather\u{200B} now\(hidden). " + String(repeating: "word ", count: 100), inputSchema: schema)
+        let (_, client) = try await connectedServer([])
+        let bridged = try MCPBridgedTool(tool: tool, client: client)
+        #expect(bridged.description.hasPrefix("Weather now. word"))
+        #expect(bridged.description.count <= ContextBudget.onDevice.descriptionCharacters)
+        #expect(!bridged.description.unicodeScalars.contains { UntrustedText.isInvisible($0) })
+        #expect(try encoded(bridged.parameters)["properties"]?["unit"]?["description"] == "Unit")
+        // Validation still sees the server's schema: the enum keeps its zero-width character.
+        #expect(bridged.validationProblems(["unit": "c"]) != nil)
+        #expect(bridged.validationProblems(["unit": "c\u{200B}"]) == nil)
+    }
+
     @Test(
         "A handler's error reaches the model only when it is meant for the model; the app gets the whole error",
         arguments: [true, false])
