@@ -12,7 +12,10 @@ struct BridgedToolLimitsTests {
     static let schema: JSONValue = ["type": "object", "properties": ["size": ["type": "integer"]], "required": ["size"]]
 
     static func blobTool() -> MCPTool {
-        MCPTool(name: "blob", description: "Returns size characters", inputSchema: schema) { arguments in
+        MCPTool(
+            name: "blob", description: "Returns size characters", inputSchema: schema,
+            annotations: ToolAnnotations(readOnlyHint: true, openWorldHint: false)
+        ) { arguments in
             .text(String(repeating: "x", count: arguments["size"]?.intValue ?? 0))
         }
     }

@@ -214,16 +214,7 @@ public actor MCPClient {
         to endpoint: ServerEndpoint, configuration: Configuration = Configuration(),
         _ body: (MCPClient) async throws -> Result
     ) async throws -> Result {
-        let client = try await connect(to: endpoint, configuration: configuration)
-        let result: Result
-        do {
-            result = try await body(client)
-        } catch {
-            await client.close()
-            throw error
-        }
-        await client.close()
-        return result
+        try await using(try await connect(to: endpoint, configuration: configuration), body)
     }
 
     /// Connects to a server in the same process, runs `body` with the client, and closes the
@@ -232,7 +223,13 @@ public actor MCPClient {
         to server: MCPServer, configuration: Configuration = .inProcess,
         _ body: (MCPClient) async throws -> Result
     ) async throws -> Result {
-        let client = try await connect(to: server, configuration: configuration)
+        try await using(try await connect(to: server, configuration: configuration), body)
+    }
+
+    /// Runs `body` with `client`, then closes it, whether `body` returns or throws.
+    private static func using<Result: Sendable>(
+        _ client: MCPClient, _ body: (MCPClient) async throws -> Result
+    ) async throws -> Result {
         let result: Result
         do {
             result = try await body(client)
