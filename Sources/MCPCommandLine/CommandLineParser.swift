@@ -57,11 +57,15 @@ public enum CommandLineParser {
         }
         switch command {
         case .serve:
-            let scan = try Scan(arguments, command: command, flags: [], valued: ["--data-dir"], allowsServerCommand: false)
+            let scan = try Scan(arguments, command: command, flags: [], valued: ["--data-dir", "--root"], allowsServerCommand: false)
             if let extra = scan.positionals.first {
                 throw UsageError("unexpected argument '\(extra)'", command: command)
             }
-            return .serve(dataDirectory: scan.values["--data-dir"])
+            let roots = scan.repeatedValues["--root", default: []]
+            if let relative = roots.first(where: { !$0.hasPrefix("/") }) {
+                throw UsageError("--root needs an absolute path, not '\(relative)'", command: command)
+            }
+            return .serve(dataDirectory: scan.values["--data-dir"], roots: roots)
         case .tools:
             let scan = try Scan(
                 arguments, command: command, flags: Scan.boxFlags.union(["--json", "--schemas"]), valued: Scan.boxValued.union(["--data-dir", "--timeout"]),
@@ -137,7 +141,8 @@ private struct Scan {
     var positionals: [String] = []
     var flags: Set<String> = []
     var values: [String: String] = [:]
-    /// The values of repeatable options, in order.
+    /// Every value of each valued option, in order (for repeatable options such as `--root`
+    /// and `--allow-read`).
     var repeatedValues: [String: [String]] = [:]
     var serverCommand: [String]?
 
@@ -196,11 +201,8 @@ private struct Scan {
                 guard let value = inline, !value.isEmpty else {
                     throw UsageError("option '\(name)' needs a non-empty value", command: command)
                 }
-                if repeated.contains(name) {
-                    repeatedValues[name, default: []].append(value)
-                } else {
-                    values[name] = value
-                }
+                values[name] = value
+                repeatedValues[name, default: []].append(value)
             } else {
                 throw UsageError("unknown option '\(name)' for \(command.rawValue)", command: command)
             }

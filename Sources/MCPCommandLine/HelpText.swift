@@ -89,7 +89,7 @@ public enum HelpText {
         case nil:
             "USAGE: ondevice-mcp [<command> [options]]    (commands: serve, tools, call, schema, chat; see 'ondevice-mcp --help')"
         case .serve:
-            "USAGE: ondevice-mcp serve [--data-dir DIR]    (see 'ondevice-mcp serve --help')"
+            "USAGE: ondevice-mcp serve [--data-dir DIR] [--root DIR ...]    (see 'ondevice-mcp serve --help')"
         case .tools:
             "USAGE: ondevice-mcp tools [--schemas] [--json] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp tools --help')"
         case .call:
@@ -104,15 +104,21 @@ public enum HelpText {
     static let serve = """
         OVERVIEW: Serve the example tools over standard input and output (MCP stdio).
 
-        USAGE: ondevice-mcp serve [--data-dir DIR]
+        USAGE: ondevice-mcp serve [--data-dir DIR] [--root DIR ...]
 
-        Tools: clock_now, notes_add, notes_search, notes_list, notes_delete.
+        Tools: clock_now, notes_add, notes_search, notes_list, notes_delete; with --root,
+        also files_list and files_read (read-only; text up to 64 KiB, cut with a note).
+        Their paths are confined to the roots: '..', absolute paths elsewhere, symbolic
+        links and odd encodings are refused when the file is opened.
         Serves until standard input ends, then exits with status 0. Standard output
         carries only protocol messages; anything else goes to standard error.
 
         OPTIONS:
           --data-dir DIR   Where the notes file (notes.json) lives; created if needed
                            (default: \(ExampleTools.defaultDataDirectoryDescription))
+          --root DIR       A directory files_list and files_read may read (absolute path;
+                           repeat for more; relative paths go to the first). Without it,
+                           the files tools are absent.
           -h, --help       Show this help
 
         \(exitStatus)

@@ -383,6 +383,14 @@ struct BridgeReport {
         let estimatedTokens: Int
         /// Why a session would leave it out; `nil` when it is included.
         let exclusion: String?
+
+        /// Invisible characters and instruction-like phrases in the tool's name, title and description.
+        var securityWarnings: [String] {
+            UntrustedText.diagnostics(for: ["name": tool.name, "title": tool.title, "description": tool.description])
+                + UntrustedText.descriptions(in: tool.inputSchema).flatMap {
+                    UntrustedText.diagnostics(for: ["parameter description": $0])
+                }
+        }
     }
 
     let entries: [Entry]
@@ -410,6 +418,7 @@ struct BridgeReport {
         for entry in entries {
             var text = Formatting.describe(entry.tool)
             text += "  model name: \(entry.bridged.name)\n"
+            for warning in entry.securityWarnings { text += "  warning: \(warning)\n" }
             if let conversion = entry.bridged.conversion {
                 text += SchemaReport.describe(conversion, compact: true, indent: "  ")
             }
@@ -445,6 +454,7 @@ struct BridgeReport {
                 object["schema"] = SchemaReport.schemaJSON(conversion)
                 object["diagnostics"] = SchemaReport.diagnosticsJSON(conversion.diagnostics)
             }
+            object["securityWarnings"] = .array(entry.securityWarnings.map { .string($0) })
             object["estimatedTokens"] = .int(entry.estimatedTokens)
             object["included"] = .bool(entry.exclusion == nil)
             if let exclusion = entry.exclusion {

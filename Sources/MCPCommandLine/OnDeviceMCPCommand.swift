@@ -74,8 +74,8 @@ public enum OnDeviceMCPCommand {
         case .version:
             standardOutput.write("ondevice-mcp \(OnDeviceMCPVersion.string)\n")
             return .success
-        case .serve(let dataDirectory):
-            return await runner.serve(dataDirectory: dataDirectory)
+        case .serve(let dataDirectory, let roots):
+            return await runner.serve(dataDirectory: dataDirectory, roots: roots)
         case .tools(let options):
             return await runner.tools(options)
         case .call(let options):
@@ -106,11 +106,11 @@ struct Runner {
 
     // MARK: serve
 
-    func serve(dataDirectory: String?) async -> ExitCode {
+    func serve(dataDirectory: String?, roots: [String] = []) async -> ExitCode {
         let server: MCPServer
         let transport: StdioTransport
         do {
-            server = try await makeExampleServer(dataDirectory: dataDirectory)
+            server = try await makeExampleServer(dataDirectory: dataDirectory, roots: roots)
             transport = try StdioTransport()
         } catch {
             return fail("\(error)")
@@ -123,14 +123,16 @@ struct Runner {
         return .success
     }
 
-    func makeExampleServer(dataDirectory: String?) async throws -> MCPServer {
+    func makeExampleServer(dataDirectory: String?, roots: [String] = []) async throws -> MCPServer {
         if let builtInServer { return try await builtInServer(dataDirectory) }
         let directory = try dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? ExampleTools.defaultDataDirectory()
         let server = MCPServer(
             name: "ondevice-mcp", version: OnDeviceMCPVersion.string, title: "OnDeviceMCP example tools",
-            instructions: "Tools for the current time and the user's notes.")
+            instructions: roots.isEmpty
+                ? "Tools for the current time and the user's notes."
+                : "Tools for the current time, the user's notes, and reading files under the allowed roots.")
         let errors = errors
-        try await registerExampleTools(on: server, dataDirectory: directory) { errors.write("warning: \($0)\n") }
+        try await registerExampleTools(on: server, dataDirectory: directory, roots: roots) { errors.write("warning: \($0)\n") }
         return server
     }
 

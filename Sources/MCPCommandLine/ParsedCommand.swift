@@ -124,8 +124,9 @@ public enum ParsedCommand: Hashable, Sendable {
     case help(CommandName?)
     /// Print the version.
     case version
-    /// Serve the example tools over stdio, storing notes under the directory (`nil`: the default).
-    case serve(dataDirectory: String?)
+    /// Serve the example tools over stdio, storing notes under the directory (`nil`: the
+    /// default), with `files_list` and `files_read` confined to `roots` when there are any.
+    case serve(dataDirectory: String?, roots: [String] = [])
     /// List a server's tools.
     case tools(ToolsOptions)
     /// Call one tool.

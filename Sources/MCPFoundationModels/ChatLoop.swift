@@ -34,7 +34,8 @@ public func runChat<Input: AsyncSequence>(
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            output("error: \(chatErrorDescription(error))")
+            // What the app prints or logs carries no secret either.
+            output("error: \(provider.configuration.defences.secrets.redact(chatErrorDescription(error)).text)")
         }
     }
 }

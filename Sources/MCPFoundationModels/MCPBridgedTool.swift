@@ -26,10 +26,17 @@ public import MCP
 ///    arrives as an integer; keys keep the model's order);
 /// 2. validates them against the tool's original `inputSchema`; a mismatch goes back to the
 ///    model as a tool error naming each problem, and the server is not called;
-/// 3. asks the ``ToolPolicy`` when the tool's annotations say it writes, deletes or reaches
-///    the network; a denial goes back to the model as a tool error;
-/// 4. calls the tool and returns its result as text framed as this tool's output (see
+/// 3. asks the ``ToolPolicy`` when the tool writes, deletes or reaches the network (its
+///    annotations, or the app's ``ToolTrust``), through the session's ``DataFlowGuard``,
+///    which holds such calls for a person once the session has read private data or
+///    untrusted content; a denial goes back to the model as a tool error;
+/// 4. calls the tool (arguments to a server in another process with secrets redacted) and
+///    returns its result as text framed as this tool's output, secrets redacted (see
 ///    ``ToolOutputFormat``): a result with `isError` is a tool error the model can act on.
+///
+/// Every call has a deadline (``timeout``, 30 s unless given, in process too) and a limit
+/// on the size of its result (``maximumResultBytes``, enforced while the result is read); a
+/// result over the limit is a tool error text saying the output was cut and why.
 ///
 /// A transport failure, a timeout or cancellation throws (FoundationModels wraps it in
 /// `LanguageModelSession.ToolCallError` and `respond` rethrows it). A JSON-RPC error from
@@ -56,8 +63,33 @@ public struct MCPBridgedTool: Sendable {
     public let policy: ToolPolicy
     /// How results are written for the model.
     public let outputFormat: ToolOutputFormat
-    /// How long a call may take; `nil` uses the client's request timeout.
+    /// How long a call may take: ``defaultTimeout`` unless one was given. The deadline
+    /// holds whatever the client's own configuration says (an in-process client has no
+    /// request timeout by default) and fires whatever the server or the tool does.
     public let timeout: Duration?
+    /// The largest result a call accepts, in bytes of compact JSON; a larger one is refused
+    /// while it is read (see ``MCP/MCPClient/callTool(name:arguments:timeout:maximumResultBytes:onProgress:)``)
+    /// and the model reads that the output was cut and why. Derived from the budget: see
+    /// ``maximumResultBytes(for:)``.
+    public let maximumResultBytes: Int
+
+    /// The deadline of a bridged call when none is given: 30 seconds.
+    public static let defaultTimeout: Duration = .seconds(30)
+
+    /// The largest result a bridged call accepts for `budget`: 256 times the characters the
+    /// model reads of one output, and at least 64 KiB. A result beyond it could show the
+    /// model less than half a percent of itself, so it is refused unread rather than held
+    /// whole in memory and cut.
+    public static func maximumResultBytes(for budget: ContextBudget) -> Int {
+        let (scaled, overflow) = budget.toolOutputCharacters.multipliedReportingOverflow(by: 256)
+        return max(64 * 1024, overflow ? Int.max : scaled)
+    }
+    /// The server's name (`serverInfo.name`), which ``ToolTrust`` rules name.
+    public let server: String
+    /// The defences this tool's calls go through.
+    public let defences: Defences
+    /// The conversation's state: what it has read, what a person allowed, the output frame.
+    public let dataFlowGuard: DataFlowGuard
 
     /// Bridges a tool whose parameters schema you built yourself, as in the seed sketch.
     ///
@@ -73,8 +105,13 @@ public struct MCPBridgedTool: Sendable {
         self.conversion = nil
         self.effects = []
         self.policy = .allowAll
-        self.outputFormat = ToolOutputFormat()
-        self.timeout = nil
+        self.timeout = Self.defaultTimeout
+        self.maximumResultBytes = Self.maximumResultBytes(for: .onDevice)
+        self.server = client.serverInfo.name
+        self.defences = Defences()
+        let state = DataFlowGuard()
+        self.dataFlowGuard = state
+        self.outputFormat = ToolOutputFormat(frame: state.frame)
     }
 
     /// Bridges a tool the server listed.
@@ -84,28 +121,43 @@ public struct MCPBridgedTool: Sendable {
     ///   - client: The client connected to its server.
     ///   - name: The name to offer the model (see ``ToolNameMap``); by default the tool's
     ///     name made valid.
-    ///   - policy: Who approves calls of a tool with effects.
+    ///   - policy: Who approves calls of a tool with effects; by default only tools without
+    ///     effects run.
     ///   - budget: Limits for the description and the output.
-    ///   - timeout: How long a call may take; `nil` uses the client's request timeout.
+    ///   - timeout: How long a call may take; `nil` uses ``defaultTimeout`` (30 s), whatever
+    ///     the client's request timeout.
+    ///   - defences: Trust overrides, secrets and switches (see ``Defences``).
+    ///   - dataFlowGuard: The conversation's state, shared by the tools of one session; by
+    ///     default a new one for this tool alone.
     /// - Throws: `GenerationSchema.SchemaError` if FoundationModels rejects the converted
     ///   schema (which unique naming rules out).
     public init(
-        tool: MCPCore.ToolDefinition, client: MCPClient, name: String? = nil, policy: ToolPolicy = .allowAll,
-        budget: ContextBudget = .onDevice, timeout: Duration? = nil
+        tool: MCPCore.ToolDefinition, client: MCPClient, name: String? = nil, policy: ToolPolicy = .readOnly,
+        budget: ContextBudget = .onDevice, timeout: Duration? = nil, defences: Defences = Defences(),
+        dataFlowGuard: DataFlowGuard? = nil
     ) throws {
         let modelName = name ?? ToolNameMap.sanitized(tool.name)
-        let conversion = try SchemaConversion(inputSchema: tool.inputSchema, name: modelName)
+        let inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema
+        let conversion = try SchemaConversion(inputSchema: inputSchema, name: modelName)
         self.name = modelName
-        self.description = budget.shortened(tool.description ?? tool.title ?? "Calls the tool \(tool.name).")
+        self.description = Self.modelDescription(of: tool, budget: budget, cleans: defences.cleansUntrustedText)
         self.parameters = conversion.schema
         self.client = client
         self.serverName = tool.name
         self.definition = tool
         self.conversion = conversion
-        self.effects = ToolEffects(annotations: tool.annotations)
+        let server = client.serverInfo.name
+        self.server = server
+        self.effects = defences.trust.effects(ofTool: tool.name, server: server, declared: ToolEffects(annotations: tool.annotations))
         self.policy = policy
-        self.outputFormat = ToolOutputFormat(maximumCharacters: budget.toolOutputCharacters)
-        self.timeout = timeout
+        self.timeout = timeout ?? Self.defaultTimeout
+        self.maximumResultBytes = Self.maximumResultBytes(for: budget)
+        self.defences = defences
+        let state = dataFlowGuard ?? DataFlowGuard()
+        self.dataFlowGuard = state
+        var frame = state.frame
+        frame.neutralisesImitations = defences.cleansUntrustedText
+        self.outputFormat = ToolOutputFormat(maximumCharacters: budget.toolOutputCharacters, frame: frame, redactor: defences.secrets)
     }
 
     /// Calls the tool with the model's arguments and returns what the model reads.
@@ -122,17 +174,7 @@ public struct MCPBridgedTool: Sendable {
         if let problems = validationProblems(json) {
             return outputFormat.error(problems, toolName: name)
         }
-        let request = ToolCallRequest(serverName: serverName, modelName: name, arguments: json, effects: effects)
-        if case .deny(let reason) = await policy.approval(for: request) {
-            return outputFormat.error("The call was not approved, so the tool did not run: \(reason).", toolName: name)
-        }
-        let result: CallToolResult
-        do {
-            result = try await client.callTool(name: serverName, arguments: json, timeout: timeout)
-        } catch let error as JSONRPCError {
-            return outputFormat.error("The server rejected the call: \(error.message) (\(error.code)).", toolName: name)
-        }
-        return outputFormat.render(result, toolName: name)
+        return try await defendedCall(json)
     }
 
     /// The JSON object `tools/call` sends for `arguments`.

@@ -35,65 +35,91 @@ public struct ToolEffects: OptionSet, Hashable, Sendable, CustomStringConvertibl
     }
 }
 
-/// A call the model wants to make, for a ``ToolPolicy`` to approve.
-public struct ToolCallRequest: Hashable, Sendable {
-    /// The tool's name on the server.
-    public var serverName: String
-    /// The name the model called it by.
-    public var modelName: String
-    /// The arguments, already validated against the tool's input schema.
-    public var arguments: JSONObject
-    /// What the tool may do, from its annotations.
-    public var effects: ToolEffects
-
-    public init(serverName: String, modelName: String, arguments: JSONObject, effects: ToolEffects) {
-        self.serverName = serverName
-        self.modelName = modelName
-        self.arguments = arguments
-        self.effects = effects
-    }
-}
-
-/// A policy's answer.
-public enum ToolApproval: Hashable, Sendable {
-    /// Run the call.
-    case allow
-    /// Don't; the model is told the reason as the tool's error.
-    case deny(reason: String)
-}
-
 /// Decides whether a tool that writes, deletes or reaches the network may run.
 ///
-/// The app supplies it; the bridge asks it before every such call (read-only tools that
-/// stay in a closed world run without asking). A denied call never reaches the server:
-/// the model reads a tool error with the reason, and can answer without the tool.
+/// A policy has up to two parts: a *rule* that answers at once (``allowAll``, ``readOnly``,
+/// ``allowing(_:approver:)``), and an *approver*, a person the app asks (``ToolApprover``).
+/// The bridge consults it before every call of a tool with effects; read-only tools that
+/// stay in a closed world run without asking. A denied call never reaches the server: the
+/// model reads a tool error with the reason, and can answer without the tool.
+///
+/// With no policy supplied the bridge uses ``readOnly``: tools with effects are declined
+/// with a reason the model reads ("declined: the app has not approved tools that …").
 ///
 /// ```swift
 /// let policy = ToolPolicy { request in
-///     await confirm("Allow \(request.serverName)? It \(request.effects).") ? .allow : .deny(reason: "the user declined")
+///     await confirm("Allow \(request.modelName)? It \(request.effects).") ? .allowForSession : .deny(reason: "the user declined")
 /// }
 /// ```
 ///
-/// Annotations come from the server and are hints: a server that marks a destructive tool
-/// read-only is not stopped by this policy.
+/// When the session has read private data or untrusted content, a call of a tool that
+/// writes or reaches the network goes to the approver even when the rule would allow it
+/// (``ToolCallRequest/concern`` says why); without an approver it is declined. See
+/// ``DataFlowGuard``.
+///
+/// Annotations come from the server and are hints; override them with ``ToolTrust``.
 public struct ToolPolicy: Sendable {
-    private let decide: @Sendable (ToolCallRequest) async -> ToolApproval
+    /// The immediate answer for a call with effects; `nil` asks the approver.
+    let rule: @Sendable (ToolCallRequest) -> ToolApproval?
+    /// Who is asked when the rule does not answer, or when the data-flow guard requires it.
+    public let approver: ToolApprover?
 
-    /// A policy that asks `decide` about every call with effects.
+    /// A policy that asks `decide` (a person, through the app's interface) about every call
+    /// with effects; calls reach it one at a time.
     public init(_ decide: @escaping @Sendable (ToolCallRequest) async -> ToolApproval) {
-        self.decide = decide
+        self.rule = { _ in nil }
+        self.approver = ToolApprover(decide)
     }
 
-    /// Allows every call.
-    public static let allowAll = ToolPolicy { _ in .allow }
-
-    /// Allows only tools without effects: read-only, closed-world tools.
-    public static let readOnly = ToolPolicy { request in
-        .deny(reason: "\(request.serverName) \(request.effects), and this app only runs read-only tools")
+    init(approver: ToolApprover?, rule: @escaping @Sendable (ToolCallRequest) -> ToolApproval?) {
+        self.rule = rule
+        self.approver = approver
     }
 
-    /// The answer for `request`: `.allow` without asking when the tool has no effects.
+    /// Allows tools whose effects are all in `effects` without asking; asks `approver` about
+    /// the others (declines them without one).
+    public static func allowing(_ effects: ToolEffects, approver: ToolApprover? = nil) -> ToolPolicy {
+        ToolPolicy(approver: approver) { request in
+            if effects.isSuperset(of: request.effects) { return .allow }
+            return approver == nil ? .deny(reason: ToolPolicy.declined(request)) : nil
+        }
+    }
+
+    /// Allows every call, by name: no person is asked, except by the data-flow guard, which
+    /// then declines (there is no one to ask).
+    public static let allowAll = ToolPolicy(approver: nil) { _ in .allow }
+
+    /// The default: allows only tools without effects (read-only, closed-world) and declines
+    /// the others with a reason the model reads.
+    public static let readOnly = ToolPolicy(approver: nil) { request in .deny(reason: ToolPolicy.declined(request)) }
+
+    /// `declined: the app has not approved tools that write, delete data or reach the network (notes_delete may delete data)`.
+    static func declined(_ request: ToolCallRequest) -> String {
+        "declined: the app has not approved tools that \(request.effects.verbs) (\(request.modelName) \(request.effects))"
+    }
+
+    /// The rule's answer for `request` (`.allow` without asking when the tool has no
+    /// effects), else the approver's, else a denial. The bridge adds session memory and
+    /// the data-flow guard on top (``DataFlowGuard``).
     public func approval(for request: ToolCallRequest) async -> ToolApproval {
-        request.effects.isEmpty ? .allow : await decide(request)
+        if request.effects.isEmpty { return .allow }
+        if let answer = rule(request) { return answer }
+        guard let approver else { return .deny(reason: Self.declined(request)) }
+        return await approver.ask(request)
+    }
+}
+
+extension ToolEffects {
+    /// `write`, `write, delete data or reach the network`: what tools with these effects do, as verbs.
+    var verbs: String {
+        var names: [String] = []
+        if contains(.writes) { names.append("write") }
+        if contains(.destroys) { names.append("delete data") }
+        if contains(.reachesOpenWorld) { names.append("reach the network") }
+        switch names.count {
+        case 0: return "have effects"
+        case 1: return names[0]
+        default: return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+        }
     }
 }

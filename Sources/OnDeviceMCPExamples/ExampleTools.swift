@@ -11,9 +11,13 @@ internal import MCPPlatform
 /// - `clock_now`: the current date and time in an IANA time zone.
 /// - `notes_add`, `notes_search`, `notes_list`, `notes_delete`: a crash-safe notes store
 ///   (``NotesStore``) kept in one JSON file in a data directory.
+/// - `files_list`, `files_read` (only with roots): read-only, size-capped text access to
+///   the given directories, confined to them with ``MCP/RootConfinement``.
 public enum ExampleTools {
     /// The tools ``registerExampleTools(on:dataDirectory:warnings:)`` registers, in name order.
     public static let toolNames = ["clock_now", "notes_add", "notes_delete", "notes_list", "notes_search"]
+    /// The tools registered in addition when roots are given, in name order.
+    public static let fileToolNames = ["files_list", "files_read"]
 
     /// The default data directory: the platform's per-user application data directory
     /// followed by `ondevice-mcp`.
@@ -48,14 +52,20 @@ public enum ExampleTools {
 ///   - dataDirectory: Where `notes.json` lives; created if needed.
 ///   - warnings: Told, in a sentence, when a corrupt notes file was moved aside
 ///     (the default writes `warning: …` to standard error).
-/// - Throws: ``NotesStoreError`` when the store cannot be opened; an error from
-///   ``MCP/MCPServer/register(_:)`` when a tool cannot be registered.
+///   - roots: Directories `files_list` and `files_read` may read (absolute paths); with
+///     none (the default) those two tools are not registered.
+/// - Throws: ``NotesStoreError`` when the store cannot be opened; ``MCP/ConfinementError``
+///   when a root is not an absolute path; an error from ``MCP/MCPServer/register(_:)`` when
+///   a tool cannot be registered.
 public func registerExampleTools(
-    on server: MCPServer, dataDirectory: URL,
+    on server: MCPServer, dataDirectory: URL, roots: [String] = [],
     warnings: @escaping @Sendable (String) -> Void = ExampleTools.writeWarningToStandardError
 ) async throws {
     let store = try NotesStore(directory: dataDirectory, warnings: warnings)
     try await registerExampleTools(on: server, store: store, now: { Date() })
+    if !roots.isEmpty {
+        try await FilesTools.register(on: server, confinement: RootConfinement(paths: roots))
+    }
 }
 
 /// Registers the example tools over an open store, with a clock that tests can set.

@@ -6,17 +6,20 @@ client's first request choose the era: `initialize` gets the handshake (up to
 the modern era. With `--handshake-only` it runs the SDK's handshake-only loop instead,
 as a server from before 2026-07-28 would: no `server/discover`, `initialize` first.
 With `--slow` it also offers `sleep(seconds) -> "slept"`, for timeout and cancellation tests
-(the default, one tool, is what the benchmarks measure).
+(the default, one tool, is what the benchmarks measure). With `--roots` it also offers
+`roots() -> text`, which asks the client for its roots (a `roots/list` request up to
+2025-11-25, an `input_required` result in 2026-07-28) and lists them, one a line.
 
 Used by the interop tests (Tests/InteropTests) and the benchmarks.
 
-    .venv/bin/python Tests/Interop/python_echo_server.py [--handshake-only] [--slow]
+    .venv/bin/python Tests/Interop/python_echo_server.py [--handshake-only] [--slow] [--roots]
 """
 
 import sys
+from typing import Annotated
 
 import anyio
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import ListRoots, MCPServer, Resolve
 from mcp.server.runner import serve_loop
 from mcp.server.stdio import stdio_server
 
@@ -42,12 +45,23 @@ async def sleep(seconds: float) -> str:
     return "slept"
 
 
+def ask_for_roots() -> ListRoots:
+    return ListRoots()
+
+
+async def roots(listed: Annotated[object, Resolve(ask_for_roots)]) -> str:
+    """Lists the client's roots: its URI and name, one a line."""
+    return "\n".join(f"{root.uri} {root.name or '-'}" for root in listed.roots)  # type: ignore[attr-defined]
+
+
 if __name__ == "__main__":
     options = sys.argv[1:]
-    if any(option not in ("--handshake-only", "--slow") for option in options):
-        sys.exit(f"usage: {sys.argv[0]} [--handshake-only] [--slow]")
+    if any(option not in ("--handshake-only", "--slow", "--roots") for option in options):
+        sys.exit(f"usage: {sys.argv[0]} [--handshake-only] [--slow] [--roots]")
     if "--slow" in options:
         server.add_tool(sleep, description="Waits for the given number of seconds.")
+    if "--roots" in options:
+        server.add_tool(roots, description="Lists the client's roots.")
     if "--handshake-only" in options:
         anyio.run(serve_handshake_only)
     else:

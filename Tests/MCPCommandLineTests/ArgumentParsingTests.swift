@@ -44,6 +44,12 @@ let parseCases: [ParseCase] = [
     ParseCase("serve, default data directory", ["serve"], .command(.serve(dataDirectory: nil))),
     ParseCase("serve --data-dir DIR", ["serve", "--data-dir", "/tmp/d"], .command(.serve(dataDirectory: "/tmp/d"))),
     ParseCase("serve --data-dir=DIR", ["serve", "--data-dir=/tmp/d"], .command(.serve(dataDirectory: "/tmp/d"))),
+    ParseCase("serve --root DIR", ["serve", "--root", "/srv/a"], .command(.serve(dataDirectory: nil, roots: ["/srv/a"]))),
+    ParseCase(
+        "serve with two roots and a data directory", ["serve", "--root", "/a", "--data-dir", "/d", "--root=/b"],
+        .command(.serve(dataDirectory: "/d", roots: ["/a", "/b"]))),
+    ParseCase("serve --root relative", ["serve", "--root", "docs"], .error("--root needs an absolute path, not 'docs'", .serve)),
+    ParseCase("serve --root without a value", ["serve", "--root"], .error("option '--root' needs a value", .serve)),
     ParseCase("serve --help", ["serve", "--help"], .command(.help(.serve))),
     ParseCase("serve -h after an option", ["serve", "--data-dir", "x", "-h"], .command(.help(.serve))),
     ParseCase("serve with a stray argument", ["serve", "now"], .error("unexpected argument 'now'", .serve)),

@@ -11,7 +11,7 @@ struct Agreement: Sendable {
     static func envelope(version: ProtocolVersion, configuration: MCPClient.Configuration) -> JSONObject {
         [
             MCPMetaKey.protocolVersion: .string(version.rawValue),
-            MCPMetaKey.clientCapabilities: .object(configuration.capabilities.json),
+            MCPMetaKey.clientCapabilities: .object(configuration.declaredCapabilities(modern: true).json),
             MCPMetaKey.clientInfo: configuration.clientInfo.json,
         ]
     }
@@ -104,7 +104,9 @@ struct Agreement: Sendable {
     private static func initialize(
         _ version: ProtocolVersion, over channel: any ClientChannel, configuration: MCPClient.Configuration
     ) async throws -> Agreement {
-        let params = InitializeParams(protocolVersion: version, capabilities: configuration.capabilities, clientInfo: configuration.clientInfo).json
+        let params = InitializeParams(
+            protocolVersion: version, capabilities: configuration.declaredCapabilities(modern: false), clientInfo: configuration.clientInfo
+        ).json
         let result = try await channel.request(
             MCPMethod.initialize, params: params, progress: nil, timeout: configuration.requestTimeout)
         let answer: InitializeResult

@@ -6,8 +6,12 @@ protocol ClientChannel: Sendable {
     /// Sends a request and returns its result; throws the server's ``JSONRPCError``, a
     /// ``MCPClientError`` (``MCPClientError/timedOut`` once `timeout` has passed, when one is
     /// given), or `CancellationError`.
+    ///
+    /// With a `resultLimit`, a reply larger than that many bytes (as compact JSON) fails
+    /// with ``MCPClientError/resultTooLarge``; over a stream transport it is cut while it is
+    /// read, not after it has arrived whole.
     func request(
-        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?
+        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?, resultLimit: Int?
     ) async throws -> JSONValue
     /// Sends a notification.
     func notify(_ notification: JSONRPCNotification) async throws
@@ -16,6 +20,15 @@ protocol ClientChannel: Sendable {
     /// Ends the connection without waiting (for a client dropped without ``close()``):
     /// pending requests fail, and whatever the channel owns is shut down in the background.
     func abandon()
+}
+
+extension ClientChannel {
+    /// Sends a request with no limit on the size of its result.
+    func request(
+        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?
+    ) async throws -> JSONValue {
+        try await request(method, params: params, progress: progress, timeout: timeout, resultLimit: nil)
+    }
 }
 
 /// A request id source shared by a channel's callers, which also knows when the channel
@@ -59,31 +72,51 @@ final class DirectChannel: ClientChannel {
         self.router = router
     }
 
-    static func open(to server: MCPServer, router: ProgressRouter) async -> DirectChannel {
-        let session = await server.openSession { message in
-            if case .notification(let notification) = message {
-                router.deliver(notification)
+    static func open(to server: MCPServer, router: ProgressRouter, responder: ServerRequestResponder) async -> DirectChannel {
+        let session = await server.openNumberedSession({ session in
+            { [weak server] message in
+                switch message {
+                case .notification(let notification):
+                    router.deliver(notification)
+                case .request(let request):
+                    // The server asks (roots/list): answered at once, straight back.
+                    server?.receiveReply(responder.answer(request), session: session)
+                default:
+                    break
+                }
             }
-        }
+        })
         return DirectChannel(server: server, session: session, router: router)
     }
 
     func request(
-        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?
+        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?, resultLimit: Int?
     ) async throws -> JSONValue {
         // In process, the call runs in the caller's task: a timeout needs a task to cancel.
-        guard let timeout else { return try await request(method, params: params, progress: progress) }
+        guard let timeout else { return try await request(method, params: params, progress: progress, resultLimit: resultLimit) }
         return try await MCPClient.withTimeout(timeout, method: method) {
-            try await self.request(method, params: params, progress: progress)
+            try await self.request(method, params: params, progress: progress, resultLimit: resultLimit)
         }
     }
 
-    private func request(_ method: String, params: JSONValue?, progress: ProgressRouter.Handler?) async throws -> JSONValue {
+    private func request(
+        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, resultLimit: Int?
+    ) async throws -> JSONValue {
         let (id, params) = try router.start(params, ids: ids, progress: progress)
         defer { if progress != nil { router.unregister(id.json) } }
         let reply = await server.handle(.request(JSONRPCRequest(id: id, method: method, params: params)), session: session)
         try Task.checkCancellation()
-        return try ClientRequests.result(of: reply, for: id)
+        let result = try ClientRequests.result(of: reply, for: id)
+        if let resultLimit {
+            // Nothing was encoded in process: the estimate stands in for the encoded size,
+            // and stops counting once it passes the limit.
+            let size = result.estimatedByteCount(upTo: resultLimit)
+            if size > resultLimit {
+                throw MCPClientError.resultTooLarge(
+                    "the result of \(method) is larger than the limit of \(resultLimit) bytes for this call; it was not read")
+            }
+        }
+        return result
     }
 
     func notify(_ notification: JSONRPCNotification) async throws {

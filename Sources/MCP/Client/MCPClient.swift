@@ -35,7 +35,13 @@ internal import MCPPlatform
 /// Every request has a timeout (``Configuration/requestTimeout``, 60 s by default,
 /// overridable per call), which fires at its deadline whatever the server (or, in process,
 /// the tool) does. When it expires, or when the calling task is cancelled, the client sends
-/// `notifications/cancelled` so the server stops the work.
+/// `notifications/cancelled` so the server stops the work. A call can also limit the size of
+/// its result (`maximumResultBytes`), which over stdio is enforced while the reply is read.
+///
+/// ## Roots
+///
+/// With ``Configuration/roots`` the client tells the server which directories it may work in
+/// (MCP roots) and answers when the server asks; ``setRoots(_:)`` changes them.
 public actor MCPClient {
     /// Options for a connection.
     public struct Configuration: Sendable {
@@ -50,17 +56,37 @@ public actor MCPClient {
         /// How long the `auto` handshake waits for an answer to `server/discover`
         /// before falling back to `initialize`.
         public var discoverTimeout: Duration
+        /// The directories the app lets the server work in (MCP roots); `nil` (the default)
+        /// declares no `roots` capability.
+        ///
+        /// With roots (even none: `[]`), the client declares the `roots` capability and
+        /// answers the server's `roots/list` with them; ``MCPClient/setRoots(_:)`` changes
+        /// them later. In the handshake era the server asks with a `roots/list` request
+        /// (and hears of changes through `notifications/roots/list_changed`); in the
+        /// 2026-07-28 era, which has no server-to-client requests, a tool call asks for them
+        /// in an `input_required` result and the client retries the call with the answer.
+        public var roots: [Root]?
 
         public init(
             clientInfo: Implementation = Implementation(name: "ondevice-mcp-client", version: OnDeviceMCPVersion.string),
             handshake: Handshake = .auto, capabilities: ClientCapabilities = ClientCapabilities(),
-            requestTimeout: Duration? = .seconds(60), discoverTimeout: Duration = .seconds(10)
+            requestTimeout: Duration? = .seconds(60), discoverTimeout: Duration = .seconds(10), roots: [Root]? = nil
         ) {
             self.clientInfo = clientInfo
             self.handshake = handshake
             self.capabilities = capabilities
             self.requestTimeout = requestTimeout
             self.discoverTimeout = discoverTimeout
+            self.roots = roots
+        }
+
+        /// ``capabilities`` with `roots` added when ``roots`` is set (with `listChanged` in the
+        /// handshake era, whose notification 2026-07-28 removed).
+        func declaredCapabilities(modern: Bool) -> ClientCapabilities {
+            guard roots != nil else { return capabilities }
+            var declared = capabilities
+            declared.json["roots"] = modern ? .object([:]) : ["listChanged": true]
+            return declared
         }
     }
 
@@ -104,13 +130,19 @@ public actor MCPClient {
 
     let channel: any ClientChannel
     let router: ProgressRouter
+    /// Answers the server's requests, and holds the roots.
+    let responder: ServerRequestResponder
     /// The 2026-07-28 envelope every request carries (empty in the handshake era), made once.
     nonisolated let envelope: JSONObject
     private var closed = false
 
-    init(channel: any ClientChannel, router: ProgressRouter, agreement: Agreement, configuration: Configuration) {
+    init(
+        channel: any ClientChannel, router: ProgressRouter, responder: ServerRequestResponder, agreement: Agreement,
+        configuration: Configuration
+    ) {
         self.channel = channel
         self.router = router
+        self.responder = responder
         self.serverInfo = agreement.serverInfo
         self.protocolVersion = agreement.version
         self.serverCapabilities = agreement.capabilities
@@ -127,23 +159,28 @@ public actor MCPClient {
     /// The default configuration is ``Configuration/inProcess``.
     public static func connect(to server: MCPServer, configuration: Configuration = .inProcess) async throws -> MCPClient {
         let router = ProgressRouter()
-        let channel = await DirectChannel.open(to: server, router: router)
-        return try await establish(channel, router: router, configuration: configuration)
+        let responder = ServerRequestResponder(roots: configuration.roots)
+        let channel = await DirectChannel.open(to: server, router: router, responder: responder)
+        return try await establish(channel, router: router, responder: responder, configuration: configuration)
     }
 
     /// Connects over a transport the caller made, such as one end of an
     /// ``InProcessTransport`` pair.
     public static func connect(over transport: any Transport, configuration: Configuration = Configuration()) async throws -> MCPClient {
         let router = ProgressRouter()
-        let channel = TransportChannel(transport: transport, router: router)
+        let responder = ServerRequestResponder(roots: configuration.roots)
+        let channel = TransportChannel(transport: transport, router: router, responder: responder)
         channel.start()
-        return try await establish(channel, router: router, configuration: configuration)
+        return try await establish(channel, router: router, responder: responder, configuration: configuration)
     }
 
-    static func establish(_ channel: any ClientChannel, router: ProgressRouter, configuration: Configuration) async throws -> MCPClient {
+    static func establish(
+        _ channel: any ClientChannel, router: ProgressRouter, responder: ServerRequestResponder, configuration: Configuration
+    ) async throws -> MCPClient {
         do {
             let agreement = try await Agreement.reach(over: channel, configuration: configuration)
-            let client = MCPClient(channel: channel, router: router, agreement: agreement, configuration: configuration)
+            let client = MCPClient(
+                channel: channel, router: router, responder: responder, agreement: agreement, configuration: configuration)
             if await client.startListening() {
                 // Return once changes will be heard, or at the discover deadline: a server that
                 // never acknowledges leaves the client without tool list notifications, nothing worse.
@@ -177,16 +214,7 @@ public actor MCPClient {
         to endpoint: ServerEndpoint, configuration: Configuration = Configuration(),
         _ body: (MCPClient) async throws -> Result
     ) async throws -> Result {
-        let client = try await connect(to: endpoint, configuration: configuration)
-        let result: Result
-        do {
-            result = try await body(client)
-        } catch {
-            await client.close()
-            throw error
-        }
-        await client.close()
-        return result
+        try await using(try await connect(to: endpoint, configuration: configuration), body)
     }
 
     /// Connects to a server in the same process, runs `body` with the client, and closes the
@@ -195,7 +223,13 @@ public actor MCPClient {
         to server: MCPServer, configuration: Configuration = .inProcess,
         _ body: (MCPClient) async throws -> Result
     ) async throws -> Result {
-        let client = try await connect(to: server, configuration: configuration)
+        try await using(try await connect(to: server, configuration: configuration), body)
+    }
+
+    /// Runs `body` with `client`, then closes it, whether `body` returns or throws.
+    private static func using<Result: Sendable>(
+        _ client: MCPClient, _ body: (MCPClient) async throws -> Result
+    ) async throws -> Result {
         let result: Result
         do {
             result = try await body(client)
@@ -265,16 +299,24 @@ public actor MCPClient {
     ///   - name: The tool's name, as listed.
     ///   - arguments: The arguments object.
     ///   - timeout: How long to wait; `nil` uses ``Configuration/requestTimeout``.
+    ///   - maximumResultBytes: The largest result accepted, in bytes of compact JSON; `nil`
+    ///     (the default) accepts any result the connection's frame limit lets through. Over
+    ///     stdio the limit is enforced while the reply is read: the reading thread stops
+    ///     keeping it as soon as it passes the limit (the id must be in the reply's first
+    ///     4 KiB, as every MCP SDK writes it), so an oversized result never sits in memory
+    ///     whole. In process, the result's size is estimated without encoding it.
     ///   - onProgress: Called with each progress report the server sends for this call.
     /// - Returns: The result; a tool that failed returns one with `isError` set.
     /// - Throws: The server's ``MCPCore/JSONRPCError`` (an unknown tool or malformed
-    ///   arguments), ``MCPClientError``, or `CancellationError`.
+    ///   arguments), ``MCPClientError`` (``MCPClientError/resultTooLarge`` for a result over
+    ///   `maximumResultBytes`), or `CancellationError`.
     public nonisolated func callTool(
-        name: String, arguments: JSONObject = [:], timeout: Duration? = nil,
+        name: String, arguments: JSONObject = [:], timeout: Duration? = nil, maximumResultBytes: Int? = nil,
         onProgress: (@Sendable (ProgressNotification) -> Void)? = nil
     ) async throws -> CallToolResult {
         let params: JSONObject = ["name": .string(name), "arguments": .object(arguments)]
-        let result = try await send(MCPMethod.toolsCall, params: params, timeout: timeout, progress: onProgress)
+        let result = try await send(
+            MCPMethod.toolsCall, params: params, timeout: timeout, progress: onProgress, resultLimit: maximumResultBytes)
         do {
             return try CallToolResult(json: result)
         } catch {
@@ -300,6 +342,25 @@ public actor MCPClient {
     /// (or at once, when it already has). On a 2026-07-28 connection the client opens a
     /// `subscriptions/listen` stream for tool list changes when the server announces them.
     public nonisolated var notifications: AsyncStream<ServerNotification> { router.subscribe() }
+
+    /// The roots the client gives the server (``Configuration/roots``, as last changed by
+    /// ``setRoots(_:)``); `nil` when it offers none.
+    public nonisolated var roots: [Root]? { responder.roots }
+
+    /// Changes the roots the client gives the server.
+    ///
+    /// In the handshake era, a client that declared roots (``Configuration/roots`` not
+    /// `nil`) sends `notifications/roots/list_changed` so the server asks again. The
+    /// 2026-07-28 era has no such notification (the server asks for the roots with each call
+    /// that needs them, and gets the new ones). A client connected without roots keeps the
+    /// new list but the server was never told that it has roots, so it does not ask.
+    ///
+    /// - Throws: ``MCPClientError`` when the notification cannot be sent.
+    public func setRoots(_ roots: [Root]) async throws {
+        responder.setRoots(roots)
+        guard configuration.roots != nil, !protocolVersion.isModern else { return }
+        try await channel.notify(JSONRPCNotification(method: MCPMethod.rootsListChanged))
+    }
 
     /// Closes the connection. Calls in flight fail with ``MCPClientError/connectionClosed``.
     public func close() async {
@@ -331,7 +392,8 @@ public actor MCPClient {
 
     /// Sends a request with the era's envelope and the timeout rule.
     nonisolated func send(
-        _ method: String, params: JSONObject?, timeout: Duration?, progress: ProgressRouter.Handler? = nil
+        _ method: String, params: JSONObject?, timeout: Duration?, progress: ProgressRouter.Handler? = nil,
+        resultLimit: Int? = nil
     ) async throws -> JSONValue {
         var params = params
         if protocolVersion.isModern {
@@ -343,16 +405,29 @@ public actor MCPClient {
             object["_meta"] = .object(meta)
             params = object
         }
+        let timeout = timeout ?? configuration.requestTimeout
         let value = params.map { JSONValue.object($0) }
-        let result = try await channel.request(method, params: value, progress: progress, timeout: timeout ?? configuration.requestTimeout)
-        return protocolVersion.isModern ? try Self.unstamped(result, method: method) : result
+        var result = try await channel.request(method, params: value, progress: progress, timeout: timeout, resultLimit: resultLimit)
+        guard protocolVersion.isModern else { return result }
+        // 2026-07-28: a server that needs input (the roots) asks in the result; the call is
+        // then sent again, with a new id, carrying the answers.
+        var rounds = 0
+        while let retry = try responder.retry(of: value, answering: result, method: method) {
+            rounds += 1
+            guard rounds <= ServerRequestResponder.maximumInputRounds else {
+                throw MCPClientError.invalidResponse(
+                    "\(method) asked for input more than \(ServerRequestResponder.maximumInputRounds) times")
+            }
+            result = try await channel.request(method, params: retry, progress: progress, timeout: timeout, resultLimit: resultLimit)
+        }
+        return try Self.unstamped(result, method: method)
     }
 
     /// A result without the 2026-07-28 era's stamps (`resultType`, `_meta.serverInfo`),
     /// which describe the reply, not its content.
     ///
     /// - Throws: ``MCPClientError/invalidResponse`` for a `resultType` other than
-    ///   `complete`: this client does not take part in input requests (MRTR).
+    ///   `complete` (an `input_required` result this client can answer was answered before).
     static func unstamped(_ result: JSONValue, method: String) throws -> JSONValue {
         guard case .object(var object) = result else { return result }
         if let type = object.removeValue(forKey: "resultType"), type != "complete" {

@@ -12,6 +12,7 @@ public struct MCPClientError: Error, Hashable, Sendable, CustomStringConvertible
         case handshakeFailed
         case requestTooLarge
         case encodingFailed
+        case resultTooLarge
     }
 
     private let code: Code
@@ -35,6 +36,9 @@ public struct MCPClientError: Error, Hashable, Sendable, CustomStringConvertible
     public static let requestTooLarge = MCPClientError(.requestTooLarge, "the request is larger than the connection allows")
     /// The request could not be encoded (for example, it holds a non-finite number); nothing was sent.
     public static let encodingFailed = MCPClientError(.encodingFailed, "the request could not be encoded")
+    /// The reply is larger than the limit the call gave (``MCPClient/callTool(name:arguments:timeout:maximumResultBytes:onProgress:)``);
+    /// it was not read (over stdio, it was cut off as soon as it passed the limit).
+    public static let resultTooLarge = MCPClientError(.resultTooLarge, "the result is larger than the call allows")
 
     static func connectionClosed(_ detail: String) -> MCPClientError { MCPClientError(.connectionClosed, detail) }
     static func timedOut(_ detail: String) -> MCPClientError { MCPClientError(.timedOut, detail) }
@@ -42,6 +46,7 @@ public struct MCPClientError: Error, Hashable, Sendable, CustomStringConvertible
     static func handshakeFailed(_ detail: String) -> MCPClientError { MCPClientError(.handshakeFailed, detail) }
     static func requestTooLarge(_ detail: String) -> MCPClientError { MCPClientError(.requestTooLarge, detail) }
     static func encodingFailed(_ detail: String) -> MCPClientError { MCPClientError(.encodingFailed, detail) }
+    static func resultTooLarge(_ detail: String) -> MCPClientError { MCPClientError(.resultTooLarge, detail) }
 
     /// Errors are equal when they are of the same kind, whatever their detail.
     public static func == (lhs: MCPClientError, rhs: MCPClientError) -> Bool {

@@ -24,24 +24,30 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     private let ids = RequestIDs()
     private let deadlines = RequestDeadlines()
     private let notes = ProtocolNotes()
+    /// Answers the server's requests (`ping`, `roots/list`).
+    let responder: ServerRequestResponder
     // Safety: `reader` and `watcher` are read and written with `lock` held.
     private let lock = Lock()
     private var reader: Task<Void, Never>?
     private var watcher: Task<Void, Never>?
 
-    init(transport: any Transport, router: ProgressRouter) {
+    init(transport: any Transport, router: ProgressRouter, responder: ServerRequestResponder = ServerRequestResponder()) {
         self.transport = transport
         self.router = router
+        self.responder = responder
     }
 
     /// Starts reading the transport.
     func start() {
         let stream = transport.receive()
-        let task = startReader { [pending, router, notes, ids, transport] in
+        let limits = (transport as? any ResponseLimiting)?.responseLimits
+        let task = startReader { [pending, router, notes, ids, transport, responder] in
             var failure: (any Error)?
             do {
                 for try await inbound in stream {
-                    await Self.dispatch(inbound, pending: pending, router: router, notes: notes, transport: transport)
+                    await Self.dispatch(
+                        inbound, pending: pending, router: router, notes: notes, transport: transport, limits: limits,
+                        responder: responder)
                 }
             } catch {
                 failure = error
@@ -86,7 +92,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
 
     private static func dispatch(
         _ inbound: InboundMessage, pending: PendingRequests, router: ProgressRouter, notes: ProtocolNotes,
-        transport: (any Transport)?
+        transport: (any Transport)?, limits: ResponseLimits?, responder: ServerRequestResponder
     ) async {
         switch inbound {
         case .message(.response(let response)):
@@ -99,18 +105,24 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         case .message(.notification(let notification)):
             router.deliver(notification)
         case .message(.request(let request)):
-            // Server-to-client requests: answer ping; this client offers no other capability.
-            let reply: JSONRPCMessage =
-                request.method == MCPMethod.ping
-                ? .response(JSONRPCResponse(id: request.id, result: [:]))
-                : .errorResponse(JSONRPCErrorResponse(id: request.id, error: .methodNotFound(request.method)))
-            try? await transport?.send(reply)
+            // Server-to-client requests: ping, and roots/list when the app gave roots.
+            try? await transport?.send(responder.answer(request))
         case .message(.batch):
             notes.record("a JSON-RPC batch, which this client never asks for")
         case .invalid(let invalid):
             // A client does not answer malformed server output; it fails the request the
             // message was meant to answer, when that can be told.
             let what = Self.describe(invalid.error)
+            if let id = invalid.id, let limit = limits?.takeExceeded(id),
+                pending.resolve(
+                    id,
+                    with: .failure(
+                        MCPClientError.resultTooLarge(
+                            "the server's reply to request \(id) is longer than the limit of \(limit) bytes for this call; it was cut off while it was read"
+                        )))
+            {
+                return
+            }
             if let id = invalid.id,
                 pending.resolve(id, with: .failure(MCPClientError.invalidResponse("the server's reply to request \(id) is not valid: \(what)")))
             {
@@ -131,11 +143,16 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     }
 
     func request(
-        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?
+        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?, resultLimit: Int?
     ) async throws -> JSONValue {
         let (id, params) = try router.start(params, ids: ids, progress: progress)
         defer { if progress != nil { router.unregister(id.json) } }
         try pending.prepare(id)
+        // The reading thread cuts a reply over the limit while it reads (when the transport
+        // has one); otherwise the reply is measured when it arrives.
+        let limits = resultLimit == nil ? nil : (transport as? any ResponseLimiting)?.responseLimits
+        if let resultLimit, let limits { limits.register(resultLimit, for: id) }
+        defer { limits?.remove(id) }
         if let timeout { deadlines.add(id, method: method, timeout: timeout) }
         defer { if timeout != nil { deadlines.remove(id) } }
         do {
@@ -145,7 +162,12 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
             throw Self.sendFailure(error, sending: method)
         }
         do {
-            return try await pending.wait(for: id)
+            let result = try await pending.wait(for: id)
+            if let resultLimit, limits == nil, result.estimatedByteCount(upTo: resultLimit) > resultLimit {
+                throw MCPClientError.resultTooLarge(
+                    "the result of \(method) is larger than the limit of \(resultLimit) bytes for this call; it was not read")
+            }
+            return result
         } catch is CancellationError {
             // Tell the server to stop; it will not answer. Best effort: the connection may be gone.
             let cancelled = CancelledNotification(requestID: id, reason: "The client cancelled the request.")

@@ -15,6 +15,7 @@ final class CallDirectory: @unchecked Sendable {
     struct Connection: Sendable {
         var era: ServerSession.Era
         var clientInfo: Implementation?
+        var clientCapabilities = ClientCapabilities()
         var notify: (@Sendable (JSONRPCMessage) async -> Void)?
     }
 

@@ -10,7 +10,8 @@ extension MCPServer {
             await receive(notification, session: session)
             return nil
         case .response, .errorResponse:
-            // This server sends no requests, so responses answer nothing; ignore them.
+            // Replies to the server's own requests (roots/list); others answer nothing.
+            receiveReply(message, session: session)
             return nil
         case .batch(let elements):
             return await handleBatch(elements, session: session)
@@ -138,15 +139,18 @@ extension MCPServer {
             // As on the actor: ping answers {}, and a call before `initialize` is served as
             // the newest handshake version.
             guard isCall else { return .value(.object([:])) }
+            let client = ClientAccess.handshake(
+                capabilities: connection.clientCapabilities, session: session, send: connection.notify, outgoing: outgoing)
             return try Self.prepareCall(
                 request, tool: tool, version: connection.era.handshakeVersion, clientInfo: connection.clientInfo,
-                notify: connection.notify, modern: false, serverInfo: infoJSON)
+                notify: connection.notify, modern: false, serverInfo: infoJSON, client: client)
         case .modern where enveloped && isCall:
             guard let meta else { return nil }
             let (version, envelope) = try Self.envelope(meta, era: .modern)
             return try Self.prepareCall(
                 request, tool: tool, version: version, clientInfo: envelope[MCPMetaKey.clientInfo].map(Implementation.init(json:)),
-                notify: connection.notify, modern: true, serverInfo: infoJSON)
+                notify: connection.notify, modern: true, serverInfo: infoJSON,
+                client: .modern(envelope: envelope, params: request.params))
         default:
             return nil
         }
@@ -172,7 +176,12 @@ extension MCPServer {
         case MCPMethod.toolsList:
             return .value(try listTools(request.params, modern: false))
         case MCPMethod.toolsCall:
-            return try prepareCall(request, version: era.handshakeVersion, clientInfo: sessions[session]?.clientInfo, session: session, modern: false)
+            let client = ClientAccess.handshake(
+                capabilities: sessions[session]?.clientCapabilities ?? ClientCapabilities(), session: session,
+                send: sessions[session]?.notify, outgoing: outgoing)
+            return try prepareCall(
+                request, version: era.handshakeVersion, clientInfo: sessions[session]?.clientInfo, session: session, modern: false,
+                client: client)
         case MCPMethod.serverDiscover, MCPMethod.subscriptionsListen:
             throw Self.missingEnvelope(request.params?["_meta"])
         default:
@@ -223,7 +232,9 @@ extension MCPServer {
             result = try listTools(request.params, modern: true)
         case MCPMethod.toolsCall:
             let clientInfo = envelope[MCPMetaKey.clientInfo].map(Implementation.init(json:))
-            return try prepareCall(request, version: version, clientInfo: clientInfo, session: session, modern: true)
+            return try prepareCall(
+                request, version: version, clientInfo: clientInfo, session: session, modern: true,
+                client: .modern(envelope: envelope, params: request.params))
         case MCPMethod.subscriptionsListen:
             result = try await listen(request, session: session)
         default:

@@ -112,7 +112,8 @@ extension MCPServer {
                             await receive(notification, session: session)
                         }
                     case .message(.response), .message(.errorResponse):
-                        continue
+                        // Replies to the server's own requests (roots/list).
+                        if case .message(let reply) = inbound { receiveReply(reply, session: session) }
                     case .message(.request(let request)) where request.method == MCPMethod.ping:
                         // Answered here, so that no busy tool can delay it.
                         if let response = await handle(.request(request), session: session) {

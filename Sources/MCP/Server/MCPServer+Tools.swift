@@ -26,12 +26,13 @@ extension MCPServer {
 
     /// Prepares `tools/call` on the actor (see ``prepareCall(_:tool:version:clientInfo:notify:modern:serverInfo:)``).
     func prepareCall(
-        _ request: JSONRPCRequest, version: ProtocolVersion, clientInfo: Implementation?, session: Int, modern: Bool
+        _ request: JSONRPCRequest, version: ProtocolVersion, clientInfo: Implementation?, session: Int, modern: Bool,
+        client: ClientAccess?
     ) throws(JSONRPCError) -> Answer {
         let name = request.params?["name"]?.stringValue
         return try Self.prepareCall(
             request, tool: name.flatMap(directory.tool(named:)), version: version, clientInfo: clientInfo,
-            notify: sessions[session]?.notify, modern: modern, serverInfo: infoJSON)
+            notify: sessions[session]?.notify, modern: modern, serverInfo: infoJSON, client: client)
     }
 
     /// Prepares `tools/call` by the error rule in ``MCPServer``'s documentation: protocol
@@ -41,7 +42,8 @@ extension MCPServer {
     /// - Parameter tool: The registered tool named by the request, if there is one.
     static func prepareCall(
         _ request: JSONRPCRequest, tool entry: RegisteredTool?, version: ProtocolVersion, clientInfo: Implementation?,
-        notify: (@Sendable (JSONRPCMessage) async -> Void)?, modern: Bool, serverInfo: JSONValue
+        notify: (@Sendable (JSONRPCMessage) async -> Void)?, modern: Bool, serverInfo: JSONValue,
+        client: ClientAccess? = nil
     ) throws(JSONRPCError) -> Answer {
         guard case .object(let params)? = request.params else {
             throw .invalidParams("tools/call needs params with a \"name\"")
@@ -68,7 +70,8 @@ extension MCPServer {
         let context = ToolContext(
             requestID: request.id, protocolVersion: version, clientInfo: clientInfo,
             progressToken: params["_meta"]?[MCPMetaKey.progressToken],
-            notify: notify.map { send in { @Sendable notification in await send(.notification(notification)) } })
+            notify: notify.map { send in { @Sendable notification in await send(.notification(notification)) } },
+            client: client)
         return .toolCall(PreparedCall(tool: entry, arguments: arguments, context: context, version: version, modern: modern))
     }
 
@@ -115,6 +118,14 @@ final class PreparedCall: Sendable {
             result = .error("The call to \(tool.tool.name) was cancelled.")
         } catch {
             result = .error(String(describing: error))
+        }
+        if modern, let requests = context.client?.pendingInputRequests {
+            // 2026-07-28: the tool asked for input its request did not carry (the roots);
+            // whatever it did with that, the client is asked and sends the call again.
+            var asking: JSONValue = ["inputRequests": .object(requests)]
+            asking = serverInfo.map { MCPServer.stamp(asking, with: $0) } ?? asking
+            asking["resultType"] = "input_required"
+            return asking
         }
         let encoded = Self.encode(result, version: version, modern: modern)
         return serverInfo.map { MCPServer.stamp(encoded, with: $0) } ?? encoded

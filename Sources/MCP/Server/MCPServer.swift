@@ -36,6 +36,13 @@ public import MCPCore
 /// throws are results with `isError: true` whose text says what was wrong, for the model
 /// to read and correct.
 ///
+/// ## Asking the client
+///
+/// A tool can read the client's roots with ``ToolContext/roots(timeout:)``: the server sends
+/// `roots/list` to the client and matches its reply (handshake era, in process and over a
+/// connection alike), or, in the 2026-07-28 era, ends the call with an `input_required`
+/// result and runs the tool again when the client sends the call back with its roots.
+///
 /// ## Concurrency
 ///
 /// Requests are handled concurrently: a tool function runs off the actor, so a slow tool
@@ -60,6 +67,8 @@ public actor MCPServer {
     var sessions: [Int: ServerSession] = [:]
     /// The tools, and a copy of the connections' eras for requests that need no actor.
     nonisolated let directory = CallDirectory()
+    /// The requests this server sent its clients (`roots/list`), waiting for replies.
+    nonisolated let outgoing = OutgoingRequests()
     var nextSessionNumber = 1
 
     /// The session used by ``handle(_:)-(JSONRPCMessage)``, which has no way to deliver notifications.
@@ -162,23 +171,37 @@ public actor MCPServer {
 
     /// Opens connection state for a peer that can receive notifications.
     func openSession(notify: @escaping @Sendable (JSONRPCMessage) async -> Void) -> Int {
+        openNumberedSession { _ in notify }
+    }
+
+    /// Opens connection state for a peer whose delivery function needs the session's number
+    /// (to hand replies to the server's requests back with ``receiveReply(_:session:)``).
+    func openNumberedSession(_ notify: @Sendable (Int) -> @Sendable (JSONRPCMessage) async -> Void) -> Int {
         let number = nextSessionNumber
         nextSessionNumber += 1
-        sessions[number] = ServerSession(notify: notify)
+        sessions[number] = ServerSession(notify: notify(number))
         publish(number)
         return number
     }
 
-    /// Forgets a connection's state.
+    /// Forgets a connection's state; requests the server sent on it fail.
     func closeSession(_ number: Int) {
         sessions[number] = nil
         publish(number)
+        outgoing.close(number)
+    }
+
+    /// Delivers a client's reply to a request this server sent on a connection; a reply
+    /// that answers nothing is ignored.
+    nonisolated func receiveReply(_ reply: JSONRPCMessage, session: Int) {
+        outgoing.resolve(reply, session: session)
     }
 
     /// Copies what the quick path needs of a connection into ``directory``.
     func publish(_ number: Int) {
         let connection = sessions[number].map {
-            CallDirectory.Connection(era: $0.era, clientInfo: $0.clientInfo, notify: $0.notify)
+            CallDirectory.Connection(
+                era: $0.era, clientInfo: $0.clientInfo, clientCapabilities: $0.clientCapabilities, notify: $0.notify)
         }
         directory.setConnection(connection, for: number)
     }

@@ -94,11 +94,14 @@ public struct ToolContext: Sendable {
     public let clientInfo: Implementation?
     let progressToken: JSONValue?
     let notify: (@Sendable (JSONRPCNotification) async -> Void)?
+    /// How to ask the client for something (``roots(timeout:)``).
+    let client: ClientAccess?
 
     init(
         requestID: RequestID?, protocolVersion: ProtocolVersion, clientInfo: Implementation?,
-        progressToken: JSONValue?, notify: (@Sendable (JSONRPCNotification) async -> Void)?
+        progressToken: JSONValue?, notify: (@Sendable (JSONRPCNotification) async -> Void)?, client: ClientAccess? = nil
     ) {
+        self.client = client
         self.requestID = requestID
         self.protocolVersion = protocolVersion
         self.clientInfo = clientInfo

@@ -102,10 +102,11 @@ final class ConnectionExecutor: @unchecked Sendable {
     /// written out (`outbound.flush()`): many replies, one `write`.
     func run(
         reading input: Int32, owner: DescriptorOwner?, into inbound: InboundBuffer, flushing outbound: OutboundBuffer,
-        maximumFrameLength: Int
+        maximumFrameLength: Int, responseLimits: ResponseLimits? = nil
     ) {
         lock.withLock { thread = POSIX.ThreadID.current }
-        var reader: InputReader? = InputReader(descriptor: input, owner: owner, maximumFrameLength: maximumFrameLength)
+        var reader: InputReader? = InputReader(
+            descriptor: input, owner: owner, maximumFrameLength: maximumFrameLength, limits: responseLimits)
         var batch: [UnownedJob] = []
         var batchesSinceRead = 0
         while true {

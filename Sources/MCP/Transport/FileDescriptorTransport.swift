@@ -66,6 +66,8 @@ public final class FileDescriptorTransport: Transport {
 
     let inbound: InboundBuffer
     let outbound: OutboundBuffer
+    /// Per-request reply limits, which the reading thread enforces (see ``ResponseLimits``).
+    let responseLimits: ResponseLimits
     private let messages: AsyncThrowingStream<InboundMessage, any Error>
     /// The reading thread, which also runs tasks that prefer it.
     let executor: ConnectionExecutor
@@ -148,6 +150,7 @@ public final class FileDescriptorTransport: Transport {
             executor?.wake()
         }
         let outbound = OutboundBuffer(byteLimit: outboundByteLimit, descriptor: output)
+        let responseLimits = ResponseLimits()
 
         let inputOwner: DescriptorOwner?
         let outputOwner: DescriptorOwner?
@@ -173,7 +176,7 @@ public final class FileDescriptorTransport: Transport {
             try threadStarter("MCP reader (fd \(input))") {
                 executor.run(
                     reading: input, owner: inputOwner, into: inbound, flushing: outbound,
-                    maximumFrameLength: maximumFrameLength)
+                    maximumFrameLength: maximumFrameLength, responseLimits: responseLimits)
             }
         } catch {
             outputOwner?.disown()
@@ -183,6 +186,7 @@ public final class FileDescriptorTransport: Transport {
         }
 
         self.maximumFrameLength = maximumFrameLength
+        self.responseLimits = responseLimits
         self.executor = executor
         self.inbound = inbound
         self.outbound = outbound

@@ -100,3 +100,36 @@ extension JSONValue {
         }
     }
 }
+
+extension JSONValue {
+    /// ``estimatedByteCount``, but counting stops soon after the total passes `limit`: a
+    /// value far larger than the limit costs about as much to measure as one of its size.
+    /// The result is the estimate when it is at most `limit`, and some number above `limit`
+    /// otherwise.
+    func estimatedByteCount(upTo limit: Int) -> Int {
+        var total = 0
+        _ = Self.count(self, into: &total, limit: limit)
+        return total
+    }
+
+    /// Adds `value`'s estimate to `total`; returns `false` as soon as `total` passes `limit`.
+    private static func count(_ value: JSONValue, into total: inout Int, limit: Int) -> Bool {
+        switch value {
+        case .null, .bool, .int, .double, .string:
+            total += value.estimatedByteCount
+        case .array(let elements):
+            total += elements.isEmpty ? 2 : 1
+            for element in elements {
+                total += 1
+                guard count(element, into: &total, limit: limit) else { return false }
+            }
+        case .object(let object):
+            total += object.isEmpty ? 2 : 1
+            for (key, member) in object {
+                total += key.utf8.count + 4
+                guard count(member, into: &total, limit: limit) else { return false }
+            }
+        }
+        return total <= limit
+    }
+}

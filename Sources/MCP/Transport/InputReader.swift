@@ -12,10 +12,13 @@ final class InputReader {
     private var batch: [InboundFrame] = []
     private let chunk: UnsafeMutableRawBufferPointer
     private let reader = JSONReader()
+    /// Per-request reply limits, looked up by a growing frame's id.
+    private let limits: ResponseLimits?
 
-    init(descriptor: Int32, owner: DescriptorOwner?, maximumFrameLength: Int) {
+    init(descriptor: Int32, owner: DescriptorOwner?, maximumFrameLength: Int, limits: ResponseLimits? = nil) {
         self.descriptor = descriptor
         self.owner = owner
+        self.limits = limits
         framer = LineFramer(maximumFrameLength: maximumFrameLength)
         chunk = .allocate(byteCount: 64 * 1024, alignment: 1)
     }
@@ -47,22 +50,63 @@ final class InputReader {
             return false
         }
         framer.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-        while let frame = framer.next() {
-            batch.append(decode(frame))
-        }
+        drainFramer()
         if !batch.isEmpty { return inbound.push(&batch) }
         return true
+    }
+
+    /// Takes every complete frame from the framer. When per-request limits are registered,
+    /// the line still being read gets its request's limit as soon as its first bytes name
+    /// the request, so that it is cut the moment it passes that limit.
+    private func drainFramer() {
+        while true {
+            while let frame = framer.next() {
+                batch.append(decode(frame))
+            }
+            guard let limits, !framer.isLineLimitDecided, let prefix = framer.pendingLinePrefix, !limits.isEmpty else {
+                return
+            }
+            if let id = FrameIDScanner.id(in: prefix) {
+                framer.limitCurrentLine(to: limits.limit(for: id))
+                continue
+            }
+            if prefix.count >= FrameIDScanner.prefixLength { framer.limitCurrentLine(to: nil) }
+            return
+        }
     }
 
     private func decode(_ frame: LineFramer.Frame) -> InboundFrame {
         switch frame {
         case .line(let bytes):
+            if let limits, !limits.isEmpty, let id = FrameIDScanner.id(in: bytes), let limit = limits.limit(for: id),
+                bytes.count > limit
+            {
+                // A whole reply over its call's limit (read in one go, or its id came late).
+                limits.noteExceeded(id, limit: limit)
+                return InboundFrame(message: .invalid(Self.overCallLimit(id: id, length: bytes.count, limit: limit)), byteCount: 0)
+            }
             return InboundFrame(message: Self.decode(bytes, with: reader), byteCount: bytes.count)
         case .oversized(let prefix, let length):
+            let limit = framer.reportedLimit
+            if limit < framer.maximumFrameLength, let limits, let id = FrameIDScanner.id(in: prefix) {
+                limits.noteExceeded(id, limit: limit)
+                return InboundFrame(message: .invalid(Self.overCallLimit(id: id, length: length, limit: limit)), byteCount: prefix.count)
+            }
             let message = InboundMessage.invalid(
                 Self.oversized(prefix: prefix, length: length, limit: framer.maximumFrameLength))
             return InboundFrame(message: message, byteCount: prefix.count)
         }
+    }
+
+    /// The report of a reply longer than its call's own limit.
+    static func overCallLimit(id: RequestID, length: Int?, limit: Int) -> InvalidMessage {
+        let detail =
+            if let length {
+                "message of \(length) bytes is longer than the limit of \(limit) bytes for this call"
+            } else {
+                "message is longer than the limit of \(limit) bytes for this call"
+            }
+        return InvalidMessage(id: id, error: .invalidRequest(detail))
     }
 
     /// One line as a message, or as an invalid message carrying the id when it can be found.

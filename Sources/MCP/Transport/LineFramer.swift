@@ -18,6 +18,9 @@ internal import MCPPlatform
 /// - Lines split across chunks and many lines in one chunk cost linear time: the framer
 ///   keeps a read offset and the position up to which it has searched for a newline, and
 ///   compacts its buffer only when the consumed part is at least half of it.
+/// - The line being read can be given a tighter limit of its own
+///   (``limitCurrentLine(to:)``), once its first bytes say what it is (a reply to a call
+///   with a result limit); it is then reported as oversized as soon as it passes that limit.
 struct LineFramer: Sendable {
     /// One result of framing.
     enum Frame: Hashable, Sendable {
@@ -42,6 +45,12 @@ struct LineFramer: Sendable {
     private var scanned = 0
     /// Throwing away an oversized line until its newline.
     private var discarding = false
+    /// A tighter limit for the line being read, when one was set.
+    private var lineLimit: Int?
+    /// Whether the line being read has been given its limit (or found to need none).
+    private(set) var isLineLimitDecided = false
+    /// The limit that applied to the last oversized line reported.
+    private(set) var reportedLimit: Int
 
     private static let newline: UInt8 = 0x0A
     private static let carriageReturn: UInt8 = 0x0D
@@ -53,6 +62,33 @@ struct LineFramer: Sendable {
     init(maximumFrameLength: Int = defaultMaximumFrameLength) {
         precondition(maximumFrameLength > 0, "maximumFrameLength must be positive")
         self.maximumFrameLength = maximumFrameLength
+        self.reportedLimit = maximumFrameLength
+    }
+
+    /// The limit of the line being read: the tighter of its own and the framer's.
+    private var currentLimit: Int {
+        lineLimit.map { min($0, maximumFrameLength) } ?? maximumFrameLength
+    }
+
+    /// The first bytes (at most ``FrameIDScanner/prefixLength``) of the line being read,
+    /// or `nil` when there is none or it is being thrown away. Valid until the next mutation.
+    var pendingLinePrefix: ArraySlice<UInt8>? {
+        guard !discarding, buffer.count > start else { return nil }
+        return buffer[start..<min(buffer.count, start + FrameIDScanner.prefixLength)]
+    }
+
+    /// Gives the line being read a limit of its own (`nil`: none beyond the framer's); call
+    /// ``next()`` again afterwards, since the line may already be longer than the limit.
+    /// The limit ends with the line.
+    mutating func limitCurrentLine(to limit: Int?) {
+        lineLimit = limit.map { max(1, $0) }
+        isLineLimitDecided = true
+    }
+
+    /// Starts the next line with no limit of its own.
+    private mutating func startLine() {
+        lineLimit = nil
+        isLineLimitDecided = false
     }
 
     /// The number of bytes held for a line not yet complete.
@@ -63,7 +99,7 @@ struct LineFramer: Sendable {
     /// is reported as soon as it passes the limit and never held beyond it. Unbounded
     /// while an oversized line is being thrown away.
     var appendLimit: Int {
-        discarding ? Int.max : max(1, maximumFrameLength + 2 - bufferedByteCount)
+        discarding ? Int.max : max(1, currentLimit + 2 - bufferedByteCount)
     }
 
     /// Adds bytes read from the stream.
@@ -104,10 +140,13 @@ struct LineFramer: Sendable {
                 scanned = end
                 var pending = end - start
                 if pending > 0, buffer[end - 1] == Self.carriageReturn { pending -= 1 }
-                guard pending > maximumFrameLength else { return nil }
+                let limit = currentLimit
+                guard pending > limit else { return nil }
                 // Too long and still going: report it once, with its first bytes, then drop
                 // bytes until its newline.
                 discarding = true
+                reportedLimit = limit
+                startLine()
                 let kept = min(FrameIDScanner.prefixLength, pending)
                 buffer = Array(buffer[start..<(start + kept)])
                 start = kept
@@ -119,7 +158,12 @@ struct LineFramer: Sendable {
             start = newlineIndex + 1
             scanned = start
             if lineEnd > lineStart, buffer[lineEnd - 1] == Self.carriageReturn { lineEnd -= 1 }
-            if lineEnd - lineStart > maximumFrameLength { return Self.oversized(buffer[lineStart..<lineEnd]) }
+            let limit = currentLimit
+            startLine()
+            if lineEnd - lineStart > limit {
+                reportedLimit = limit
+                return Self.oversized(buffer[lineStart..<lineEnd])
+            }
             if Self.isBlank(buffer[lineStart..<lineEnd]) { continue }
             return .line(buffer[lineStart..<lineEnd])
         }
@@ -127,14 +171,19 @@ struct LineFramer: Sendable {
 
     /// At end of input: the last line when it had no newline, or `nil`. Resets the framer.
     mutating func finish() -> Frame? {
+        let limit = currentLimit
         defer {
             releaseBuffer()
             discarding = false
+            startLine()
         }
         if discarding { return nil }
         var end = buffer.count
         if end > start, buffer[end - 1] == Self.carriageReturn { end -= 1 }
-        if end - start > maximumFrameLength { return Self.oversized(buffer[start..<end]) }
+        if end - start > limit {
+            reportedLimit = limit
+            return Self.oversized(buffer[start..<end])
+        }
         let rest = buffer[start..<end]
         return Self.isBlank(rest) ? nil : .line(rest)
     }

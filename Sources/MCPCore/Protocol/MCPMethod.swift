@@ -7,6 +7,8 @@ public enum MCPMethod {
     public static let serverDiscover = "server/discover"
     public static let subscriptionsListen = "subscriptions/listen"
     public static let loggingSetLevel = "logging/setLevel"
+    /// Server to client, handshake era only (2026-07-28 asks for roots in an `input_required` result).
+    public static let rootsList = "roots/list"
 
     public static let initialized = "notifications/initialized"
     public static let cancelled = "notifications/cancelled"
@@ -14,6 +16,8 @@ public enum MCPMethod {
     public static let toolsListChanged = "notifications/tools/list_changed"
     public static let subscriptionsAcknowledged = "notifications/subscriptions/acknowledged"
     public static let message = "notifications/message"
+    /// Client to server, handshake era only (removed in 2026-07-28).
+    public static let rootsListChanged = "notifications/roots/list_changed"
 }
 
 /// The reserved `_meta` keys of MCP 2026-07-28.

@@ -181,7 +181,7 @@ private final class PipeText: @unchecked Sendable {
 /// (which ends the child). The server's standard error is captured and attached to any failure.
 func withServerProcess<T: Sendable>(
     _ executable: String, arguments: [String] = [], currentDirectory: String? = nil, handshake: MCPClient.Handshake,
-    _ body: (MCPClient) async throws -> T
+    roots: [Root]? = nil, _ body: (MCPClient) async throws -> T
 ) async throws -> T {
     // A generous grace period: "exits on its own rather than being signalled" is the behaviour
     // checked below, and a Python server on a loaded machine can take seconds to shut down.
@@ -191,7 +191,8 @@ func withServerProcess<T: Sendable>(
         terminationGracePeriod: .seconds(30))
     let client: MCPClient
     do {
-        client = try await MCPClient.connect(over: transport, configuration: MCPClient.Configuration(handshake: handshake))
+        client = try await MCPClient.connect(
+            over: transport, configuration: MCPClient.Configuration(handshake: handshake, roots: roots))
     } catch {
         await transport.close()
         throw ServerProcessFailure(underlying: error, standardError: transport.capturedStandardError())

@@ -1,0 +1,44 @@
+/// Something a defence did, for the app to log or show (never shown to the model).
+///
+/// Text in an event has secrets redacted. A struct with an open ``Kind``, so new kinds of
+/// event can be added without breaking a `switch`.
+public struct DefenceEvent: Sendable, CustomStringConvertible {
+    /// What happened.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// A call was declined by the policy, a person or the data-flow guard.
+        public static let declined = Kind(rawValue: "declined")
+        /// A call ran after a person approved it.
+        public static let approved = Kind(rawValue: "approved")
+        /// Secrets were removed from arguments or output.
+        public static let redacted = Kind(rawValue: "redacted")
+        /// Invisible characters or frame imitations were removed from a server's text.
+        public static let cleaned = Kind(rawValue: "cleaned")
+        /// A tool handler failed; ``DefenceEvent/error`` holds the full error.
+        public static let toolFailed = Kind(rawValue: "tool failed")
+
+        public var description: String { rawValue }
+    }
+
+    public var kind: Kind
+    /// The tool's name (the model's, or the server's for a handler).
+    public var tool: String
+    /// What happened, in a sentence.
+    public var message: String
+    /// The full error, for ``Kind/toolFailed``.
+    public var error: (any Error)?
+
+    public init(kind: Kind, tool: String, message: String, error: (any Error)? = nil) {
+        self.kind = kind
+        self.tool = tool
+        self.message = message
+        self.error = error
+    }
+
+    public var description: String { "\(kind): \(tool): \(message)" }
+}

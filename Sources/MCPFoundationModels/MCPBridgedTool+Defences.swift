@@ -1,0 +1,83 @@
+internal import MCP
+
+// The defended path of a bridged call: approval through the data-flow guard, redaction of
+// arguments and output, and reports of what the defences did.
+
+@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+extension MCPBridgedTool {
+    /// What the tool's output contains, for the data-flow guard.
+    public var dataMarks: ToolTrust.DataMarks {
+        defences.trust.marks(ofTool: serverName, server: server)
+    }
+
+    /// Runs a call whose arguments are valid: asks for approval, sends the arguments, and
+    /// returns the framed, redacted result.
+    func defendedCall(_ arguments: JSONObject) async throws -> String {
+        var argumentSecrets: [String] = []
+        let redacted = defences.secrets.redact(arguments, kinds: &argumentSecrets)
+        let request = ToolCallRequest(serverName: serverName, modelName: name, arguments: redacted, effects: effects, server: server)
+        let (approval, asked) = await dataFlowGuard.approval(for: request, policy: policy, guardsDataFlow: defences.guardsDataFlow)
+        if let reason = approval.denialReason {
+            defences.report(DefenceEvent(kind: .declined, tool: name, message: reason))
+            return outputFormat.error("The call was not approved, so the tool did not run: \(reason).", toolName: name)
+        }
+        if !effects.isEmpty, asked.concern != nil || policy.approver != nil {
+            defences.report(DefenceEvent(kind: .approved, tool: name, message: "allowed (\(approval))"))
+        }
+        // A server in another process gets no secret, and never the frame's boundary.
+        var sent = arguments
+        if defences.trust.origin == .outOfProcess {
+            sent = Self.withoutBoundary(redacted, boundary: dataFlowGuard.frame.boundary)
+            if !argumentSecrets.isEmpty {
+                defences.report(DefenceEvent(
+                    kind: .redacted, tool: name, message: "removed \(argumentSecrets.joined(separator: ", ")) from the arguments"))
+            }
+        }
+        let result: CallToolResult
+        do {
+            result = try await client.callTool(
+                name: serverName, arguments: sent, timeout: timeout ?? Self.defaultTimeout, maximumResultBytes: maximumResultBytes)
+        } catch let error as JSONRPCError {
+            let failure = outputFormat.failure("The server rejected the call: \(error.message) (\(error.code)).", toolName: name)
+            await dataFlowGuard.recordRead(tool: name, marks: dataMarks)
+            return failure.text
+        } catch MCPClientError.resultTooLarge {
+            // Refused while it was read: none of it reached this process whole, nor the model.
+            let failure = outputFormat.failure(
+                "The output was cut: the tool's result is larger than the \(maximumResultBytes) bytes this app reads for one call, "
+                    + "so none of it was read. Ask for less (a narrower query, fewer items) and call \(name) again.",
+                toolName: name)
+            await dataFlowGuard.recordRead(tool: name, marks: dataMarks)
+            return failure.text
+        }
+        let rendered = outputFormat.rendered(result, toolName: name)
+        await dataFlowGuard.recordRead(tool: name, marks: dataMarks)
+        if rendered.redactedAnything {
+            defences.report(DefenceEvent(
+                kind: .redacted, tool: name, message: "removed \(rendered.kinds.joined(separator: ", ")) from the output"))
+        }
+        return rendered.text
+    }
+
+    /// `arguments` with the frame's boundary replaced wherever a string holds it.
+    static func withoutBoundary(_ arguments: JSONObject, boundary: String) -> JSONObject {
+        func scrub(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .string(let text) where text.contains(boundary): .string(text.replacing(boundary, with: "[boundary]"))
+            case .array(let items): .array(items.map(scrub))
+            case .object(let object): .object(JSONObject(object.map { ($0.key, scrub($0.value)) }, uniquingKeysWith: { $1 }))
+            default: value
+            }
+        }
+        var result = JSONObject()
+        for (key, value) in arguments { result[key] = scrub(value) }
+        return result
+    }
+
+    /// The description the model reads: the server's, else its title, with invisible
+    /// characters removed and cut to the budget.
+    static func modelDescription(of tool: MCPCore.ToolDefinition, budget: ContextBudget, cleans: Bool) -> String {
+        let text = tool.description ?? tool.title ?? "Calls the tool \(tool.name)."
+        return budget.shortened(cleans ? UntrustedText.cleaned(text) : text)
+    }
+}
