@@ -1,24 +1,26 @@
-// A seccomp filter that closes the one TCP door Landlock leaves open: Multipath TCP.
+// A seccomp filter that closes the TCP doors Landlock leaves open.
 //
-// Landlock's TCP rules (ABI 4+) apply to `IPPROTO_TCP` sockets only; a socket made with
-// `socket(AF_INET, SOCK_STREAM, IPPROTO_MPTCP)` connects and listens past them (verified on
-// Linux 6.18 with ABI 7; go-landlock documents the same gap). So when the box closes the
-// network, the launcher also installs this filter: `socket(…, IPPROTO_MPTCP)` fails with
-// `EACCES`, and so does every system call of a foreign ABI (x32, 32-bit compat), whose socket
-// calls the filter could not inspect.
+// Landlock's TCP rules (ABI 4+) govern `bind` and `connect` of `IPPROTO_TCP` sockets only.
+// Verified on Linux 6.18 (ABI 7): a socket made with `socket(AF_INET, SOCK_STREAM,
+// IPPROTO_MPTCP)` connects past them (go-landlock documents the same gap), and `listen` on a
+// socket never bound binds an ephemeral port on every interface and accepts connections. So
+// when the box closes the network, the launcher also installs this filter: `listen` and
+// `socket(…, IPPROTO_MPTCP)` fail with `EACCES`, and so does every system call of a foreign
+// ABI (x32, 32-bit compat), whose calls the filter could not inspect (`ENOSYS`).
 //
 // The program (classic BPF over `struct seccomp_data { int nr; u32 arch; u64 ip; u64 args[6]; }`):
 //
-//     0: ld  [4]                    ; arch
-//     1: jeq #NATIVE, 0, 6          ; foreign ABI → 8
-//     2: ld  [0]                    ; nr
-//     3: jge #0x40000000, 4, 0      ; x32 → 8
-//     4: jeq #__NR_socket, 0, 2     ; other calls → 7
-//     5: ld  [32]                   ; args[2] (protocol), low 32 bits
-//     6: jeq #IPPROTO_MPTCP, 2, 0   ; → 9
-//     7: ret #SECCOMP_RET_ALLOW
-//     8: ret #SECCOMP_RET_ERRNO|ENOSYS
-//     9: ret #SECCOMP_RET_ERRNO|EACCES
+//      0: ld  [4]                    ; arch
+//      1: jeq #NATIVE, 0, 7          ; foreign ABI → 9
+//      2: ld  [0]                    ; nr
+//      3: jge #0x40000000, 5, 0      ; x32 → 9
+//      4: jeq #__NR_listen, 5, 0     ; → 10
+//      5: jeq #__NR_socket, 0, 2     ; other calls → 8
+//      6: ld  [32]                   ; args[2] (protocol), low 32 bits
+//      7: jeq #IPPROTO_MPTCP, 2, 0   ; → 10
+//      8: ret #SECCOMP_RET_ALLOW
+//      9: ret #SECCOMP_RET_ERRNO|ENOSYS
+//     10: ret #SECCOMP_RET_ERRNO|EACCES
 
 #if os(Linux)
 #if canImport(Glibc)
@@ -33,9 +35,11 @@ package enum Seccomp {
     #if arch(x86_64)
     private static let nativeArchitecture: UInt32 = 0xC000_003E  // AUDIT_ARCH_X86_64
     private static let socketCall: UInt32 = 41
+    private static let listenCall: UInt32 = 50
     #elseif arch(arm64)
     private static let nativeArchitecture: UInt32 = 0xC000_00B7  // AUDIT_ARCH_AARCH64
     private static let socketCall: UInt32 = 198
+    private static let listenCall: UInt32 = 201
     #endif
 
     private typealias PrctlFunction = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
@@ -52,7 +56,7 @@ package enum Seccomp {
     }
 
     /// The filter, ready to install (built in advance: installing it allocates nothing).
-    package static let multipathTCPFilter: [UInt64]? = {
+    package static let networkFilter: [UInt64]? = {
         #if arch(x86_64) || arch(arm64)
         let load: UInt16 = 0x20  // BPF_LD | BPF_W | BPF_ABS
         let equal: UInt16 = 0x15  // BPF_JMP | BPF_JEQ | BPF_K
@@ -62,9 +66,10 @@ package enum Seccomp {
         let error: UInt32 = 0x0005_0000
         return [
             instruction(load, 0, 0, 4),
-            instruction(equal, 0, 6, nativeArchitecture),
+            instruction(equal, 0, 7, nativeArchitecture),
             instruction(load, 0, 0, 0),
-            instruction(greaterOrEqual, 4, 0, 0x4000_0000),
+            instruction(greaterOrEqual, 5, 0, 0x4000_0000),
+            instruction(equal, 5, 0, listenCall),
             instruction(equal, 0, 2, socketCall),
             instruction(load, 0, 0, 32),
             instruction(equal, 2, 0, 262),  // IPPROTO_MPTCP
@@ -77,19 +82,19 @@ package enum Seccomp {
         #endif
     }()
 
-    /// Resolves what ``forbidMultipathTCP()`` needs, so that nothing is looked up later.
+    /// Resolves what ``closeNetworkGaps()`` needs, so that nothing is looked up later.
     package static func prepare() {
         _ = prctlFunction
-        _ = multipathTCPFilter
+        _ = networkFilter
     }
 
     /// Installs the filter: from now on this thread, and the program it executes, cannot make
-    /// Multipath TCP sockets (nor make system calls of a foreign ABI).
+    /// Multipath TCP sockets nor listen on any socket (nor make system calls of a foreign ABI).
     ///
     /// - Throws: ``Errno`` from `prctl(PR_SET_SECCOMP)`, or `ENOSYS` on an architecture the
     ///   filter does not know.
-    package static func forbidMultipathTCP() throws(Errno) {
-        guard let prctlFunction, let filter = multipathTCPFilter else {
+    package static func closeNetworkGaps() throws(Errno) {
+        guard let prctlFunction, let filter = networkFilter else {
             throw Errno(code: ENOSYS, operation: "seccomp (no filter for this architecture)")
         }
         let status: Int32 = filter.withUnsafeBufferPointer { instructions in

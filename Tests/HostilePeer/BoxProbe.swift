@@ -22,6 +22,7 @@ func boxProbe(action: String, target: String) -> String {
     case "connect": return probeConnect(target)
     case "connect-mptcp": return probeConnect(target, multipath: true)
     case "udp": return probeUDP(target)
+    case "listen": return probeListen()
     case "env": return probeEnvironment(target)
     case "allocate": return probeAllocate(target)
     case "fork": return probeFork(target)
@@ -182,4 +183,18 @@ func probeUDP(_ port: String) -> String {
     }
     guard sent == 1 else { return "stopped: sendto: \(errnoText())" }
     return "done: sent a datagram to 127.0.0.1:\(number)"
+}
+
+/// Listens on a TCP socket it never bound (the kernel picks a port on every interface).
+func probeListen() -> String {
+    #if canImport(Darwin)
+    let socketType = SOCK_STREAM
+    #else
+    let socketType = Int32(SOCK_STREAM.rawValue)
+    #endif
+    let descriptor = socket(AF_INET, socketType, 0)
+    guard descriptor >= 0 else { return "stopped: socket: \(errnoText())" }
+    defer { close(descriptor) }
+    guard listen(descriptor, 1) == 0 else { return "stopped: listen: \(errnoText())" }
+    return "done: listening without bind"
 }

@@ -17,6 +17,8 @@ enum ForbiddenAttempt: String, CaseIterable, Sendable, CustomTestStringConvertib
     case connectTCP = "connect to a local TCP port"
     /// Landlock's TCP rules miss Multipath TCP: the box's seccomp filter stops it.
     case connectMultipathTCP = "connect to a local TCP port with Multipath TCP"
+    /// Landlock does not see `listen` on a socket never bound: the seccomp filter stops it.
+    case listenWithoutBind = "listen on a TCP port without binding one"
     case unpassedEnvironment = "read an environment variable that was not passed"
     /// `/proc` is readable in the box; another process's environment in it is not.
     case readAppEnvironment = "read this app's environment through /proc"
@@ -52,6 +54,7 @@ final class ProbeFixture: Sendable {
         case .writeOutside: ["action": "write", "target": .string(directory.path + "/written.txt")]
         case .connectTCP: ["action": "connect", "target": .string(String(listener.port))]
         case .connectMultipathTCP: ["action": "connect-mptcp", "target": .string(String(listener.port))]
+        case .listenWithoutBind: ["action": "listen", "target": ""]
         case .unpassedEnvironment: ["action": "env", "target": .string(Self.secretVariable)]
         case .readAppEnvironment: ["action": "read", "target": .string("/proc/\(getpid())/environ")]
         // 3 GiB of address space, never touched: past the default box's 2 GiB.
@@ -185,7 +188,7 @@ struct SandboxEnforcementTests {
             let text = try run.answer.get()
             #expect(text.hasPrefix("stopped"), "\(text)")
             switch attempt {
-            case .readOutside, .writeOutside, .connectTCP, .connectMultipathTCP, .readAppEnvironment:
+            case .readOutside, .writeOutside, .connectTCP, .connectMultipathTCP, .listenWithoutBind, .readAppEnvironment:
                 #expect(text.contains("Permission denied"), "\(text)")
             case .allocatePastLimit: #expect(text.contains("Cannot allocate memory"), "\(text)")
             case .forkWithoutBound: #expect(text.contains("Resource temporarily unavailable"), "\(text)")

@@ -4,7 +4,7 @@
 /// The same value describes the box on every platform. On Linux it is enforced by a launcher
 /// (see ``SandboxLauncher``: resource limits, no capabilities, `PR_SET_NO_NEW_PRIVS`, an
 /// environment allowlist, Landlock file-system and network rules, a seccomp filter against
-/// Multipath TCP) that sets everything up and then `exec`s the server; on macOS by a
+/// Multipath TCP and `listen`) that sets everything up and then `exec`s the server; on macOS by a
 /// `sandbox-exec` profile generated from it. What each platform cannot enforce is listed in
 /// the Security model article, and an enforcement the kernel lacks is an error, never a
 /// silent no-op.

@@ -8,8 +8,8 @@ internal import MCPPlatform
 /// argument and the box's description; the launcher, alone in its new process, reduces its
 /// environment to the allowlist, lowers its resource limits, drops every capability (so a
 /// server started by root has none), sets `PR_SET_NO_NEW_PRIVS`, confines itself with Landlock
-/// (and, when the network is closed, a seccomp filter against Multipath TCP, which Landlock's
-/// TCP rules miss) and then replaces itself with the server (`execve`), which
+/// (and, when the network is closed, a seccomp filter against Multipath TCP sockets and
+/// `listen`, which Landlock's TCP rules miss) and then replaces itself with the server (`execve`), which
 /// keeps all of that and can never undo it.
 ///
 /// An app that does not ship `ondevice-mcp` can be its own launcher:
@@ -130,8 +130,8 @@ public enum SandboxLauncher {
             }
             try ResourceLimits.dropCapabilities()
             try ResourceLimits.forbidNewPrivileges()
-            // Landlock's TCP rules miss Multipath TCP sockets: a seccomp filter refuses those.
-            if !plan.allowsNetwork { try Seccomp.forbidMultipathTCP() }
+            // Landlock's TCP rules miss Multipath TCP sockets and listen without bind: seccomp refuses those.
+            if !plan.allowsNetwork { try Seccomp.closeNetworkGaps() }
             try ruleset.restrictSelf()
         } catch {
             return Failure(status: setupFailureStatus, message: failureText + error.description)
