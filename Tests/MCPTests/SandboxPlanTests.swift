@@ -64,6 +64,32 @@ struct SandboxPlanTests {
         #expect(plan.environment["HOME"] == (allowed ? tree.root + "/home/me" : tree.root + "/data/home"))
     }
 
+    @Test("On macOS the same plan runs under sandbox-exec with a profile of the same meaning")
+    func sandboxExecCommandLine() throws {
+        let tree = try Tree()
+        defer { tree.remove() }
+        try tree.directory("data")
+        try tree.directory("repo")
+        try tree.directory("app")
+        try tree.file("app/server", "#!/bin/sh\n", executable: true)
+        var box = Sandbox.standard
+        box.writablePaths = [tree.root + "/repo"]
+        let plan = try SandboxLaunchPlan(
+            sandbox: box, executable: "server", path: tree.root + "/app/server", arguments: ["--flag"],
+            baseEnvironment: [:], dataDirectory: tree.root + "/data", currentDirectory: nil)
+        #expect(plan.dataDirectory == tree.root + "/data")
+        let commandLine = try plan.sandboxExecCommandLine()
+        // The profile speaks macOS paths: /tmp is /private/tmp there.
+        func onMac(_ path: String) -> String { path.hasPrefix("/tmp/") ? "/private" + path : path }
+        #expect(commandLine.first == SandboxProfile.sandboxExec)
+        #expect(commandLine.suffix(2) == [onMac(tree.root + "/app/server"), "--flag"])
+        let profile = try #require(commandLine.dropFirst(2).first)
+        #expect(profile.contains("(deny default)"))
+        #expect(profile.contains(onMac(tree.root + "/data")))
+        #expect(profile.contains(onMac(tree.root + "/repo")))
+        #expect(!profile.contains("(allow network"))
+    }
+
     @Test("A virtual environment's script: the environment and its interpreter's installation are readable")
     func installationPrefixes() throws {
         let tree = try Tree()

@@ -220,8 +220,13 @@ struct SandboxLaunchPlan: Hashable, Sendable {
             return "a process limit cannot be enforced for root (Linux ignores RLIMIT_NPROC for it); leave processLimit nil or run as another user"
         }
         return nil
+        #elseif os(macOS)
+        guard POSIX.exists(SandboxProfile.sandboxExec) else {
+            return "\(SandboxProfile.sandboxExec) is missing, so no sandbox profile can be applied; pass sandbox: nil to run the server unboxed"
+        }
+        return nil
         #else
-        return "the process box is implemented with Landlock on Linux only so far; on this platform pass sandbox: nil"
+        return "the process box exists on Linux (Landlock) and macOS (sandbox-exec) only; on this platform pass sandbox: nil"
         #endif
     }
 

@@ -77,12 +77,41 @@ public enum SandboxLauncher {
         if let problem = plan.enforcementProblem() {
             return Failure(status: setupFailureStatus, message: "cannot box '\(plan.programName)': \(problem)")
         }
-        #if os(Linux)
+        #if os(Linux) || os(macOS)
         return apply(plan)
         #else
         return Failure(status: setupFailureStatus, message: "cannot box '\(plan.programName)': no process box on this platform")
         #endif
     }
+
+    #if os(macOS)
+    /// Sets the resource limits and the environment, then executes the server under
+    /// `sandbox-exec` with the plan's profile (see ``SandboxLaunchPlan/sandboxExecCommandLine()``).
+    /// Not run in this project's CI, which has no Mac (the Security model article says so).
+    private static func apply(_ plan: SandboxLaunchPlan) -> Failure {
+        let commandLine: [String]
+        do {
+            commandLine = try plan.sandboxExecCommandLine()
+        } catch {
+            return Failure(status: setupFailureStatus, message: "cannot box '\(plan.programName)': \(error)")
+        }
+        let exec = POSIX.PreparedExec(
+            path: SandboxProfile.sandboxExec, arguments: commandLine,
+            environment: plan.environment.keys.sorted().map { "\($0)=\(plan.environment[$0] ?? "")" })
+        do throws(Errno) {
+            for case (let resource, let value?) in plan.resourceLimits {
+                try ResourceLimits.limit(resource, to: UInt64(value))
+            }
+        } catch {
+            return Failure(status: setupFailureStatus, message: "cannot box '\(plan.programName)': \(error)")
+        }
+        // sandbox-exec applies the profile and then executes the server; if it is missing or
+        // refuses the profile it exits before the server starts: the box fails closed.
+        let error = exec.run()
+        let status = error.isNoSuchFile ? notFoundStatus : executionFailureStatus
+        return Failure(status: status, message: "cannot execute \(SandboxProfile.sandboxExec) to box '\(plan.programName)': \(error.message)")
+    }
+    #endif
 
     #if os(Linux)
     /// Confines this process as `plan` says, then executes the server.
@@ -117,10 +146,7 @@ public enum SandboxLauncher {
         let exec = POSIX.PreparedExec(
             path: plan.executable, arguments: [plan.programName] + plan.arguments,
             environment: plan.environment.keys.sorted().map { "\($0)=\(plan.environment[$0] ?? "")" })
-        let limits: [(ResourceLimits.Resource, Int?)] = [
-            (.openFiles, plan.openFileLimit), (.fileSize, plan.fileSizeLimit), (.processes, plan.processLimit),
-            (.cpuTime, plan.cpuTimeLimit), (.addressSpace, plan.memoryLimit),
-        ]
+        let limits = plan.resourceLimits
         let failureText = "cannot box '\(plan.programName)': "
         ResourceLimits.prepare()
         Seccomp.prepare()
