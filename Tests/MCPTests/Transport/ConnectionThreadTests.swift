@@ -133,7 +133,7 @@ final class StartSignal: Sendable {
 
 // MARK: - Tests
 
-@Suite("Connection thread", .timeLimit(.minutes(1)))
+@Suite("Connection thread", .timeLimit(.minutes(3)))
 struct ConnectionThreadTests {
     // MARK: Releasing the input
 
