@@ -25,6 +25,24 @@ final class OneShot<Value: Sendable>: @unchecked Sendable {
         for waiter in woken { waiter.resume(returning: newValue) }
     }
 
+    /// Waits for the value at most `duration`; returns `nil` if it is not set by then (or the
+    /// calling task is cancelled first).
+    func wait(within duration: Duration) async -> Value? {
+        if let value = current { return value }
+        return await withTaskGroup(of: Value?.self) { group in
+            group.addTask { await self.wait() }
+            // A deadline, not a poll: this task sleeps once for the whole period and is
+            // cancelled as soon as the value is set.
+            group.addTask {
+                try? await Task.sleep(for: duration)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
     /// Waits for the value; returns `nil` if the calling task is cancelled first.
     func wait() async -> Value? {
         let id: UInt64 = lock.withLock {

@@ -410,7 +410,7 @@ extension ProcessTransport: TransportEndReporting {
             if let standardErrorCapture {
                 // The child is gone; its standard error ends with it (unless a process it
                 // started still holds it open).
-                _ = await standardErrorCapture.waitForEnd(within: Self.endReportGracePeriod)
+                _ = await standardErrorCapture.ended.wait(within: Self.endReportGracePeriod)
             }
         } else {
             description = "the server process (\(command)) closed its output (it is still running)"
@@ -502,19 +502,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The exit status, or `nil` if the child is still running after `duration`.
     func waitForExit(within duration: Duration) async -> ProcessTransport.ExitStatus? {
-        if let status = exit.current { return status }
-        return await withTaskGroup(of: ProcessTransport.ExitStatus?.self) { group in
-            group.addTask { await self.exit.wait() }
-            // A deadline, not a poll: this task sleeps once for the whole period and is
-            // cancelled as soon as the child's exit is reported by the waiting thread.
-            group.addTask {
-                try? await Task.sleep(for: duration)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        await exit.wait(within: duration)
     }
 }
 
@@ -569,21 +557,6 @@ final class StandardErrorCapture: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Waits for the end of the child's standard error, at most `duration`; returns whether it came.
-    func waitForEnd(within duration: Duration) async -> Bool {
-        if ended.current != nil { return true }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.ended.wait() != nil }
-            // A deadline, not a poll: cancelled as soon as standard error ends.
-            group.addTask {
-                try? await Task.sleep(for: duration)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-    }
 }
 
 #endif  // !os(watchOS) && !os(tvOS)
