@@ -126,12 +126,14 @@ struct Runner {
     func makeExampleServer(dataDirectory: String?, roots: [String] = []) async throws -> MCPServer {
         if let builtInServer { return try await builtInServer(dataDirectory) }
         let directory = try dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? ExampleTools.defaultDataDirectory()
+        let errors = errors
         let server = MCPServer(
             name: "ondevice-mcp", version: OnDeviceMCPVersion.string, title: "OnDeviceMCP example tools",
             instructions: roots.isEmpty
                 ? "Tools for the current time and the user's notes."
-                : "Tools for the current time, the user's notes, and reading files under the allowed roots.")
-        let errors = errors
+                : "Tools for the current time, the user's notes, and reading files under the allowed roots.",
+            // The caller reads only that the tool failed; the whole error is for whoever runs us.
+            onToolFailure: { errors.write("error: \($0)\n") })
         try await registerExampleTools(on: server, dataDirectory: directory, roots: roots) { errors.write("warning: \($0)\n") }
         return server
     }

@@ -19,25 +19,19 @@ public struct DefenceEvent: Sendable, CustomStringConvertible {
         public static let redacted = Kind(rawValue: "redacted")
         /// Invisible characters or frame imitations were removed from a server's text.
         public static let cleaned = Kind(rawValue: "cleaned")
-        /// A tool handler failed; ``DefenceEvent/error`` holds the full error.
-        public static let toolFailed = Kind(rawValue: "tool failed")
 
         public var description: String { rawValue }
     }
 
     public var kind: Kind
-    /// The tool's name (the model's, or the server's for a handler).
+    /// The tool's name (as the model knows it).
     public var tool: String
     /// What happened, in a sentence.
     public var message: String
-    /// The full error, for ``Kind/toolFailed``.
-    public var error: (any Error)?
-
-    public init(kind: Kind, tool: String, message: String, error: (any Error)? = nil) {
+    public init(kind: Kind, tool: String, message: String) {
         self.kind = kind
         self.tool = tool
         self.message = message
-        self.error = error
     }
 
     public var description: String { "\(kind): \(tool): \(message)" }

@@ -233,28 +233,34 @@ struct DefenceBridgeTests {
         #expect(bridged.validationProblems(["unit": "c\u{200B}"]) == nil)
     }
 
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test(
-        "A handler's error reaches the model only when it is meant for the model; the app gets the whole error",
+        "By default a handler's error reaches the model only when it is meant for the model; the app gets the whole error",
         arguments: [true, false])
     func modelFacingErrors(_ meantForModel: Bool) async throws {
         struct DatabaseLocked: Error, CustomStringConvertible { var description: String { "sqlite: database /private/var/app.db is locked" } }
-        let reports = Recorder<DefenceEvent>()
-        let tool = MCPTool(name: "notes_get", description: "Gets a note") { _ in
+        let failures = Recorder<ToolFailure>()
+        let server = MCPServer(name: "Notes", version: "1.0", onToolFailure: { failures.append($0) })
+        try await server.register(MCPTool(name: "notes_get", description: "Gets a note", annotations: BridgedToolTests.readOnly) { _ in
             if meantForModel { throw ToolUsageError("No note is called 'Trip'; call notes_list to see the titles.") }
             throw DatabaseLocked()
-        }.modelFacingErrors { reports.append($0) }
-        let (_, client) = try await connectedServer([tool])
-        let result = try await client.callTool(name: "notes_get", arguments: [:])
-        #expect(result.isError)
-        let text = result.content.compactMap(\.text).joined()
+        })
+        let client = try await MCPClient.connect(to: server)
+        let tool = try MCPBridgedTool(tool: try #require(await client.listTools().first), client: client)
+        let output = try await tool.call(arguments: GeneratedContent(properties: [:]))
+        #expect(output.contains(tool.outputFormat.frame.opening(toolName: "notes_get", kind: "error")))
+        #expect(!output.contains("sqlite"))
         if meantForModel {
-            #expect(text == "No note is called 'Trip'; call notes_list to see the titles.")
+            #expect(output.contains("No note is called 'Trip'; call notes_list to see the titles."))
         } else {
-            #expect(text == MCPTool.internalFailure)
-            #expect(!text.contains("sqlite"))
-            #expect(reports.values.first?.error is DatabaseLocked)
+            #expect(output.contains(MCPServer.internalFailureMessage))
         }
-        #expect(reports.values.count == 1)
+        let failure = try #require(failures.values.first)
+        #expect(failures.values.count == 1)
+        #expect(failure.tool == "notes_get")
+        #expect((failure.error is DatabaseLocked) == !meantForModel)
+        #expect(output.contains(failure.messageSent))
+        await client.close()
     }
 }
 

@@ -52,7 +52,7 @@ struct ClientTests {
             #expect(!sum.isError)
             let failure = try await client.callTool(name: "fail")
             #expect(failure.isError)
-            #expect(failure.text == "TestFailure: the disk is full")
+            #expect(failure.text == MCPServer.internalFailureMessage)
         }
     }
 

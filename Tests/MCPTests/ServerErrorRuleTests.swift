@@ -59,7 +59,7 @@ struct ReplyCase: Sendable, CustomTestStringConvertible {
             request: ["jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": ["name": "fail"]],
             reply: [
                 "jsonrpc": "2.0", "id": 8,
-                "result": ["content": [["type": "text", "text": "TestFailure: the disk is full"]], "isError": true],
+                "result": ["content": [["type": "text", "text": .string(MCPServer.internalFailureMessage)]], "isError": true],
             ]),
         ReplyCase(
             name: "string id echoed exactly",

@@ -36,7 +36,7 @@ extension MCPServer {
             case .value(let value):
                 result = value
             case .toolCall(let call):
-                result = await call.run(stampingWith: call.modern ? Optional(infoJSON) : .none)
+                result = await call.run(stampingWith: call.modern ? Optional(infoJSON) : .none, failures: toolFailures)
             }
             return .response(JSONRPCResponse(id: request.id, result: result))
         } catch {

@@ -103,7 +103,9 @@ final class PreparedCall: Sendable {
     }
 
     /// Runs the tool and returns its result as the connection reads it.
-    nonisolated(nonsending) func run(stampingWith serverInfo: JSONValue?) async -> JSONValue {
+    ///
+    /// - Parameter failures: What a handler's error becomes.
+    nonisolated(nonsending) func run(stampingWith serverInfo: JSONValue?, failures: ToolFailureHandling) async -> JSONValue {
         let result: CallToolResult
         do {
             if let gate = tool.gate {
@@ -117,7 +119,7 @@ final class PreparedCall: Sendable {
             // Under run(on:) a cancelled call gets no response at all; a direct caller sees this.
             result = .error("The call to \(tool.tool.name) was cancelled.")
         } catch {
-            result = .error(String(describing: error))
+            result = failures.result(for: error, tool: tool.tool.name, requestID: context.requestID)
         }
         if modern, let requests = context.client?.pendingInputRequests {
             // 2026-07-28: the tool asked for input its request did not carry (the roots);

@@ -36,6 +36,11 @@ public import MCPCore
 /// throws are results with `isError: true` whose text says what was wrong, for the model
 /// to read and correct.
 ///
+/// What a thrown error says is the app's choice (``ToolErrorDisclosure``). By default a
+/// ``ModelFacingError`` sends its message and any other error only
+/// ``internalFailureMessage``: an app's internals (file paths, database errors) are not the
+/// model's business, nor a remote client's. The whole error goes to `onToolFailure`.
+///
 /// ## Asking the client
 ///
 /// A tool can read the client's roots with ``ToolContext/roots(timeout:)``: the server sends
@@ -59,6 +64,15 @@ public actor MCPServer {
     public nonisolated let pageSize: Int
     /// How arguments are validated against tool schemas.
     public nonisolated let schemaOptions: JSONSchema.Options
+    /// How much of a handler's error a tool's error result carries.
+    public nonisolated var toolErrorDisclosure: ToolErrorDisclosure { toolFailures.disclosure }
+    /// What happens to a handler's error: what is sent, and the app's hook.
+    nonisolated let toolFailures: ToolFailureHandling
+
+    /// What a caller reads when a handler fails for a reason not meant for it (see
+    /// ``ToolErrorDisclosure/modelFacing``).
+    public static let internalFailureMessage =
+        "The tool failed because of an internal error. Try again later, or answer without it."
 
     /// Registered tool names in ascending order: the order of `tools/list` (the tools
     /// themselves are in ``directory``).
@@ -83,15 +97,21 @@ public actor MCPServer {
     ///   - instructions: Text for clients about how to use the server.
     ///   - pageSize: How many tools one `tools/list` page holds (at least 1).
     ///   - schemaOptions: Limits and defaults for validating arguments.
+    ///   - toolErrors: How much of a handler's error its error result carries; by default
+    ///     only a ``ModelFacingError``'s message.
+    ///   - onToolFailure: Receives every error a handler throws (not cancellation), whole,
+    ///     with the text the caller read. Called on the task that ran the tool: keep it short.
     public init(
         name: String, version: String, title: String? = nil, instructions: String? = nil,
-        pageSize: Int = 100, schemaOptions: JSONSchema.Options = JSONSchema.Options()
+        pageSize: Int = 100, schemaOptions: JSONSchema.Options = JSONSchema.Options(),
+        toolErrors: ToolErrorDisclosure = .modelFacing, onToolFailure: (@Sendable (ToolFailure) -> Void)? = nil
     ) {
         info = Implementation(name: name, version: version, title: title)
         infoJSON = info.json
         self.instructions = instructions
         self.pageSize = max(1, pageSize)
         self.schemaOptions = schemaOptions
+        toolFailures = ToolFailureHandling(disclosure: toolErrors, report: onToolFailure)
         sessions[Self.directSession] = ServerSession(notify: nil)
         directory.setConnection(CallDirectory.Connection(era: .undecided), for: Self.directSession)
     }
