@@ -17,12 +17,33 @@ public protocol LanguageModelBackend: Sendable {
     /// Whether the model can answer now. Defaults to `.available`.
     var availability: SystemLanguageModel.Availability { get }
 
+    /// The most tokens a session's context can hold. Defaults to 4096, the on-device model's size.
+    ///
+    /// A session counts every request before it sends it (instructions, tool definitions, the
+    /// whole transcript and the response schema) and fails with
+    /// `LanguageModelSession.GenerationError.exceededContextWindowSize` when the request, or the
+    /// request and the answer, pass this size.
+    var contextSize: Int { get }
+
+    /// How many tokens the model's tokenizer makes of `text`.
+    ///
+    /// Defaults to `TokenEstimator.tokenCount(for:)`, a portable estimate; a backend for a real
+    /// model should count with its tokenizer. The session adds the chat template's framing
+    /// around each piece of a request itself, so count only the text.
+    func tokenCount(for text: String) async throws -> Int
+
     /// One turn of the model: text, structured content, or tool calls.
     func respond(to request: LanguageModelRequest) async throws -> LanguageModelTurn
 }
 
 extension LanguageModelBackend {
     public var availability: SystemLanguageModel.Availability { .available }
+
+    public var contextSize: Int { SystemLanguageModel.onDeviceContextSize }
+
+    public func tokenCount(for text: String) async throws -> Int {
+        TokenEstimator.tokenCount(for: text)
+    }
 }
 
 /// A tool as the model sees it.
@@ -144,6 +165,10 @@ public enum LanguageModelTurn: Sendable, Equatable {
 ///
 /// Each request consumes the next step; a request after the last step fails with
 /// `ScriptedLanguageModel.ScriptError.exhausted`. `requests` records what the model was asked.
+///
+/// The model's context holds `contextSize` tokens (4096 unless given), counted with
+/// `TokenEstimator` unless a `tokenCounter` is given: a session fails with
+/// `GenerationError.exceededContextWindowSize` when a request or its answer does not fit.
 public struct ScriptedLanguageModel: LanguageModelBackend {
     public enum Step: Sendable {
         /// Ask for these tool calls (run concurrently).
@@ -196,21 +221,46 @@ public struct ScriptedLanguageModel: LanguageModelBackend {
     let steps: [Step]
     let state = State()
     public let availability: SystemLanguageModel.Availability
+    /// The most tokens a session's context can hold.
+    public let contextSize: Int
+    /// Counts the tokens of a text in place of `TokenEstimator`, when given.
+    let tokenCounter: (@Sendable (String) -> Int)?
 
-    public init(_ steps: [Step], availability: SystemLanguageModel.Availability = .available) {
+    /// A model that plays `steps`, one per request.
+    ///
+    /// `contextSize` is the most tokens a session's context can hold; `tokenCounter`, when given,
+    /// counts the tokens of a text in place of `TokenEstimator`.
+    public init(
+        _ steps: [Step], availability: SystemLanguageModel.Availability = .available,
+        contextSize: Int = 4096, tokenCounter: (@Sendable (String) -> Int)? = nil
+    ) {
         self.steps = steps
         self.availability = availability
+        self.contextSize = contextSize
+        self.tokenCounter = tokenCounter
     }
 
     /// A model that answers every request with `respond`.
-    public init(availability: SystemLanguageModel.Availability = .available,
-                respond: @escaping @Sendable (LanguageModelRequest) async throws -> LanguageModelTurn) {
+    ///
+    /// `contextSize` and `tokenCounter` are as in `init(_:availability:contextSize:tokenCounter:)`.
+    public init(
+        availability: SystemLanguageModel.Availability = .available,
+        contextSize: Int = 4096, tokenCounter: (@Sendable (String) -> Int)? = nil,
+        respond: @escaping @Sendable (LanguageModelRequest) async throws -> LanguageModelTurn
+    ) {
         self.steps = []
         self.availability = availability
+        self.contextSize = contextSize
+        self.tokenCounter = tokenCounter
         self.handler = respond
     }
 
     var handler: (@Sendable (LanguageModelRequest) async throws -> LanguageModelTurn)?
+
+    /// The tokens of `text`, as `tokenCounter` counts them or else as `TokenEstimator` estimates.
+    public func tokenCount(for text: String) async throws -> Int {
+        tokenCounter?(text) ?? TokenEstimator.tokenCount(for: text)
+    }
 
     /// The requests the model has received, oldest first.
     public var requests: [LanguageModelRequest] {

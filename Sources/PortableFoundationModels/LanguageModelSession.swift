@@ -13,6 +13,18 @@ public import Foundation
 /// outputs to the transcript and asks again, until the model answers. A tool that throws ends
 /// `respond` with `ToolCallError`; a second `respond` while one runs fails with
 /// `GenerationError.concurrentRequests`.
+///
+/// The session keeps to its model's context as Apple's does. Before every request (the first of
+/// a turn and each one after tool outputs) it counts the request, instructions, tool definitions,
+/// the whole transcript with the new prompt and this turn's tool calls and outputs, and the
+/// response schema, with the model's counter (`SystemLanguageModel.tokenCount(for:)` counts the
+/// same rendering). When the request, or the request and the model's answer, pass
+/// `SystemLanguageModel.contextSize`, `respond` throws
+/// `GenerationError.exceededContextWindowSize`. A session that overflowed stays over its
+/// context: the entries the failed turn added (its prompt, tool calls and outputs, and the
+/// answer that did not fit) stay in the transcript, so every later request fails the same way.
+/// As Apple's TN3193 says, such a session cannot respond again: make a new one with
+/// `init(model:tools:transcript:)` from a shortened or summarized transcript.
 public final class LanguageModelSession: @unchecked Sendable {
     let model: SystemLanguageModel
     let tools: [any Tool]
@@ -261,6 +273,8 @@ extension LanguageModelSession {
         while true {
             try Task.checkCancellation()
             let request = LanguageModelRequest(transcript: transcript, tools: descriptions, prompt: promptEntry, schema: schema, options: options)
+            let requestTokens = try await model.tokenCount(of: TranscriptRendering.pieces(request: request))
+            try checkContext(requestTokens)
             let turn = try await backend.respond(to: request)
             switch turn {
             case .toolCalls(let calls):
@@ -284,16 +298,37 @@ extension LanguageModelSession {
                         throw GenerationError.decodingFailure(.init(debugDescription: "The model answered with text that is not JSON for the requested schema: \(text)"))
                     }
                 }
-                return try finish(raw, schema: schema, start: start, as: Content.self)
+                return try await finish(raw, schema: schema, start: start, requestTokens: requestTokens, as: Content.self)
             case .content(let content):
-                return try finish(content, schema: schema, start: start, as: Content.self)
+                return try await finish(content, schema: schema, start: start, requestTokens: requestTokens, as: Content.self)
             }
         }
     }
 
+    /// Fails with `exceededContextWindowSize` when `tokens` do not fit the model's context.
+    private func checkContext(_ tokens: Int) throws {
+        let size = model.contextSize
+        guard tokens > size else { return }
+        throw GenerationError.exceededContextWindowSize(.init(
+            debugDescription: "Content contains \(tokens) tokens, which exceeds the maximum allowed context size of \(size)."))
+    }
+
     private func finish<Content: Generable>(
-        _ raw: GeneratedContent, schema: GenerationSchema?, start: Int, as: Content.Type
-    ) throws -> Response<Content> {
+        _ raw: GeneratedContent, schema: GenerationSchema?, start: Int, requestTokens: Int, as: Content.Type
+    ) async throws -> Response<Content> {
+        let segment: Transcript.Segment = if case .string(let text) = raw.kind, schema == nil || Content.self == String.self {
+            .text(Transcript.TextSegment(content: text))
+        } else {
+            .structure(Transcript.StructuredSegment(source: String(describing: Content.self), content: raw))
+        }
+        let answer = Transcript.Response(assetIDs: [], segments: [segment])
+        // The answer fills the context as it is generated: one that does not fit overflows before
+        // it could be decoded, and stays in the transcript, which is now over the context.
+        let total = try await requestTokens + model.tokenCount(of: [TranscriptRendering.piece(response: answer.segments)])
+        if total > model.contextSize {
+            append(.response(answer))
+            try checkContext(total)
+        }
         if let schema, Content.self != String.self, let violation = schema.violations(in: raw).first {
             throw GenerationError.decodingFailure(.init(debugDescription: "The model's response does not match the schema: \(violation)"))
         }
@@ -303,13 +338,8 @@ extension LanguageModelSession {
         } catch {
             throw GenerationError.decodingFailure(.init(debugDescription: "Cannot make \(Content.self) from the model's response: \(error)"))
         }
-        let segment: Transcript.Segment = if case .string(let text) = raw.kind, schema == nil || Content.self == String.self {
-            .text(Transcript.TextSegment(content: text))
-        } else {
-            .structure(Transcript.StructuredSegment(source: String(describing: Content.self), content: raw))
-        }
         let entries: ArraySlice<Transcript.Entry> = lock.withLock {
-            storedTranscript.entries.append(.response(Transcript.Response(assetIDs: [], segments: [segment])))
+            storedTranscript.entries.append(.response(answer))
             return storedTranscript.entries[start...]
         }
         return Response(content: content, rawContent: raw, transcriptEntries: entries)
