@@ -43,8 +43,8 @@ extension SystemLanguageModel {
     /// The tokens transcript entries take in the context.
     ///
     /// An instructions entry counts its tool definitions too, and a prompt its response format's
-    /// schema. The count of a session's whole transcript is what its next request costs before
-    /// its new prompt.
+    /// schema. A session's next request costs the count of its transcript plus that of its new
+    /// prompt (and of any tool whose definition the instructions entry does not hold).
     nonisolated(nonsending) final public func tokenCount(
         for transcriptEntries: some Collection<Transcript.Entry>
     ) async throws -> Int {
