@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform"]),
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
         .target(name: "PortableFoundationModels"),
-        .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "JSONSchema", "PortableFoundationModels"]),
+        .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]),
         // The tools `ondevice-mcp serve` offers (clock, notes), as an app would write them. Not a product.
         .target(name: "OnDeviceMCPExamples", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         .target(

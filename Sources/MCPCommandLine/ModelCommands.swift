@@ -171,11 +171,14 @@ extension Runner {
             await provider.close()
             return failure(error, during: "preparing the chat session", timeout: timeout)
         }
-        let toolset = await provider.toolset
-        let names = toolset.tools.map(\.name)
-        var note = "Chatting with the language model; its tools: \(names.isEmpty ? "none" : names.joined(separator: ", "))"
-        if !toolset.excluded.isEmpty {
-            note += " (left out for the context budget: \(toolset.excluded.map(\.serverName).joined(separator: ", ")))"
+        let available = await provider.availableTools.map(\.name)
+        var note = "Chatting with the language model; its tools: \(available.isEmpty ? "none" : available.joined(separator: ", "))"
+        if available.count > configuration.budget.maximumTools {
+            note += " (each turn gets the \(configuration.budget.maximumTools) most relevant to its prompt)"
+        }
+        let excluded = await provider.selection.excluded.filter { exclusion in !available.contains(exclusion.name) }
+        if !excluded.isEmpty {
+            note += " (left out: \(excluded.map(\.serverName).joined(separator: ", ")))"
         }
         note += allowsWrites ? ".\n" : ".\nOnly read-only tools run; --allow-writes lets the model run tools that write or delete.\n"
         errors.write(note + "Type a question and press Return; end with Ctrl-D.\n")

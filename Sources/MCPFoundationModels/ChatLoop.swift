@@ -20,17 +20,28 @@ internal import Foundation
 /// - Parameters:
 ///   - provider: Sessions for each turn.
 ///   - input: The prompts; blank ones are skipped; the chat ends when it ends.
+///   - partial: When given, answers are streamed: it receives the answer so far as it grows,
+///     and `output` still receives each whole answer.
 ///   - output: Receives each answer, or `error: …`.
 @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
 public func runChat<Input: AsyncSequence>(
     provider: MCPSessionProvider, input: Input, isolation: isolated (any Actor)? = #isolation,
-    output: (String) -> Void
+    partial: ((String) -> Void)? = nil, output: (String) -> Void
 ) async throws where Input.Element == String {
     for try await line in input {
         let prompt = String(line.trimmingWhitespace)
         guard !prompt.isEmpty else { continue }
         do {
-            output(try await provider.respond(to: prompt))
+            if let partial {
+                var answer = ""
+                for try await snapshot in provider.streamResponse(to: prompt) {
+                    answer = snapshot
+                    partial(snapshot)
+                }
+                output(answer)
+            } else {
+                output(try await provider.respond(to: prompt))
+            }
         } catch is CancellationError {
             throw CancellationError()
         } catch {

@@ -7,10 +7,15 @@
 /// characters of its name, description and encoded parameters schema. The estimate errs
 /// high for JSON-heavy schemas, which is the safe side.
 ///
-/// A session gets tools in listing order while they fit ``toolTokens`` and number at most
-/// ``maximumTools`` (TN3193: 3–5 tools); tool output is cut to ``toolOutputTokens``.
+/// Each turn gets the tools most relevant to its prompt while they fit ``toolTokens`` and
+/// number at most ``maximumTools`` (TN3193: 3–5 tools); tool output is cut to
+/// ``toolOutputTokens`` and to what is left of the context; ``responseTokens`` are kept free
+/// for the answer. Where the model can count its tokens (`SystemLanguageModel.tokenCount(for:)`,
+/// 26.4 and later, and the portable backends), its counts are used and ``charactersPerToken``
+/// is only the fallback.
 public struct ContextBudget: Hashable, Sendable {
-    /// The model's whole context, in tokens.
+    /// The model's whole context, in tokens, when the model does not report its own
+    /// (`SystemLanguageModel.contextSize`, 26.4 and later; the portable backends).
     public var contextTokens: Int
     /// The share of the context for tool definitions.
     public var toolTokens: Int
@@ -22,10 +27,13 @@ public struct ContextBudget: Hashable, Sendable {
     public var descriptionCharacters: Int
     /// Characters per token, for estimates.
     public var charactersPerToken: Int
+    /// Tokens kept free for the model's answer when a turn is fitted into the context.
+    public var responseTokens: Int
 
     public init(
         contextTokens: Int = 4096, toolTokens: Int = 1536, maximumTools: Int = 5,
-        toolOutputTokens: Int = 512, descriptionCharacters: Int = 300, charactersPerToken: Int = 4
+        toolOutputTokens: Int = 512, descriptionCharacters: Int = 300, charactersPerToken: Int = 4,
+        responseTokens: Int = 400
     ) {
         self.contextTokens = contextTokens
         self.toolTokens = toolTokens
@@ -33,6 +41,7 @@ public struct ContextBudget: Hashable, Sendable {
         self.toolOutputTokens = toolOutputTokens
         self.descriptionCharacters = descriptionCharacters
         self.charactersPerToken = max(1, charactersPerToken)
+        self.responseTokens = max(0, responseTokens)
     }
 
     /// The budget for Apple's on-device model.

@@ -19,6 +19,7 @@ extension MCPBridgedTool {
         let (approval, asked) = await dataFlowGuard.approval(for: request, policy: policy, guardsDataFlow: defences.guardsDataFlow)
         if let reason = approval.denialReason {
             defences.report(DefenceEvent(kind: .declined, tool: name, message: reason))
+            monitor?.report(.toolCallDeclined(ToolCallDecline(tool: name, reason: reason)))
             return outputFormat.error("The call was not approved, so the tool did not run: \(reason).", toolName: name)
         }
         if !effects.isEmpty, asked.concern != nil || policy.approver != nil {
@@ -33,6 +34,28 @@ extension MCPBridgedTool {
                     kind: .redacted, tool: name, message: "removed \(argumentSecrets.joined(separator: ", ")) from the arguments"))
             }
         }
+        let clock = ContinuousClock()
+        let started = clock.now
+        monitor?.report(.toolCallStarted(ToolCallStart(
+            tool: name, server: server, serverName: serverName, arguments: JSONValue.object(redacted).description)))
+        let format = outputFormat.limited(to: monitor?.remainingCharacters)
+        let output: (text: String, isError: Bool, wasCut: Bool)
+        do {
+            output = try await send(sent, format: format)
+        } catch {
+            monitor?.report(.toolCallFinished(ToolCallFinish(
+                tool: name, duration: clock.now - started, isError: true, outputCharacters: 0, wasCut: false)))
+            throw error
+        }
+        monitor?.consume(output.text.count)
+        monitor?.report(.toolCallFinished(ToolCallFinish(
+            tool: name, duration: clock.now - started, isError: output.isError, outputCharacters: output.text.count,
+            wasCut: output.wasCut)))
+        return output.text
+    }
+
+    /// Sends the call and renders what the model reads with `format`.
+    private func send(_ sent: JSONObject, format outputFormat: ToolOutputFormat) async throws -> (text: String, isError: Bool, wasCut: Bool) {
         let result: CallToolResult
         do {
             result = try await client.callTool(
@@ -40,7 +63,7 @@ extension MCPBridgedTool {
         } catch let error as JSONRPCError {
             let failure = outputFormat.failure("The server rejected the call: \(error.message) (\(error.code)).", toolName: name)
             await dataFlowGuard.recordRead(tool: name, marks: dataMarks)
-            return failure.text
+            return (failure.text, true, false)
         } catch MCPClientError.resultTooLarge {
             // Refused while it was read: none of it reached this process whole, nor the model.
             let failure = outputFormat.failure(
@@ -48,7 +71,7 @@ extension MCPBridgedTool {
                     + "so none of it was read. Ask for less (a narrower query, fewer items) and call \(name) again.",
                 toolName: name)
             await dataFlowGuard.recordRead(tool: name, marks: dataMarks)
-            return failure.text
+            return (failure.text, true, true)
         }
         let rendered = outputFormat.rendered(result, toolName: name)
         await dataFlowGuard.recordRead(tool: name, marks: dataMarks)
@@ -56,7 +79,7 @@ extension MCPBridgedTool {
             defences.report(DefenceEvent(
                 kind: .redacted, tool: name, message: "removed \(rendered.kinds.joined(separator: ", ")) from the output"))
         }
-        return rendered.text
+        return (rendered.text, result.isError, outputFormat.wouldCut(result))
     }
 
     /// `arguments` with the frame's boundary replaced wherever a string holds it.

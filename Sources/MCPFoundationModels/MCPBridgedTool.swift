@@ -84,8 +84,10 @@ public struct MCPBridgedTool: Sendable {
         let (scaled, overflow) = budget.toolOutputCharacters.multipliedReportingOverflow(by: 256)
         return max(64 * 1024, overflow ? Int.max : scaled)
     }
-    /// The server's name (`serverInfo.name`), which ``ToolTrust`` rules name.
+    /// The server's label (by default its `serverInfo.name`), which ``ToolTrust`` rules name.
     public let server: String
+    /// Where the tool's calls are reported, and what limits their output in a turn.
+    public let monitor: ToolCallMonitor?
     /// The defences this tool's calls go through.
     public let defences: Defences
     /// The conversation's state: what it has read, what a person allowed, the output frame.
@@ -108,6 +110,7 @@ public struct MCPBridgedTool: Sendable {
         self.timeout = Self.defaultTimeout
         self.maximumResultBytes = Self.maximumResultBytes(for: .onDevice)
         self.server = client.serverInfo.name
+        self.monitor = nil
         self.defences = Defences()
         let state = DataFlowGuard()
         self.dataFlowGuard = state
@@ -129,12 +132,15 @@ public struct MCPBridgedTool: Sendable {
     ///   - defences: Trust overrides, secrets and switches (see ``Defences``).
     ///   - dataFlowGuard: The conversation's state, shared by the tools of one session; by
     ///     default a new one for this tool alone.
+    ///   - server: The server's label for ``ToolTrust`` rules and events; by default its
+    ///     `serverInfo.name`.
+    ///   - monitor: Receives the tool's call events and limits its output to the turn's room.
     /// - Throws: `GenerationSchema.SchemaError` if FoundationModels rejects the converted
     ///   schema (which unique naming rules out).
     public init(
         tool: MCPCore.ToolDefinition, client: MCPClient, name: String? = nil, policy: ToolPolicy = .readOnly,
         budget: ContextBudget = .onDevice, timeout: Duration? = nil, defences: Defences = Defences(),
-        dataFlowGuard: DataFlowGuard? = nil
+        dataFlowGuard: DataFlowGuard? = nil, server: String? = nil, monitor: ToolCallMonitor? = nil
     ) throws {
         let modelName = name ?? ToolNameMap.sanitized(tool.name)
         let inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema
@@ -146,8 +152,9 @@ public struct MCPBridgedTool: Sendable {
         self.serverName = tool.name
         self.definition = tool
         self.conversion = conversion
-        let server = client.serverInfo.name
+        let server = server ?? client.serverInfo.name
         self.server = server
+        self.monitor = monitor
         self.effects = defences.trust.effects(ofTool: tool.name, server: server, declared: ToolEffects(annotations: tool.annotations))
         self.policy = policy
         self.timeout = timeout ?? Self.defaultTimeout

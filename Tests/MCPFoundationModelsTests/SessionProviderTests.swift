@@ -75,7 +75,7 @@ struct SessionProviderTests {
 
             // A new server tool; the provider hears tools/list_changed.
             try await server.register(Self.calendarAdd(received))
-            while let event = await events.next(), event != .toolListChanged {}
+            while let event = await events.next(), !ContextManagementTests.isListChange(event) {}
 
             promptSink.yield("Put the flight in my calendar")
             let second = try #require(await answerIterator.next())
@@ -118,7 +118,7 @@ struct SessionProviderTests {
             guard let provider = holder.provider, let before = holder.session else { return }
             try? await server.register(Self.calendarAdd(received))
             var events = provider.events.makeAsyncIterator()
-            while let event = await events.next(), event != .toolListChanged {}
+            while let event = await events.next(), !ContextManagementTests.isListChange(event) {}
             let during = try? await provider.session()
             observed.append((during === before, before.isResponding))
         })

@@ -1,0 +1,118 @@
+/// Something a ``MCPSessionProvider`` or its bridged tools did, for an app to show or log.
+///
+/// Arguments in events are redacted (``SecretRedactor``) as they are for servers. Switch
+/// over events with a `default:` case: new kinds of event may be added.
+public enum SessionEvent: Hashable, Sendable {
+    /// A server said its tool list changed; the next turn lists its tools again.
+    case toolListChanged(server: String)
+    /// A session was built for the next turn (see ``SessionBuild``).
+    case sessionBuilt(SessionBuild)
+    /// A tool call is about to reach its server.
+    case toolCallStarted(ToolCallStart)
+    /// A tool call ended (with a result, an error result or a failure).
+    case toolCallFinished(ToolCallFinish)
+    /// A tool call was declined by the policy, a person or the data-flow guard.
+    case toolCallDeclined(ToolCallDecline)
+}
+
+/// Why a session was built, and what it holds.
+public struct SessionBuild: Hashable, Sendable {
+    /// Why a session was built. A struct with static members, so new reasons can be added.
+    public struct Reason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The conversation's first turn (or the first after ``MCPSessionProvider/reset()``).
+        public static let firstTurn = Reason(rawValue: "first turn")
+        /// A server's tool list changed.
+        public static let toolsChanged = Reason(rawValue: "tools changed")
+        /// This turn's prompt chose a different set of tools.
+        public static let toolSetChanged = Reason(rawValue: "tool set changed")
+        /// The history was shortened before the turn so that it fits the context.
+        public static let trimmed = Reason(rawValue: "trimmed")
+        /// The model reported an overflow; the history was shortened and the turn retried.
+        public static let overflowRecovered = Reason(rawValue: "overflow recovered")
+
+        public var description: String { rawValue }
+    }
+
+    /// Why, most important first.
+    public var reasons: [Reason]
+    /// The session's tools, by the names the model calls them, in the order it got them.
+    public var tools: [String]
+    /// Whether the session continues an earlier session's conversation.
+    public var carriesTranscript: Bool
+    /// The tokens the turn would have taken with the previous session's history (the
+    /// instructions, tools, history, prompt and the room kept for the answer).
+    public var tokensBefore: Int
+    /// The same, for the session built.
+    public var tokensAfter: Int
+    /// The model's context size.
+    public var contextSize: Int
+    /// Listed tools the session does not get, each with the reason.
+    public var excluded: [ToolSelection.Exclusion]
+
+    public init(
+        reasons: [Reason], tools: [String], carriesTranscript: Bool, tokensBefore: Int, tokensAfter: Int, contextSize: Int,
+        excluded: [ToolSelection.Exclusion]
+    ) {
+        self.reasons = reasons
+        self.tools = tools
+        self.carriesTranscript = carriesTranscript
+        self.tokensBefore = tokensBefore
+        self.tokensAfter = tokensAfter
+        self.contextSize = contextSize
+        self.excluded = excluded
+    }
+}
+
+/// A tool call about to reach its server.
+public struct ToolCallStart: Hashable, Sendable {
+    /// The name the model called.
+    public var tool: String
+    /// The server's label and its name for the tool.
+    public var server: String
+    public var serverName: String
+    /// The arguments as compact JSON, secrets redacted.
+    public var arguments: String
+
+    public init(tool: String, server: String, serverName: String, arguments: String) {
+        self.tool = tool
+        self.server = server
+        self.serverName = serverName
+        self.arguments = arguments
+    }
+}
+
+/// A tool call that ended.
+public struct ToolCallFinish: Hashable, Sendable {
+    public var tool: String
+    /// How long the call took, from the request to the rendered output.
+    public var duration: Duration
+    /// Whether the model read an error (an `isError` result, a rejection, a result too large).
+    public var isError: Bool
+    /// The characters the model reads, frame included.
+    public var outputCharacters: Int
+    /// Whether the output was cut to fit (its size limit or what was left of the context).
+    public var wasCut: Bool
+
+    public init(tool: String, duration: Duration, isError: Bool, outputCharacters: Int, wasCut: Bool) {
+        self.tool = tool
+        self.duration = duration
+        self.isError = isError
+        self.outputCharacters = outputCharacters
+        self.wasCut = wasCut
+    }
+}
+
+/// A tool call that was declined.
+public struct ToolCallDecline: Hashable, Sendable {
+    public var tool: String
+    /// The reason the model read.
+    public var reason: String
+
+    public init(tool: String, reason: String) {
+        self.tool = tool
+        self.reason = reason
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(FoundationModels)
+internal import FoundationModels
+#else
+internal import PortableFoundationModels
+#endif
+internal import MCP
+
+/// Every tool of a provider's servers, bridged, named uniquely and priced in tokens: what
+/// each turn chooses from.
+@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+struct ToolCatalog: Sendable {
+    /// A tool of one server, identified across servers.
+    struct Key: Hashable, Sendable {
+        var server: String
+        var tool: String
+    }
+
+    struct Entry: Sendable {
+        var key: Key
+        var tool: MCPBridgedTool
+        var candidate: ToolCandidate
+    }
+
+    /// The bridged tools, server by server in the provider's order, each in listing order.
+    private(set) var entries: [Entry] = []
+    /// Listed tools that cannot be offered at all, with the reason.
+    private(set) var excluded: [ToolSelection.Exclusion] = []
+    /// The model name of every tool, kept from one catalog to the next.
+    private(set) var names: [Key: String] = [:]
+
+    init() {}
+
+    /// The candidates, in catalog order.
+    var candidates: [ToolCandidate] { entries.map(\.candidate) }
+
+    /// The bridged tool the model calls `name`.
+    func tool(named name: String) -> MCPBridgedTool? {
+        entries.first { $0.candidate.name == name }?.tool
+    }
+
+    /// Bridges the listings of `servers`, naming tools as `previous` did where it can.
+    ///
+    /// - Parameters:
+    ///   - listings: Each server's label, client and listing, in the provider's order.
+    ///   - cost: The tokens of one bridged tool's definition.
+    init(
+        listings: [(server: String, client: MCPClient, listing: ToolListing)], previous: ToolCatalog?,
+        configuration: MCPSessionProvider.Configuration, dataFlowGuard: DataFlowGuard, monitor: ToolCallMonitor?,
+        cost: (MCPBridgedTool) async -> Int
+    ) async {
+        var offered: [(server: String, client: MCPClient, tool: MCPCore.ToolDefinition)] = []
+        for (server, client, listing) in listings {
+            for skipped in listing.skipped {
+                excluded.append(ToolSelection.Exclusion(
+                    name: skipped.name ?? "entry \(skipped.position)", serverName: skipped.name ?? "entry \(skipped.position)",
+                    reason: "its definition on \(server) is not valid: \(skipped.reason)"))
+            }
+            for tool in listing.tools {
+                guard configuration.includesTool(tool) else {
+                    excluded.append(ToolSelection.Exclusion(name: tool.name, serverName: tool.name, reason: "not chosen by the app"))
+                    continue
+                }
+                offered.append((server, client, tool))
+            }
+        }
+        names = Self.names(for: offered.map { Key(server: $0.server, tool: $0.tool.name) }, previous: previous?.names ?? [:])
+        for (server, client, definition) in offered {
+            let key = Key(server: server, tool: definition.name)
+            let modelName = names[key] ?? ToolNameMap.sanitized(definition.name)
+            let bridged: MCPBridgedTool
+            do {
+                bridged = try MCPBridgedTool(
+                    tool: definition, client: client, name: modelName, policy: configuration.policy, budget: configuration.budget,
+                    timeout: configuration.toolTimeout, defences: configuration.defences, dataFlowGuard: dataFlowGuard,
+                    server: server, monitor: monitor)
+            } catch {
+                excluded.append(ToolSelection.Exclusion(
+                    name: modelName, serverName: definition.name, reason: "its input schema cannot be bridged: \(error)"))
+                continue
+            }
+            let properties = definition.inputSchema["properties"]?.objectValue ?? [:]
+            let candidate = ToolCandidate(
+                name: modelName, serverName: definition.name, server: server, title: definition.title,
+                description: bridged.description, parameterNames: properties.keys.sorted(),
+                parameterDescriptions: properties.keys.sorted().compactMap { properties[$0]?["description"]?.stringValue },
+                tokens: await cost(bridged))
+            entries.append(Entry(key: key, tool: bridged, candidate: candidate))
+        }
+    }
+
+    /// A unique model name for every key, stable across catalogs.
+    ///
+    /// A name the previous catalog gave keeps it. Within a server, names are made valid as
+    /// ``ToolNameMap`` does. A name that two servers share is prefixed with its server's
+    /// label (`notes_search`, `mail_search`); any remaining clash gets `_2`, `_3`, ….
+    static func names(for keys: [Key], previous: [Key: String]) -> [Key: String] {
+        var result: [Key: String] = [:]
+        var taken: Set<String> = []
+        for key in keys.sorted(by: { ($0.server, $0.tool) < ($1.server, $1.tool) }) {
+            if let name = previous[key], !taken.contains(name) {
+                result[key] = name
+                taken.insert(name)
+            }
+        }
+        var servers: [String] = []
+        var toolsByServer: [String: [String]] = [:]
+        for key in keys {
+            if toolsByServer[key.server] == nil { servers.append(key.server) }
+            toolsByServer[key.server, default: []].append(key.tool)
+        }
+        var local: [Key: String] = [:]
+        var owners: [String: Set<String>] = [:]
+        for server in servers {
+            let map = ToolNameMap(serverNames: toolsByServer[server] ?? [])
+            for tool in toolsByServer[server] ?? [] {
+                let name = map.modelName(for: tool) ?? ToolNameMap.sanitized(tool)
+                local[Key(server: server, tool: tool)] = name
+                owners[name, default: []].insert(server)
+            }
+        }
+        for key in keys.sorted(by: { ($0.server, $0.tool) < ($1.server, $1.tool) }) where result[key] == nil {
+            guard let name = local[key] else { continue }
+            let shared = (owners[name]?.count ?? 0) > 1
+            let base = shared ? ToolNameMap.sanitized("\(key.server)_\(name)") : name
+            var candidate = base
+            var suffix = 2
+            while taken.contains(candidate) {
+                candidate = "\(base)_\(suffix)"
+                suffix += 1
+            }
+            result[key] = candidate
+            taken.insert(candidate)
+        }
+        return result
+    }
+}

@@ -1,0 +1,306 @@
+#if !canImport(FoundationModels)
+import Foundation
+import MCP
+import PortableFoundationModels
+import Testing
+
+@testable import MCPFoundationModels
+
+/// Conversations that outgrow the 4,096-token context, tools that come and go, many
+/// servers: the provider keeps every turn answerable.
+@Suite("Context management")
+struct ContextManagementTests {
+    static let readOnly = ToolAnnotations(readOnlyHint: true, openWorldHint: false)
+
+    /// A read-only tool whose every output is about `characters` long.
+    static func reportTool(characters: Int) -> MCPTool {
+        MCPTool(
+            name: "report_fetch", description: "Fetch a report by number",
+            inputSchema: ["type": "object", "properties": ["number": ["type": "integer"]], "required": ["number"]],
+            annotations: readOnly
+        ) { arguments in
+            let number = arguments["number"]?.intValue ?? 0
+            let line = "Report \(number): quarterly figures, revenue up, costs steady, churn down. "
+            return .text(String(repeating: line, count: characters / line.count + 1))
+        }
+    }
+
+    /// A model that, for each prompt "Turn N", fetches report N and then answers "Answer N".
+    static func reportingModel(contextSize: Int = 4096) -> ScriptedLanguageModel {
+        ScriptedLanguageModel(contextSize: contextSize) { request in
+            let number = Int(request.promptText.split(separator: " ").last ?? "") ?? 0
+            if request.toolResults.isEmpty {
+                return .toolCalls([LanguageModelToolCall(
+                    toolName: "report_fetch", arguments: GeneratedContent(properties: ["number": number]))])
+            }
+            return .text("Answer \(number): the report says revenue is up.")
+        }
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("50 turns with large tool outputs at 4,096 tokens: no turn fails and the latest turns are intact; unmanaged, it overflows")
+    func longConversation() async throws {
+        let (_, client) = try await connectedServer([Self.reportTool(characters: 6000)])
+        let model = Self.reportingModel()
+        let provider = MCPSessionProvider(client: client, model: model.model)
+        var answers: [String] = []
+        for turn in 1...50 {
+            answers.append(try await provider.respond(to: "Turn \(turn)"))
+        }
+        #expect(answers.count == 50)
+        #expect(answers.last == "Answer 50: the report says revenue is up.")
+        // Every request the model received fit its context.
+        for request in model.requests {
+            let tokens = try await model.model.tokenCount(for: Array(request.transcript))
+            #expect(tokens <= 4096)
+        }
+        // The latest two turns are intact: prompt, call, the whole output as the tool gave it, answer.
+        let session = try await provider.session()
+        let history = MCPSessionProvider.history(of: session.transcript)
+        let turns = TrimmingHistoryPolicy.turns(of: history)
+        let latest = try #require(turns.last)
+        #expect(latest.count == 4)
+        for turn in turns.suffix(2) {
+            for entry in turn {
+                if case .toolOutput(let output) = entry {
+                    #expect(!output.segments.description.contains(TrimmingHistoryPolicy.removedMarker))
+                }
+            }
+        }
+
+        // The same conversation in one session, unmanaged, overflows.
+        let unmanagedModel = Self.reportingModel()
+        let tool = try MCPBridgedTool(tool: try #require(await client.listTools().first), client: client)
+        let unmanaged = LanguageModelSession(model: unmanagedModel.model, tools: [tool], instructions: MCPSessionProvider.defaultInstructions)
+        var overflowTurn: Int?
+        for turn in 1...50 {
+            do {
+                _ = try await unmanaged.respond(to: "Turn \(turn)")
+            } catch LanguageModelSession.GenerationError.exceededContextWindowSize {
+                overflowTurn = turn
+                break
+            }
+        }
+        let overflowedAt = try #require(overflowTurn)
+        print("Unmanaged, the 50-turn conversation overflows at turn \(overflowedAt); managed, all 50 turns are answered.")
+        #expect(overflowedAt < 50)
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("An overflow the provider did not foresee is recovered: a new session with a shorter history answers the turn")
+    func overflowRecovered() async throws {
+        // The model counts every character as a token: the provider's estimate is far too low.
+        let model = ScriptedLanguageModel(contextSize: 4096, tokenCounter: { $0.count }) { request in
+            request.toolResults.isEmpty && request.promptText.hasPrefix("Turn")
+                ? .toolCalls([LanguageModelToolCall(toolName: "report_fetch", arguments: GeneratedContent(properties: ["number": 1]))])
+                : .text("ok")
+        }
+        let (_, client) = try await connectedServer([Self.reportTool(characters: 1500)])
+        let provider = MCPSessionProvider(client: client, model: model.model)
+        var events = provider.events.makeAsyncIterator()
+        var recovered = false
+        for turn in 1...6 {
+            #expect(try await provider.respond(to: "Turn \(turn)") == "ok")
+        }
+        await provider.close()
+        while let event = await events.next() {
+            if case .sessionBuilt(let build) = event, build.reasons.contains(.overflowRecovered) || build.reasons.contains(.trimmed) {
+                recovered = true
+            }
+        }
+        #expect(recovered)
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("20 turns while the server adds and removes tools: the same loop, each new tool offered from the next turn")
+    func toolsComeAndGo() async throws {
+        let server = MCPServer(name: "App", version: "1.0")
+        try await server.register(Self.reportTool(characters: 100))
+        let client = try await MCPClient.connect(to: server)
+        let offered = Recorder<[String]>()
+        let model = ScriptedLanguageModel { request in
+            offered.append(request.tools.map(\.name).sorted())
+            return .text("turn done")
+        }
+        let provider = MCPSessionProvider(client: client, model: model.model)
+        var events = provider.events.makeAsyncIterator()
+        var expected: [[String]] = []
+        var registered: [String] = ["report_fetch"]
+        for turn in 1...20 {
+            if turn % 3 == 0 {
+                let name = "extra_\(turn)"
+                try await server.register(MCPTool(name: name, description: "Extra tool \(turn)", annotations: Self.readOnly) { _ in .text("x") })
+                registered.append(name)
+                while let event = await events.next(), !Self.isListChange(event) {}
+            } else if turn % 5 == 0, let removed = registered.last(where: { $0 != "report_fetch" }) {
+                await server.unregister(removed)
+                registered.removeAll { $0 == removed }
+                while let event = await events.next(), !Self.isListChange(event) {}
+            }
+            expected.append(registered.sorted())
+            #expect(try await provider.respond(to: "Turn \(turn)") == "turn done")
+        }
+        #expect(offered.values == expected)
+    }
+
+    static func isListChange(_ event: SessionEvent) -> Bool {
+        if case .toolListChanged = event { true } else { false }
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("Two servers with the same tool name: both offered under unique names that stay the same across rebuilds")
+    func manyServers() async throws {
+        func search(_ what: String) -> MCPTool {
+            MCPTool(
+                name: "search", description: "Search the user's \(what)",
+                inputSchema: ["type": "object", "properties": ["query": ["type": "string"]]], annotations: Self.readOnly
+            ) { _ in .text("found in \(what)") }
+        }
+        let (notesServer, notes) = try await connectedServer([search("notes")])
+        let (_, mail) = try await connectedServer([search("mail")])
+        let model = ScriptedLanguageModel { request in
+            if request.toolResults.isEmpty, request.promptText.contains("mail") {
+                return .toolCalls([LanguageModelToolCall(toolName: "mail_search", arguments: GeneratedContent(properties: ["query": "x"]))])
+            }
+            return .text(request.toolResults.map(\.text).joined())
+        }
+        let provider = MCPSessionProvider(
+            servers: [.init(name: "notes", client: notes), .init(name: "mail", client: mail)], model: model.model)
+        let answer = try await provider.respond(to: "look in my mail")
+        #expect(answer.contains("found in mail"))
+        #expect(model.requests[0].tools.map(\.name).sorted() == ["mail_search", "notes_search"])
+        // A rebuild (a new tool on one server) keeps both names.
+        try await notesServer.register(MCPTool(name: "notes_list", description: "List notes", annotations: Self.readOnly) { _ in .text("") })
+        await provider.toolListDidChange(server: "notes")
+        _ = try await provider.respond(to: "anything else?")
+        #expect(model.requests.last?.tools.map(\.name).sorted() == ["mail_search", "notes_list", "notes_search"])
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("With more tools than fit, a turn gets the ones its prompt needs, and every exclusion has a reason")
+    func perTurnChoice() async throws {
+        var tools: [MCPTool] = []
+        for topic in ["weather", "calendar", "notes", "mail", "contacts", "music", "photos", "maps", "reminders", "files"] {
+            tools.append(MCPTool(
+                name: "\(topic)_lookup", description: "Look up the user's \(topic)",
+                inputSchema: ["type": "object", "properties": ["query": ["type": "string"]]], annotations: Self.readOnly
+            ) { _ in .text(topic) })
+        }
+        let (_, client) = try await connectedServer(tools)
+        let model = ScriptedLanguageModel { _ in .text("ok") }
+        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(pinnedTools: ["files_lookup"]))
+        _ = try await provider.respond(to: "What's the weather tomorrow?")
+        let first = model.requests[0].tools.map(\.name)
+        #expect(first.count <= 5)
+        #expect(first.contains("weather_lookup"))
+        #expect(first.first == "files_lookup")
+        let selection = await provider.selection
+        #expect(selection.excluded.count == 10 - first.count)
+        #expect(selection.excluded.allSatisfy { !$0.reason.isEmpty })
+        _ = try await provider.respond(to: "Play some music")
+        let second = model.requests[1].tools.map(\.name)
+        #expect(second.contains("music_lookup"))
+        #expect(second.contains("files_lookup"))
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("Tool calls are reported: started with redacted arguments, finished with size and duration, declined with the reason")
+    func toolCallEvents() async throws {
+        let write = MCPTool(
+            name: "notes_add", description: "Add a note", inputSchema: ["type": "object", "properties": ["text": ["type": "string"]]],
+            annotations: ToolAnnotations(readOnlyHint: false)
+        ) { _ in .text("added") }
+        let read = MCPTool(
+            name: "notes_get", description: "Get a note", inputSchema: ["type": "object", "properties": ["text": ["type": "string"]]],
+            annotations: Self.readOnly
+        ) { _ in .text("the note") }
+        let (_, client) = try await connectedServer([write, read])
+        let model = ScriptedLanguageModel([
+            .callTool("notes_get", json: #"{"text": "key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"}"#),
+            .text("read"),
+            .callTool("notes_add", json: #"{"text": "hello"}"#),
+            .text("tried"),
+        ])
+        let provider = MCPSessionProvider(client: client, model: model.model)
+        _ = try await provider.respond(to: "get my note")
+        _ = try await provider.respond(to: "add a note")
+        await provider.close()
+        var started: [ToolCallStart] = []
+        var finished: [ToolCallFinish] = []
+        var declined: [ToolCallDecline] = []
+        for await event in provider.events {
+            switch event {
+            case .toolCallStarted(let start): started.append(start)
+            case .toolCallFinished(let finish): finished.append(finish)
+            case .toolCallDeclined(let decline): declined.append(decline)
+            default: break
+            }
+        }
+        let start = try #require(started.first)
+        #expect(started.count == 1)
+        #expect(start.tool == "notes_get")
+        #expect(!start.arguments.contains("sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"))
+        #expect(start.arguments.contains("[redacted"))
+        let finish = try #require(finished.first)
+        #expect(finish.tool == "notes_get" && !finish.isError && finish.outputCharacters > 0 && !finish.wasCut)
+        #expect(declined.map(\.tool) == ["notes_add"])
+        #expect(declined.first?.reason.isEmpty == false)
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("Answers stream through the provider and the chat loop")
+    func streaming() async throws {
+        let (_, client) = try await connectedServer([Self.reportTool(characters: 100)])
+        let model = ScriptedLanguageModel { _ in .text("The report is in.") }
+        let provider = MCPSessionProvider(client: client, model: model.model)
+        var last = ""
+        for try await snapshot in provider.streamResponse(to: "Turn 1") {
+            #expect(snapshot.count >= last.count)
+            last = snapshot
+        }
+        #expect(last == "The report is in.")
+        let partials = Recorder<String>()
+        let answers = Recorder<String>()
+        try await runChat(provider: provider, input: ["Turn 2"].async, partial: { partials.append($0) }) { answers.append($0) }
+        #expect(answers.values == ["The report is in."])
+        #expect(partials.values.last == "The report is in.")
+    }
+
+    @Test("The history policy removes old tool outputs first, then old turns, and keeps the latest turns")
+    func trimmingPolicy() {
+        func turn(_ number: Int, output: Int) -> [Transcript.Entry] {
+            [
+                .prompt(Transcript.Prompt(segments: [.text(.init(content: "Turn \(number)"))])),
+                .toolCalls(Transcript.ToolCalls([Transcript.ToolCall(id: "c\(number)", toolName: "t", arguments: GeneratedContent(properties: [:]))])),
+                .toolOutput(Transcript.ToolOutput(id: "c\(number)", toolName: "t", segments: [.text(.init(content: String(repeating: "x", count: output)))])),
+                .response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "Answer \(number)"))])),
+            ]
+        }
+        let entries = (1...6).flatMap { turn($0, output: 400) }
+        let count: (Transcript.Entry) -> Int = { $0.description.count / 4 }
+        let total = entries.reduce(0) { $0 + count($1) }
+        let policy = TrimmingHistoryPolicy(keepsLatestTurns: 2)
+        // A little shorter: only old outputs go.
+        let light = policy.shorten(entries, toFit: total - 150, tokens: count)
+        #expect(light.count == entries.count)
+        #expect(light.suffix(8) == entries.suffix(8))
+        // Much shorter: old turns go too, the latest two stay as they were.
+        let heavy = policy.shorten(entries, toFit: 300, tokens: count)
+        #expect(heavy.suffix(8) == entries.suffix(8))
+        #expect(heavy.count < entries.count)
+        #expect(heavy.reduce(0) { $0 + count($1) } <= 300)
+        // Nothing fits: the latest turns go as well rather than the turn failing.
+        #expect(policy.shorten(entries, toFit: 0, tokens: count).isEmpty)
+    }
+
+    @Test("A context overflow is recognised in 26's and 27's spelling, and inside a tool call error")
+    func overflowRecognised() {
+        enum LanguageModelError: Error { case contextSizeExceeded(contextSize: Int, tokenCount: Int), rateLimited }
+        let overflow = LanguageModelSession.GenerationError.exceededContextWindowSize(.init(debugDescription: "too long"))
+        #expect(ContextMeasure.isContextOverflow(overflow))
+        #expect(ContextMeasure.isContextOverflow(LanguageModelError.contextSizeExceeded(contextSize: 4096, tokenCount: 5000)))
+        #expect(!ContextMeasure.isContextOverflow(LanguageModelError.rateLimited))
+        #expect(!ContextMeasure.isContextOverflow(CancellationError()))
+    }
+}
+#endif
