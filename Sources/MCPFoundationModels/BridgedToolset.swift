@@ -87,6 +87,18 @@ public struct BridgedToolset: Sendable {
         }
     }
 
+    /// The tokens of a tool's definition as `model` counts them (`tokenCount(for:)`, 26.4
+    /// and later, and the portable backends), or the estimate of
+    /// ``estimatedTokens(of:budget:)`` where the model cannot count.
+    public static func tokens(of tool: MCPBridgedTool, model: SystemLanguageModel, budget: ContextBudget) async -> Int {
+        await ContextMeasure(model: model, budget: budget).tokens(forTools: [tool])
+    }
+
+    /// The model's context size, or the budget's where the model does not report one.
+    public static func contextSize(of model: SystemLanguageModel, budget: ContextBudget) -> Int {
+        ContextMeasure(model: model, budget: budget).contextSize
+    }
+
     /// The estimated tokens of a tool's definition: its name, description and encoded
     /// parameters schema at the budget's characters per token.
     public static func estimatedTokens(of tool: MCPBridgedTool, budget: ContextBudget) -> Int {
