@@ -21,9 +21,10 @@ internal import MCPCore
 /// ``DescriptionCompactor``): its first sentence without markup, within
 /// ``DescriptionCompactor/parameterCharacters``, and nothing when it only repeats the
 /// node's name (a property's key, a definition's name, the root's name), as the titles that
-/// Python SDKs derive from names do (`"extra_names": {"title": "Extra Names"}`, the root's
-/// `"title": "get_weatherArguments"`). Guides (choices, bounds, patterns, counts) and names
-/// are the same either way; the keywords used and the diagnostics too.
+/// Python SDKs derive from names do (`"extra_names": {"title": "Extra Names"}`); nor a root
+/// title of one word with no description beside it (`"title": "statusArguments"`), a type
+/// name. Guides (choices, bounds, patterns, counts) and names are the same either way; the
+/// keywords used and the diagnostics too.
 struct SchemaLowering {
     /// The whole input schema, for resolving `$ref`.
     let document: JSONValue
@@ -85,7 +86,14 @@ struct SchemaLowering {
             schema = targetSchema
             pointer = targetPointer
         }
-        let lowered = lower(schema, at: pointer, name: .reserved(rootName))
+        var lowered = lower(schema, at: pointer, name: .reserved(rootName))
+        if compactsDescriptions, schema["description"]?.stringValue == nil, let title = schema["title"]?.stringValue,
+            !title.contains(where: \.isWhitespace)
+        {
+            // One word with no description: the type name an SDK derived from the function
+            // (`statusArguments`), which tells the model nothing its name does not.
+            lowered.description = nil
+        }
         if case .object(var object) = lowered.shape {
             object.description = lowered.description ?? object.description
             if lowered.isNullable {
