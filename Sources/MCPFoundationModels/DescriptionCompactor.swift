@@ -19,7 +19,9 @@ internal import MCPCore
 ///
 /// When dropping sections leaves nothing, the sections are kept (the text is then only
 /// cleaned of markup and cut). Lengths are in characters (grapheme clusters), so a cut never
-/// splits one.
+/// splits one. Only the first 16,384 characters are read (or four times the limit, if that is
+/// more), each once or a bounded number of times, so a hostile server's huge description
+/// costs little.
 ///
 /// The bridge compacts the tool description it gives the model to
 /// ``ContextBudget/descriptionCharacters`` and each parameter description in the lowered
@@ -45,12 +47,17 @@ public enum DescriptionCompactor {
     /// - Returns: The compacted text; empty when `text` has nothing but markup.
     public static func compacted(_ text: String, maximumCharacters: Int, maximumSentences: Int = .max) -> String {
         guard maximumCharacters > 0, maximumSentences > 0 else { return "" }
-        var kept = sentences(in: text, dropsSections: true)
+        let (scaled, overflow) = maximumCharacters.multipliedReportingOverflow(by: 4)
+        let input = String(text.prefix(max(minimumRead, overflow ? Int.max : scaled)))
+        var kept = sentences(in: input, dropsSections: true)
         if kept.isEmpty {
-            kept = sentences(in: text, dropsSections: false)
+            kept = sentences(in: input, dropsSections: false)
         }
         return fitted(kept.prefix(maximumSentences), maximumCharacters: maximumCharacters)
     }
+
+    /// The fewest leading characters of a text that compaction reads.
+    static let minimumRead = 16_384
 
     // MARK: The bridge's uses
 
@@ -271,14 +278,23 @@ public enum DescriptionCompactor {
 
     /// The label of a link or image at the start of `text` (`[label](url)`, `![alt](url)`)
     /// and what follows it.
+    ///
+    /// The label and the address are looked for within a bounded distance, so text full of
+    /// brackets is still read in linear time.
     private static func link(in text: Substring) -> (Substring, Substring)? {
         let open = text.first == "!" ? text.dropFirst() : text
-        guard open.first == "[", let close = open.firstIndex(of: "]") else { return nil }
+        guard open.first == "[", let close = open.prefix(maximumLinkLabel + 2).firstIndex(of: "]") else { return nil }
         let label = open[open.index(after: open.startIndex)..<close]
         let after = open[open.index(after: close)...]
-        guard after.first == "(", let end = after.firstIndex(of: ")"), !label.contains("[") else { return nil }
+        guard after.first == "(", let end = after.prefix(maximumLinkAddress + 2).firstIndex(of: ")"), !label.contains("[") else {
+            return nil
+        }
         return (label, after[after.index(after: end)...])
     }
+
+    /// The longest link label and address recognised, in characters.
+    private static let maximumLinkLabel = 200
+    private static let maximumLinkAddress = 1_000
 
     // MARK: Sentences
 

@@ -219,6 +219,25 @@ struct DescriptionCompactorTests {
         }
     }
 
+    @Test("Compacting a large adversarial text stays linear: brackets without ends, labels, abbreviations, markers")
+    func boundedWork() {
+        let unit = "[a ![b (c ** ` e.g. x. Returns: y\n- z\n# h\n    Args: q\n1) r\n```\n"
+        let text = String(repeating: unit, count: 1_000) + String(repeating: "[", count: 20_000)
+        let compact = DescriptionCompactor.compacted(text, maximumCharacters: 30_000)
+        #expect(!compact.isEmpty && compact.count <= 30_000)
+    }
+
+    @Test("Only the start of a huge description is read")
+    func boundedRead() {
+        // Sections to drop and no sentence end before the limit: only what is read counts.
+        let huge = "Args:\n" + String(repeating: "    x: y\n", count: 1_000) + "\n" + String(repeating: "word ", count: 100_000)
+        let start = String(huge.prefix(DescriptionCompactor.minimumRead))
+        #expect(DescriptionCompactor.compacted(huge, maximumCharacters: 100) == DescriptionCompactor.compacted(start, maximumCharacters: 100))
+        #expect(DescriptionCompactor.compacted(huge, maximumCharacters: 100).hasPrefix("word word"))
+        let wide = DescriptionCompactor.compacted(huge, maximumCharacters: 10_000)
+        #expect(wide.count <= 10_000 && wide.count > 9_000)
+    }
+
     @Test("maximumSentences keeps only the leading sentences")
     func sentenceCount() {
         let text = "One. Two. Three."
