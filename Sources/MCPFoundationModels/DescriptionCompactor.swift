@@ -10,7 +10,8 @@ internal import MCPCore
 ///    `Note:`, `Notes:`, `See also:` or `Usage:` (Google style, `**bold**` or not), or a
 ///    label underlined with `---` (NumPy style), and the lines that belong to it (more
 ///    indented ones, and the rest of its paragraph); a Markdown heading with such a label,
-///    up to the next heading of its level; a sentence that starts with such a label;
+///    up to the next heading of its level; a sentence inside a paragraph that starts with
+///    such a label (but `Note:`, which there is more often a caveat than a section);
 /// 2. drops Markdown: fenced code blocks, other headings, rules, list markers (each item
 ///    becomes a sentence), quote markers, `**`, backticks; a link or an image becomes its text;
 /// 3. collapses whitespace and blank lines to single spaces;
@@ -123,7 +124,7 @@ public enum DescriptionCompactor {
     /// The text's sentences, markup removed, in order.
     static func sentences(in text: String, dropsSections: Bool) -> [String] {
         blocks(in: text, dropsSections: dropsSections).flatMap(splitSentences).filter { sentence in
-            !(dropsSections && startsWithSectionLabel(sentence))
+            !(dropsSections && startsWithSectionLabel(sentence, keepingNotes: true))
         }
     }
 
@@ -226,11 +227,13 @@ public enum DescriptionCompactor {
         return isSectionLabel(line) && isRule(next) && !next.contains("*") && !next.contains("_")
     }
 
-    /// Whether `text` starts with a section label and a colon (`Returns: the issue.`).
-    private static func startsWithSectionLabel(_ text: some StringProtocol) -> Bool {
+    /// Whether `text` starts with a section label and a colon (`Returns: the issue.`);
+    /// `Note:` does not count when `keepingNotes` is on.
+    private static func startsWithSectionLabel(_ text: some StringProtocol, keepingNotes: Bool = false) -> Bool {
         let head = String(text.prefix(24).filter { $0 != "*" })
         guard let colon = head.firstIndex(of: ":") else { return false }
-        return sectionLabels.contains(head[..<colon].trimmingWhitespace.lowercased())
+        let label = head[..<colon].trimmingWhitespace.lowercased()
+        return sectionLabels.contains(label) && !(keepingNotes && (label == "note" || label == "notes"))
     }
 
     /// The text of a list item (`- a`, `* a`, `+ a`, `• a`, `1. a`, `2) a`) and its number,

@@ -71,6 +71,10 @@ struct CompactionCase: Sendable, CustomTestStringConvertible {
             "Create a mirror. Destructive: the host gets the repository. Returns: the created mirror. See also: list_mirrors, edit_mirror.",
             "Create a mirror. Destructive: the host gets the repository."),
         CompactionCase(
+            "a note inside a paragraph is a caveat and stays; a note section goes",
+            "Deletes a file. Note: this cannot be undone.\n\nNote:\n    Uses unlink(2).",
+            "Deletes a file. Note: this cannot be undone."),
+        CompactionCase(
             "a paragraph that is only a label line is dropped with the lines under it",
             "List tokens. Filter by state.\n\nSee also: other_list\n\nReturns: JSON array of tokens.",
             "List tokens. Filter by state."),

@@ -190,7 +190,7 @@ struct SchemaCompactionTests {
         for listed in ListedTool.all {
             let bridged = try MCPBridgedTool(tool: listed.tool, client: client)
             let server = try SchemaConversion(inputSchema: listed.tool.inputSchema, name: bridged.name)
-            let keys = listed.tool.inputSchema["properties"]?.objectValue?.keys.map { $0 } ?? []
+            let keys = listed.tool.inputSchema["properties"]?.objectValue?.keys ?? []
             let samples: [JSONObject] = [
                 [:],
                 JSONObject(keys.map { ($0, JSONValue.string("x")) }, uniquingKeysWith: { first, _ in first }),
