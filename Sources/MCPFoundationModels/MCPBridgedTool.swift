@@ -146,7 +146,7 @@ public struct MCPBridgedTool: Sendable {
         let inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema
         let conversion = try SchemaConversion(inputSchema: inputSchema, name: modelName)
         self.name = modelName
-        self.description = Self.modelDescription(of: tool, budget: budget, cleans: defences.cleansUntrustedText)
+        self.description = DescriptionCompactor.modelDescription(of: tool, budget: budget, cleans: defences.cleansUntrustedText)
         self.parameters = conversion.schema
         self.client = client
         self.serverName = tool.name

@@ -16,9 +16,20 @@ internal import MCPCore
 /// 3. `const` → the same, for one value.
 /// 4. `anyOf` / `oneOf` → a choice of shapes; a `{"type":"null"}` branch → optional.
 /// 5. `type` (a string or a list; `"null"` in the list → optional), or the type the keywords imply.
+///
+/// What the model reads of a node's `description` (else its `title`) is compacted (see
+/// ``DescriptionCompactor``): its first sentence without markup, within
+/// ``DescriptionCompactor/parameterCharacters``, and nothing when it only repeats the
+/// node's name (a property's key, a definition's name, the root's name), as the titles that
+/// Python SDKs derive from names do (`"extra_names": {"title": "Extra Names"}`); nor a root
+/// title of one word with no description beside it (`"title": "statusArguments"`), a type
+/// name. Guides (choices, bounds, patterns, counts) and names are the same either way; the
+/// keywords used and the diagnostics too.
 struct SchemaLowering {
     /// The whole input schema, for resolving `$ref`.
     let document: JSONValue
+    /// Whether descriptions are compacted for the model (off only to measure what it saves).
+    let compactsDescriptions: Bool
     private(set) var diagnostics: [SchemaDiagnostic] = []
     /// Named shapes reached through `$ref`, in the order they were first needed.
     private(set) var definitions: [(name: String, shape: ArgumentShape)] = []
@@ -29,8 +40,9 @@ struct SchemaLowering {
     /// How deep schemas may nest before the rest is replaced by a string.
     static let maximumDepth = 48
 
-    init(document: JSONValue) {
+    init(document: JSONValue, compactsDescriptions: Bool = true) {
         self.document = document
+        self.compactsDescriptions = compactsDescriptions
     }
 
     /// The result of lowering one schema.
@@ -74,7 +86,14 @@ struct SchemaLowering {
             schema = targetSchema
             pointer = targetPointer
         }
-        let lowered = lower(schema, at: pointer, name: .reserved(rootName))
+        var lowered = lower(schema, at: pointer, name: .reserved(rootName))
+        if compactsDescriptions, schema["description"]?.stringValue == nil, let title = schema["title"]?.stringValue,
+            !title.contains(where: \.isWhitespace)
+        {
+            // One word with no description: the type name an SDK derived from the function
+            // (`statusArguments`), which tells the model nothing its name does not.
+            lowered.description = nil
+        }
         if case .object(var object) = lowered.shape {
             object.description = lowered.description ?? object.description
             if lowered.isNullable {
@@ -106,7 +125,7 @@ struct SchemaLowering {
             var consumed: Set<String> = []
             var lowered = lowerObjectSchema(object, at: pointer, name: name, consumed: &consumed)
             if lowered.description == nil {
-                lowered.description = describe(object, consumed: &consumed)
+                lowered.description = describe(object, name: name, consumed: &consumed)
             }
             reportUnconsumed(object, at: pointer, consumed: consumed)
             return lowered
@@ -116,16 +135,21 @@ struct SchemaLowering {
         }
     }
 
-    private func describe(_ object: JSONObject, consumed: inout Set<String>) -> String? {
+    /// The node's `description`, else its `title`, as the model reads it (compacted, and
+    /// `nil` when it only repeats the node's name).
+    private func describe(_ object: JSONObject, name: NameHint, consumed: inout Set<String>) -> String? {
+        let text: String
         if case .string(let description)? = object["description"] {
             consumed.insert("description")
-            return description
-        }
-        if case .string(let title)? = object["title"] {
+            text = description
+        } else if case .string(let title)? = object["title"] {
             consumed.insert("title")
-            return title
+            text = title
+        } else {
+            return nil
         }
-        return nil
+        guard compactsDescriptions else { return text }
+        return DescriptionCompactor.parameterDescription(text, name: hintText(name))
     }
 
     private mutating func lowerObjectSchema(
@@ -135,7 +159,7 @@ struct SchemaLowering {
         if case .string(let reference)? = object["$ref"] {
             consumed.insert("$ref")
             var lowered = lowerReference(reference, at: pointer.appending("$ref"), name: name)
-            lowered.description = describe(object, consumed: &consumed) ?? lowered.description
+            lowered.description = describe(object, name: name, consumed: &consumed) ?? lowered.description
             return lowered
         }
         if case .array(let values)? = object["enum"] {

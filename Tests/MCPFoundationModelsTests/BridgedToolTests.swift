@@ -193,7 +193,7 @@ struct BridgedToolTests {
 
         let long = CallToolResult(content: [.text(String(repeating: "word ", count: 500))])
         let cut = format.render(long, toolName: "t")
-        #expect(cut.contains("[output cut: showing"))
+        #expect(cut.contains("characters left out]…"))
         #expect(cut.count < 500)
 
         // A line imitating the frame's end is neutralised; only the real closing line closes it.

@@ -218,16 +218,16 @@ struct DefenceBridgeTests {
         let hidden = "\u{E0049}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065}"  // "Ignore" in tag characters
         let schema: JSONValue = [
             "type": "object",
-            "properties": ["unit": ["type": "string", "enum": ["c\u{200B}", "f"], "description": .string("Unit\u{202E}" + hidden)]],
+            "properties": ["unit": ["type": "string", "enum": ["c\u{200B}", "f"], "description": .string("Temperature unit\u{202E}" + hidden)]],
         ]
         let tool = MCPCore.ToolDefinition(
-            name: "weather", description: "Weather\u{200B} now\(hidden). " + String(repeating: "word ", count: 100), inputSchema: schema)
+            name: "weather", description: "Weather\u{200B} now\(hidden) " + String(repeating: "word ", count: 100), inputSchema: schema)
         let (_, client) = try await connectedServer([])
         let bridged = try MCPBridgedTool(tool: tool, client: client)
-        #expect(bridged.description.hasPrefix("Weather now. word"))
+        #expect(bridged.description.hasPrefix("Weather now word"))
         #expect(bridged.description.count <= ContextBudget.onDevice.descriptionCharacters)
         #expect(!bridged.description.unicodeScalars.contains { UntrustedText.isInvisible($0) })
-        #expect(try encoded(bridged.parameters)["properties"]?["unit"]?["description"] == "Unit")
+        #expect(try encoded(bridged.parameters)["properties"]?["unit"]?["description"] == "Temperature unit")
         // Validation still sees the server's schema: the enum keeps its zero-width character.
         #expect(bridged.validationProblems(["unit": "c"]) != nil)
         #expect(bridged.validationProblems(["unit": "c\u{200B}"]) == nil)
