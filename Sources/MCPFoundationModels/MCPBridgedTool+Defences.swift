@@ -96,11 +96,4 @@ extension MCPBridgedTool {
         for (key, value) in arguments { result[key] = scrub(value) }
         return result
     }
-
-    /// The description the model reads: the server's, else its title, with invisible
-    /// characters removed and cut to the budget.
-    static func modelDescription(of tool: MCPCore.ToolDefinition, budget: ContextBudget, cleans: Bool) -> String {
-        let text = tool.description ?? tool.title ?? "Calls the tool \(tool.name)."
-        return budget.shortened(cleans ? UntrustedText.cleaned(text) : text)
-    }
 }
