@@ -112,6 +112,32 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("Tool output is cut to the room the turn has left, so the turn fits without an overflow")
+    func outputCutToRoomLeft() async throws {
+        let (_, client) = try await connectedServer([Self.reportTool(characters: 12_000)])
+        let model = Self.reportingModel(contextSize: 2000)
+        // Each tool may return 8,000 characters; the context has room for far less.
+        let budget = ContextBudget(toolOutputTokens: 2000)
+        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(budget: budget))
+        #expect(try await provider.respond(to: "Turn 1") == "Answer 1: the report says revenue is up.")
+        await provider.close()
+        var finishes: [ToolCallFinish] = []
+        var reasons: [SessionBuild.Reason] = []
+        for await event in provider.events {
+            if case .toolCallFinished(let finish) = event { finishes.append(finish) }
+            if case .sessionBuilt(let build) = event { reasons += build.reasons }
+        }
+        let finish = try #require(finishes.first)
+        #expect(finish.wasCut)
+        #expect(finish.outputCharacters < budget.toolOutputCharacters)
+        #expect(reasons == [.firstTurn])
+        let output = try #require(model.requests.last?.toolResults.first?.text)
+        #expect(output.contains("characters left out"))
+        // Head and tail: the last line of the report is still there.
+        #expect(output.contains("churn down."))
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("20 turns while the server adds and removes tools: the same loop, each new tool offered from the next turn")
     func toolsComeAndGo() async throws {
         let server = MCPServer(name: "App", version: "1.0")
