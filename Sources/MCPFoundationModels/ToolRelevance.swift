@@ -1,0 +1,431 @@
+/// Ranks tools by how relevant they are to a prompt: BM25F over the words of their names,
+/// titles, descriptions and parameters, plus a boost for tools the conversation used recently.
+///
+/// Text becomes *terms* (``terms(in:)``): words split at anything but letters and digits, at
+/// camelCase humps and between letters and digits (`getUserIDs` → `get`, `user`, `ids`;
+/// `repo_path`, `repo-path` and `repo.path` → `repo`, `path`), lowercased, without one-letter
+/// words and common English stop words, lightly stemmed (``stem(_:)``) so that `notes` and
+/// `note`, `searching` and `search`, `created` and `create` are the same term.
+///
+/// A tool's score for a prompt is BM25F (Robertson & Zaragoza, 2009) with the inverse
+/// document frequency taken over the candidates given, so a word every tool shares (`gitlab`
+/// among 60 GitLab tools) counts little and a word only one tool has counts much. The fields
+/// weigh, per occurrence: name 3 (the model name and the server's name), title 2, description 1,
+/// server label 0.75, parameter names 0.5, parameter descriptions 0.25. The prompt's terms also
+/// bring, at half weight,
+/// - two adjacent words that are not stop words, written as one (`time zone` → `timezone`,
+///   `look up` → `lookup`);
+/// - the other members of a small table of common verbs (``synonymGroups``): get, fetch, read,
+///   show, list; create, add, new, make; delete, remove; update, edit, modify, change;
+///   find, search, lookup, query.
+///
+/// A tool among the last four distinct tools of `recentlyUsed` gains 100 %, 50 %, 25 % or 12.5 %
+/// (most recent first) of the best lexical score of the prompt (of 1 when nothing matches), so a
+/// follow-up such as "and in Paris?" keeps the tool the conversation is using even when no
+/// word of it matches.
+///
+/// Results are deterministic: they depend on the candidates' order and text only, never on
+/// hashing.
+public struct ToolRelevance: Sendable {
+    /// A candidate's place in a ranking.
+    public struct Ranked: Hashable, Sendable {
+        /// The candidate's position in the list the relevance was built from.
+        public var index: Int
+        /// Its relevance: lexical score plus recency boost; 0 when nothing relates it to the prompt.
+        public var score: Double
+    }
+
+    /// The weights and constants of the ranking.
+    struct Tuning: Hashable, Sendable {
+        /// BM25 saturation: how fast repeated matches stop adding.
+        var k1 = 1.2
+        /// Weight per occurrence in the name, title, description, server label, parameter
+        /// names and parameter descriptions.
+        var fieldWeights: [Double] = [3, 2, 1, 0.75, 0.5, 0.25]
+        /// Length normalisation (BM25's b) of the same fields.
+        var lengthNormalisation: [Double] = [0.3, 0.3, 0.75, 0.3, 0.75, 0.75]
+        /// The weight of a term the prompt only implies (a joined pair of words, a synonym).
+        var impliedWeight = 0.5
+        /// The share of the best lexical score that the most recently used tool gains; each
+        /// older distinct tool gains half of the one after it.
+        var recencyShare = 1.0
+        /// How many of the most recently used distinct tools gain a boost.
+        var recencyWindow = 4
+
+        static let standard = Tuning()
+    }
+
+    /// A candidate's terms with their BM25F-weighted frequencies.
+    private struct Document: Sendable {
+        var weights: [String: Double] = [:]
+    }
+
+    /// The candidates, in the order given.
+    public let candidates: [ToolCandidate]
+    private let tuning: Tuning
+    private let documents: [Document]
+    private let documentFrequency: [String: Int]
+
+    /// Indexes `candidates`; IDF is computed over them.
+    public init(_ candidates: [ToolCandidate]) {
+        self.init(candidates, tuning: .standard)
+    }
+
+    init(_ candidates: [ToolCandidate], tuning: Tuning) {
+        self.candidates = candidates
+        self.tuning = tuning
+        var terms = TermCache()
+        // The fields, in the order of the tuning's weights.
+        let fields: [[[String]]] = [
+            candidates.map { candidate in
+                let name = terms.terms(in: candidate.name)
+                return name + terms.terms(in: candidate.serverName).filter { !name.contains($0) }
+            },
+            candidates.map { terms.terms(in: $0.title ?? "") },
+            candidates.map { terms.terms(in: $0.description) },
+            candidates.map { terms.terms(in: $0.server ?? "") },
+            candidates.map { $0.parameterNames.flatMap { terms.terms(in: $0) } },
+            candidates.map { $0.parameterDescriptions.flatMap { terms.terms(in: $0) } },
+        ]
+        var documents = candidates.map { _ in Document() }
+        for (field, fieldTerms) in fields.enumerated() {
+            let totalLength = fieldTerms.reduce(0) { $0 + $1.count }
+            guard totalLength > 0 else { continue }
+            let averageLength = Double(totalLength) / Double(candidates.count)
+            let weight = tuning.fieldWeights[field]
+            let b = tuning.lengthNormalisation[field]
+            for (index, terms) in fieldTerms.enumerated() {
+                let normaliser = (1 - b) + b * Double(terms.count) / averageLength
+                for term in terms {
+                    documents[index].weights[term, default: 0] += weight / normaliser
+                }
+            }
+        }
+        var frequency: [String: Int] = [:]
+        for document in documents {
+            for term in document.weights.keys {
+                frequency[term, default: 0] += 1
+            }
+        }
+        self.documents = documents
+        documentFrequency = frequency
+    }
+
+    /// Each candidate's lexical score for `prompt`, in the candidates' order (0 when no term matches).
+    public func scores(for prompt: String) -> [Double] {
+        let query = Self.queryTerms(in: prompt, impliedWeight: tuning.impliedWeight)
+        let count = Double(documents.count)
+        let k1 = tuning.k1
+        let weighted = query.compactMap { term, weight -> (term: String, weight: Double)? in
+            guard let frequency = documentFrequency[term] else { return nil }
+            let idf = (1 + (count - Double(frequency) + 0.5) / (Double(frequency) + 0.5)).logarithm
+            return (term, weight * idf)
+        }
+        return documents.map { document in
+            var score = 0.0
+            for (term, weight) in weighted {
+                guard let frequency = document.weights[term] else { continue }
+                score += weight * frequency * (k1 + 1) / (frequency + k1)
+            }
+            return score
+        }
+    }
+
+    /// The candidates from most to least relevant to `prompt`, given the tools the
+    /// conversation used (model names, most recent last).
+    ///
+    /// Ties go to the more recently used tool, then to the earlier candidate.
+    public func ranking(for prompt: String, recentlyUsed: [String] = []) -> [Ranked] {
+        let lexical = scores(for: prompt)
+        var recency: [String: Int] = [:]
+        for name in recentlyUsed.reversed() where recency[name] == nil {
+            recency[name] = recency.count
+        }
+        let best = max(lexical.max() ?? 0, 1)
+        let ranked = lexical.indices.map { index -> (Ranked, Int) in
+            let age = recency[candidates[index].name] ?? Int.max
+            var score = lexical[index]
+            if age < tuning.recencyWindow {
+                score += best * tuning.recencyShare / Double(1 << age)
+            }
+            return (Ranked(index: index, score: score), age)
+        }
+        return ranked.sorted { left, right in
+            if left.0.score != right.0.score { return left.0.score > right.0.score }
+            if left.1 != right.1 { return left.1 < right.1 }
+            return left.0.index < right.0.index
+        }.map(\.0)
+    }
+
+    /// The prompt's terms with their weights, in order of first appearance: its own terms at
+    /// weight 1, synonyms and adjacent words joined (when neither is a stop word) at `impliedWeight`.
+    static func queryTerms(in prompt: String, impliedWeight: Double = Tuning.standard.impliedWeight) -> [(term: String, weight: Double)] {
+        var order: [String] = []
+        var weights: [String: Double] = [:]
+        func add(_ term: String, _ weight: Double) {
+            if let known = weights[term] {
+                weights[term] = max(known, weight)
+            } else {
+                order.append(term)
+                weights[term] = weight
+            }
+        }
+        let words = Self.words(in: prompt)
+        for (position, word) in words.enumerated() {
+            if !stopWords.contains(word) {
+                let term = stem(word)
+                add(term, 1)
+                for synonym in synonyms[term] ?? [] {
+                    add(synonym, impliedWeight)
+                }
+            }
+            if position + 1 < words.count, !stopWords.contains(word), !stopWords.contains(words[position + 1]) {
+                add(stem(word + words[position + 1]), impliedWeight)
+            }
+        }
+        return order.map { ($0, weights[$0] ?? 0) }
+    }
+
+    // MARK: Terms
+
+    /// The terms of `text`: its words without stop words, stemmed.
+    public static func terms(in text: String) -> [String] {
+        words(in: text).filter { !stopWords.contains($0) }.map(stem)
+    }
+
+    /// ``terms(in:)`` with each distinct word's term remembered, for indexing much text.
+    private struct TermCache {
+        /// The term of each word seen; `nil` for a stop word.
+        private var known: [String: String?] = [:]
+
+        mutating func terms(in text: String) -> [String] {
+            ToolRelevance.words(in: text).compactMap { word in
+                if let term = known[word] { return term }
+                let term = stopWords.contains(word) ? nil : stem(word)
+                known[word] = .some(term)
+                return term
+            }
+        }
+    }
+
+    /// The lowercased words of `text`, split at anything but letters and digits, at camelCase
+    /// humps and between letters and digits; words of one letter or digit are dropped.
+    ///
+    /// An uppercase run before lowercase letters ends one letter early (`HTTPServer` → `http`,
+    /// `server`) unless the lowercase part is a single plural `s` (`IDs` → `ids`). Letters
+    /// without case (`漢字`) make words too; emoji and punctuation separate them.
+    static func words(in text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        let kinds = scalars.map(CharacterKind.init)
+        var words: [String] = []
+        var word = String.UnicodeScalarView()
+        var length = 0
+        var isASCII = true
+        var previous = CharacterKind.separator
+        func finish() {
+            if length > 1 {
+                words.append(isASCII ? String(word) : String(word).lowercased())
+            }
+            word = String.UnicodeScalarView()
+            length = 0
+            isASCII = true
+            previous = .separator
+        }
+        for (index, scalar) in scalars.enumerated() {
+            let kind = kinds[index]
+            switch kind {
+            case .separator:
+                finish()
+                continue
+            case .mark:
+                // A combining mark belongs to the letter before it.
+                if length > 0 {
+                    word.append(scalar)
+                    isASCII = false
+                }
+                continue
+            default:
+                break
+            }
+            if length > 0 {
+                let startsLowercaseWord =
+                    index + 2 < kinds.count && kinds[index + 1] == .lowercase && kinds[index + 2] == .lowercase
+                if (previous == .digit) != (kind == .digit)
+                    || (previous == .lowercase && kind == .uppercase)
+                    || (previous == .uppercase && kind == .uppercase && startsLowercaseWord)
+                {
+                    finish()
+                }
+            }
+            if scalar.isASCII {
+                // ASCII letters are lowercased here; other text is lowercased as a whole word.
+                let value = scalar.value
+                word.append(kind == .uppercase ? Unicode.Scalar(UInt8(value + 32)) : scalar)
+            } else {
+                word.append(scalar)
+                isASCII = false
+            }
+            length += 1
+            previous = kind
+        }
+        finish()
+        return words
+    }
+
+    /// What a Unicode scalar is to the word splitter.
+    private enum CharacterKind: Equatable {
+        case lowercase, uppercase, caseless, digit, mark, separator
+
+        init(_ scalar: Unicode.Scalar) {
+            switch scalar.value {
+            case 0x61...0x7A: self = .lowercase
+            case 0x41...0x5A: self = .uppercase
+            case 0x30...0x39: self = .digit
+            case 0..<0x80: self = .separator
+            default:
+                let properties = scalar.properties
+                switch properties.generalCategory {
+                case .nonspacingMark, .spacingMark, .enclosingMark: self = .mark
+                case .decimalNumber: self = .digit
+                default:
+                    if properties.isLowercase {
+                        self = .lowercase
+                    } else if properties.isUppercase {
+                        self = .uppercase
+                    } else if properties.isAlphabetic {
+                        self = .caseless
+                    } else {
+                        self = .separator
+                    }
+                }
+            }
+        }
+    }
+
+    /// `word` with a light suffix stemming, so that inflections of a word meet.
+    ///
+    /// In order: plural `-ies` → `-y`, `-sses`/`-ches`/`-shes`/`-xes`/`-zes` lose `-es`, other
+    /// plural `-s` is dropped (not `-ss`, `-us`, `-is`); then `-ing` or `-ed` is dropped when
+    /// a stem of three or more letters with a vowel remains (`-ied` → `-y`), and a doubled
+    /// final consonant is undone (`mapping` → `map`, but `filled` → `fill`), or else `-ly` is
+    /// dropped when four or more letters remain (`securely` → `secure`); last, a final `-e` is
+    /// dropped so `create`, `created` and `creating` all become `creat`. Words of three letters
+    /// or fewer, and words that are not all ASCII letters, are kept as they are.
+    public static func stem(_ word: String) -> String {
+        var letters = Array(word.utf8)
+        guard letters.count > 3, letters.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
+            return word
+        }
+        func ends(_ suffix: StaticString) -> Bool {
+            let count = suffix.utf8CodeUnitCount
+            guard letters.count > count else { return false }
+            return suffix.withUTF8Buffer { letters.suffix(count).elementsEqual($0) }
+        }
+        func replaceSuffix(_ count: Int, with replacement: UInt8? = nil) {
+            letters.removeLast(count)
+            if let replacement { letters.append(replacement) }
+        }
+        // Plurals.
+        if ends("ies"), letters.count > 4 {
+            replaceSuffix(3, with: UInt8(ascii: "y"))
+        } else if ends("sses") || ends("ches") || ends("shes") || ends("xes") || ends("zes") {
+            replaceSuffix(2)
+        } else if ends("s"), !ends("ss"), !ends("us"), !ends("is") {
+            replaceSuffix(1)
+        }
+        // -ing, -ed, -ly.
+        var strippedVerb = false
+        if ends("ied"), letters.count > 4 {
+            replaceSuffix(3, with: UInt8(ascii: "y"))
+        } else if ends("eed") {
+            // `speed`, `feed`, `seed`: not the past of a shorter word.
+        } else if ends("ing"), isStem(letters.dropLast(3)) {
+            replaceSuffix(3)
+            strippedVerb = true
+        } else if ends("ed"), isStem(letters.dropLast(2)) {
+            replaceSuffix(2)
+            strippedVerb = true
+        } else if ends("ly"), letters.count >= 6 {
+            replaceSuffix(2)
+        }
+        if strippedVerb, letters.count > 2, let last = letters.last, letters[letters.count - 2] == last,
+            !"aeioulsz".utf8.contains(last)
+        {
+            replaceSuffix(1)
+        }
+        if letters.count > 3, letters.last == UInt8(ascii: "e") {
+            replaceSuffix(1)
+        }
+        return String(decoding: letters, as: UTF8.self)
+    }
+
+    /// Whether `letters` can be what is left of a word after a suffix: three letters or more, one a vowel.
+    private static func isStem(_ letters: ArraySlice<UInt8>) -> Bool {
+        letters.count >= 3 && letters.contains { "aeiouy".utf8.contains($0) }
+    }
+
+    /// Words that say nothing about which tool is meant.
+    static let stopWords: Set<String> = [
+        "about", "after", "again", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being",
+        "both", "but", "by", "can", "could", "did", "do", "does", "doing", "don", "each", "eg", "either", "etc", "for",
+        "from", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "ie", "if", "in", "into",
+        "is", "it", "its", "just", "let", "lets", "like", "may", "me", "might", "mine", "must", "my", "need", "no", "nor",
+        "not", "of", "off", "ok", "okay", "on", "onto", "or", "our", "ours", "out", "over", "please", "pls", "shall",
+        "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there",
+        "these", "they", "this", "those", "to", "too", "us", "very", "via", "want", "was", "we", "were", "what",
+        "when", "where", "which", "while", "who", "whom", "whose", "why", "will", "with", "would", "you", "your", "yours",
+    ]
+
+    /// Common verbs that name the same action; a prompt's term brings the others of its group at
+    /// half weight. Kept small on purpose: every entry must be right for almost any tool.
+    public static let synonymGroups: [[String]] = [
+        ["get", "fetch", "read", "show", "list"],
+        ["create", "add", "new", "make"],
+        ["delete", "remove"],
+        ["update", "edit", "modify", "change"],
+        ["find", "search", "lookup", "query"],
+    ]
+
+    /// ``synonymGroups`` by stemmed term: the other stems of its group.
+    private static let synonyms: [String: [String]] = {
+        var table: [String: [String]] = [:]
+        for group in synonymGroups {
+            let stems = group.map(stem)
+            for term in stems {
+                table[term, default: []] += stems.filter { $0 != term }
+            }
+        }
+        return table
+    }()
+}
+
+extension Double {
+    /// The natural logarithm, for values of at least 1, from the standard library alone.
+    ///
+    /// Uses `ln(x) = 2 artanh((x − 1) / (x + 1))` after scaling `x` by powers of two.
+    fileprivate var logarithm: Double {
+        guard self > 0, isFinite else { return 0 }
+        let ln2 = 0.693_147_180_559_945_3
+        var exponent = 0
+        var mantissa = self
+        while mantissa >= 2 {
+            mantissa /= 2
+            exponent += 1
+        }
+        while mantissa < 1 {
+            mantissa *= 2
+            exponent -= 1
+        }
+        let y = (mantissa - 1) / (mantissa + 1)
+        let y2 = y * y
+        var term = y
+        var sum = 0.0
+        var n = 1.0
+        while abs(term / n) > 1e-17 {
+            sum += term / n
+            term *= y2
+            n += 2
+        }
+        return Double(exponent) * ln2 + 2 * sum
+    }
+}
