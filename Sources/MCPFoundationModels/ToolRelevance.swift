@@ -19,10 +19,10 @@
 ///   show, list; create, add, new, make; delete, remove; update, edit, modify, change;
 ///   find, search, lookup, query.
 ///
-/// A tool among the last four distinct tools of `recentlyUsed` gains 100 %, 50 %, 25 % or 12.5 %
-/// (most recent first) of the best lexical score of the prompt (of 1 when nothing matches), so a
-/// follow-up such as "and in Paris?" keeps the tool the conversation is using even when no
-/// word of it matches.
+/// A ranking (``ranking(for:recentlyUsed:)``) scores each tool relative to the best lexical
+/// match, which scores 1. A tool among the last four distinct tools of `recentlyUsed` gains 1,
+/// ½, ¼ or ⅛ (most recent first), so a follow-up such as "and in Paris?" keeps the tool the
+/// conversation is using even when no word of it matches.
 ///
 /// Results are deterministic: they depend on the candidates' order and text only, never on
 /// hashing.
@@ -31,7 +31,8 @@ public struct ToolRelevance: Sendable {
     public struct Ranked: Hashable, Sendable {
         /// The candidate's position in the list the relevance was built from.
         public var index: Int
-        /// Its relevance: lexical score plus recency boost; 0 when nothing relates it to the prompt.
+        /// Its relevance: its lexical score as a share of the best one (1 for the best match),
+        /// plus its recency boost; 0 when nothing relates it to the prompt.
         public var score: Double
     }
 
@@ -46,7 +47,7 @@ public struct ToolRelevance: Sendable {
         var lengthNormalisation: [Double] = [0.3, 0.3, 0.75, 0.3, 0.75, 0.75]
         /// The weight of a term the prompt only implies (a joined pair of words, a synonym).
         var impliedWeight = 0.5
-        /// The share of the best lexical score that the most recently used tool gains; each
+        /// What the most recently used tool gains, in shares of the best lexical score; each
         /// older distinct tool gains half of the one after it.
         var recencyShare = 1.0
         /// How many of the most recently used distinct tools gain a boost.
@@ -118,7 +119,7 @@ public struct ToolRelevance: Sendable {
         let k1 = tuning.k1
         let weighted = query.compactMap { term, weight -> (term: String, weight: Double)? in
             guard let frequency = documentFrequency[term] else { return nil }
-            let idf = (1 + (count - Double(frequency) + 0.5) / (Double(frequency) + 0.5)).logarithm
+            let idf = Self.logarithm(1 + (count - Double(frequency) + 0.5) / (Double(frequency) + 0.5))
             return (term, weight * idf)
         }
         return documents.map { document in
@@ -134,19 +135,21 @@ public struct ToolRelevance: Sendable {
     /// The candidates from most to least relevant to `prompt`, given the tools the
     /// conversation used (model names, most recent last).
     ///
-    /// Ties go to the more recently used tool, then to the earlier candidate.
+    /// A ranked score is relative: the best lexical score is 1, and a recency boost adds 1, ½,
+    /// ¼ or ⅛ (when nothing in the prompt matches any tool, only recency counts). Ties go to
+    /// the more recently used tool, then to the earlier candidate.
     public func ranking(for prompt: String, recentlyUsed: [String] = []) -> [Ranked] {
         let lexical = scores(for: prompt)
         var recency: [String: Int] = [:]
         for name in recentlyUsed.reversed() where recency[name] == nil {
             recency[name] = recency.count
         }
-        let best = max(lexical.max() ?? 0, 1)
+        let best = lexical.max() ?? 0
         let ranked = lexical.indices.map { index -> (Ranked, Int) in
             let age = recency[candidates[index].name] ?? Int.max
-            var score = lexical[index]
+            var score = best > 0 ? lexical[index] / best : 0
             if age < tuning.recencyWindow {
-                score += best * tuning.recencyShare / Double(1 << age)
+                score += tuning.recencyShare / Double(1 << age)
             }
             return (Ranked(index: index, score: score), age)
         }
@@ -179,7 +182,7 @@ public struct ToolRelevance: Sendable {
                     add(synonym, impliedWeight)
                 }
             }
-            if position + 1 < words.count, !stopWords.contains(word), !stopWords.contains(words[position + 1]) {
+            if position + 1 < words.count, Self.isJoinable(word), Self.isJoinable(words[position + 1]) {
                 add(stem(word + words[position + 1]), impliedWeight)
             }
         }
@@ -187,6 +190,11 @@ public struct ToolRelevance: Sendable {
     }
 
     // MARK: Terms
+
+    /// Whether `word` may be joined with its neighbour into one term: letters only, not a stop word.
+    private static func isJoinable(_ word: String) -> Bool {
+        !stopWords.contains(word) && word.allSatisfy(\.isLetter)
+    }
 
     /// The terms of `text`: its words without stop words, stemmed.
     public static func terms(in text: String) -> [String] {
@@ -397,33 +405,24 @@ public struct ToolRelevance: Sendable {
         }
         return table
     }()
-}
 
-extension Double {
-    /// The natural logarithm, for values of at least 1, from the standard library alone.
+    /// The natural logarithm of `x` (0 for `x` ≤ 0), from the standard library alone.
     ///
-    /// Uses `ln(x) = 2 artanh((x − 1) / (x + 1))` after scaling `x` by powers of two.
-    fileprivate var logarithm: Double {
-        guard self > 0, isFinite else { return 0 }
+    /// `ln x = k ln 2 + 2 artanh((m − 1) / (m + 1))` for `x = m·2^k`, `m` in [1, 2); the series
+    /// converges fast since `(m − 1) / (m + 1)` ≤ ⅓.
+    static func logarithm(_ x: Double) -> Double {
+        guard x > 0, x.isFinite else { return 0 }
         let ln2 = 0.693_147_180_559_945_3
-        var exponent = 0
-        var mantissa = self
-        while mantissa >= 2 {
-            mantissa /= 2
-            exponent += 1
-        }
-        while mantissa < 1 {
-            mantissa *= 2
-            exponent -= 1
-        }
+        let exponent = x.exponent
+        let mantissa = x.significand
         let y = (mantissa - 1) / (mantissa + 1)
         let y2 = y * y
-        var term = y
+        var power = y
         var sum = 0.0
         var n = 1.0
-        while abs(term / n) > 1e-17 {
-            sum += term / n
-            term *= y2
+        while power / n > 1e-17 {
+            sum += power / n
+            power *= y2
             n += 2
         }
         return Double(exponent) * ln2 + 2 * sum

@@ -104,8 +104,9 @@ public struct ToolSelection: Hashable, Sendable {
 ///    prompt in the tool's name, title, description and parameters, plus a boost for tools
 ///    the conversation used recently), skipping any whose definition no longer fits the
 ///    tokens left, until ``maximumTools`` are chosen;
-/// 3. a tool that nothing in the prompt matches and that was not used recently is left out,
-///    even when there is room: its definition would only take context.
+/// 3. a tool that nothing in the prompt matches and that was not used recently, or whose
+///    relevance is under ``minimumRelevance`` of the best match's, is left out even when there
+///    is room: its definition would only take context.
 ///
 /// Ties in relevance go to the more recently used tool, then to the earlier candidate. The
 /// result depends only on the arguments. Every candidate not selected is reported in
@@ -123,11 +124,16 @@ public struct ToolSelector: Hashable, Sendable {
     public var tokenBudget: Int
     /// Model names of tools every turn gets, if they fit at all.
     public var pinned: Set<String>
+    /// The least relevance a tool needs to be chosen, as a share of the best match's
+    /// (see ``ToolRelevance/Ranked/score``): a tool far less related to the prompt than the
+    /// best one only takes context. 0 fills every place that fits.
+    public var minimumRelevance: Double
 
-    public init(maximumTools: Int = 5, tokenBudget: Int, pinned: Set<String> = []) {
+    public init(maximumTools: Int = 5, tokenBudget: Int, pinned: Set<String> = [], minimumRelevance: Double = 0.3) {
         self.maximumTools = maximumTools
         self.tokenBudget = tokenBudget
         self.pinned = pinned
+        self.minimumRelevance = minimumRelevance
     }
 
     /// The tools for a turn whose prompt is `prompt`.
@@ -183,6 +189,10 @@ public struct ToolSelector: Hashable, Sendable {
             let place = "rank \(rank[index]) of \(candidates.count) for this prompt"
             if ranked.score <= 0 {
                 reasons[index] = "nothing in this prompt matches it, and the conversation has not used it recently"
+            } else if ranked.score < minimumRelevance {
+                reasons[index] =
+                    "it is much less related to this prompt than the best match (\(Self.percent(ranked.score)) of its "
+                    + "relevance, under the \(Self.percent(minimumRelevance)) needed; \(place))"
             } else if chosen.count >= maximumTools {
                 reasons[index] = Self.noPlaceReason(
                     maximumTools: maximumTools, pinnedCount: pinnedCount, relevantCount: chosen.count - pinnedCount, place: place)
@@ -211,6 +221,12 @@ public struct ToolSelector: Hashable, Sendable {
         let tokens = candidates.reduce(0) { $0 + $1.tokens }
         guard candidates.count <= maximumTools, tokens <= tokenBudget else { return nil }
         return ToolSelection(selected: candidates, excluded: [], tokens: tokens)
+    }
+
+    /// `share` as a whole percentage, at least 1 % when it is above 0.
+    private static func percent(_ share: Double) -> String {
+        let rounded = Int((share * 100).rounded())
+        return "\(share > 0 ? max(1, rounded) : rounded) %"
     }
 
     private static func noPlaceReason(maximumTools: Int, pinnedCount: Int, relevantCount: Int, place: String) -> String {
