@@ -187,7 +187,9 @@ public struct ToolSelector: Hashable, Sendable {
             let index = ranked.index
             let cost = candidates[index].tokens
             let place = "rank \(rank[index]) of \(candidates.count) for this prompt"
-            if ranked.score <= 0 {
+            if cost > tokenBudget {
+                reasons[index] = "its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget (\(place))"
+            } else if ranked.score <= 0 {
                 reasons[index] = "nothing in this prompt matches it, and the conversation has not used it recently"
             } else if ranked.score < minimumRelevance {
                 reasons[index] =
@@ -196,8 +198,6 @@ public struct ToolSelector: Hashable, Sendable {
             } else if chosen.count >= maximumTools {
                 reasons[index] = Self.noPlaceReason(
                     maximumTools: maximumTools, pinnedCount: pinnedCount, relevantCount: chosen.count - pinnedCount, place: place)
-            } else if cost > tokenBudget {
-                reasons[index] = "its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget (\(place))"
             } else if used + cost > tokenBudget {
                 reasons[index] =
                     "its definition (about \(cost) tokens) does not fit the \(tokenBudget - used) tokens left "
@@ -223,10 +223,11 @@ public struct ToolSelector: Hashable, Sendable {
         return ToolSelection(selected: candidates, excluded: [], tokens: tokens)
     }
 
-    /// `share` as a whole percentage, at least 1 % when it is above 0.
+    /// `share` as a whole percentage, rounded down (so a share under a threshold never reads
+    /// as the threshold), but at least 1 % when it is above 0.
     private static func percent(_ share: Double) -> String {
-        let rounded = Int((share * 100).rounded())
-        return "\(share > 0 ? max(1, rounded) : rounded) %"
+        let whole = Int((share * 100).rounded(.down))
+        return "\(share > 0 ? max(1, whole) : whole) %"
     }
 
     private static func noPlaceReason(maximumTools: Int, pinnedCount: Int, relevantCount: Int, place: String) -> String {
