@@ -115,7 +115,8 @@ public struct ToolSelection: Hashable, Sendable {
 /// ```swift
 /// let selector = ToolSelector(maximumTools: 5, tokenBudget: 1536, pinned: ["notes_search"])
 /// let selection = selector.select(candidates, prompt: "what time is it in Tokyo?", recentlyUsed: ["git_log"])
-/// selection.selected.map(\.name)  // ["notes_search", "get_current_time", "convert_time", "git_log", …]
+/// selection.selected.map(\.name)  // ["notes_search", "get_current_time", "git_log", …]
+/// selection.excluded.first?.reason  // "not among the 3 most relevant to this prompt that fit (rank 6 of 40 for this prompt); …"
 /// ```
 public struct ToolSelector: Hashable, Sendable {
     /// The most tools a turn gets (TN3193: 3–5).
@@ -168,10 +169,12 @@ public struct ToolSelector: Hashable, Sendable {
 
         for index in candidates.indices where isPinned[index] {
             let cost = candidates[index].tokens
-            if cost > tokenBudget {
+            if maximumTools <= 0 {
+                reasons[index] = Self.noToolsReason(maximumTools)
+            } else if cost > tokenBudget {
                 reasons[index] = "pinned, but its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget"
             } else if chosen.count >= maximumTools {
-                reasons[index] = "pinned, but other pinned tools already take all \(max(0, maximumTools)) places"
+                reasons[index] = "pinned, but other pinned tools already take the \(Self.places(maximumTools))"
             } else if used + cost > tokenBudget {
                 reasons[index] =
                     "pinned, but its definition (about \(cost) tokens) does not fit the \(tokenBudget - used) tokens left "
@@ -230,14 +233,27 @@ public struct ToolSelector: Hashable, Sendable {
         return "\(share > 0 ? max(1, whole) : whole) %"
     }
 
+    /// "1 place", "5 places".
+    private static func places(_ count: Int) -> String {
+        count == 1 ? "1 place" : "\(count) places"
+    }
+
+    private static func noToolsReason(_ maximumTools: Int) -> String {
+        "a turn gets no tools (the maximum is \(maximumTools))"
+    }
+
+    /// Why a relevant tool that fits is left out when the places are taken.
     private static func noPlaceReason(maximumTools: Int, pinnedCount: Int, relevantCount: Int, place: String) -> String {
         if maximumTools <= 0 {
-            return "a turn gets no tools (the maximum is \(maximumTools))"
+            return noToolsReason(maximumTools)
         }
         if relevantCount == 0 {
-            return "the \(maximumTools) places all go to pinned tools (\(place))"
+            return "pinned tools take the \(places(maximumTools)) (\(place))"
         }
-        let pinnedNote = pinnedCount == 0 ? "" : "; \(pinnedCount) of the \(maximumTools) places go to pinned tools"
-        return "not among the \(relevantCount) most relevant to this prompt that fit (\(place))\(pinnedNote)"
+        let pinnedNote = pinnedCount == 0 ? "" : "; pinned tools take \(pinnedCount) of the \(places(maximumTools))"
+        let chosen =
+            relevantCount == 1
+            ? "the most relevant tool to this prompt that fits" : "among the \(relevantCount) most relevant tools to this prompt that fit"
+        return "not \(chosen) (\(place))\(pinnedNote)"
     }
 }

@@ -275,7 +275,7 @@ struct ToolSelectorTests {
         let reasons = Dictionary(uniqueKeysWithValues: selection.excluded.map { ($0.name, $0.reason) })
         #expect(selection.selected.map(\.name) == ["search_notes", "get_weather"])
         #expect(reasons["big_notes_export"] == "its definition (about 900 tokens) alone exceeds the 100-token tool budget (rank 4 of 7 for this prompt)")
-        #expect(reasons["create_note"] == "not among the 2 most relevant to this prompt that fit (rank 3 of 7 for this prompt)")
+        #expect(reasons["create_note"] == "not among the 2 most relevant tools to this prompt that fit (rank 3 of 7 for this prompt)")
         #expect(reasons["git_log"] == "nothing in this prompt matches it, and the conversation has not used it recently")
         #expect(selection.excluded.count == 5)
     }
@@ -328,11 +328,11 @@ struct ToolSelectorTests {
         #expect(
             reasons["second"]
                 == "pinned, but its definition (about 60 tokens) does not fit the 40 tokens left of the 100-token tool budget after the other pinned tools")
-        #expect(reasons["other"] == "the 2 places all go to pinned tools (rank 1 of 5 for this prompt)")
+        #expect(reasons["other"] == "pinned tools take the 2 places (rank 1 of 5 for this prompt)")
 
         let crowded = ToolSelector(maximumTools: 1, tokenBudget: 100, pinned: ["first", "third"]).select(tools, prompt: "")
         #expect(crowded.selected.map(\.name) == ["first"])
-        #expect(crowded.excluded.first { $0.name == "third" }?.reason == "pinned, but other pinned tools already take all 1 places")
+        #expect(crowded.excluded.first { $0.name == "third" }?.reason == "pinned, but other pinned tools already take the 1 place")
     }
 
     @Test("Pinned places are counted in the other tools' reasons")
@@ -342,7 +342,7 @@ struct ToolSelectorTests {
         #expect(selection.selected.map(\.name) == ["create_note", "git_log"])
         #expect(
             selection.excluded.first { $0.name == "git_status" }?.reason
-                == "not among the 1 most relevant to this prompt that fit (rank 2 of 6 for this prompt); 1 of the 2 places go to pinned tools")
+                == "not the most relevant tool to this prompt that fits (rank 2 of 6 for this prompt); pinned tools take 1 of the 2 places")
     }
 
     @Test("A follow-up that matches nothing gets the tools the conversation used last")
@@ -355,9 +355,10 @@ struct ToolSelectorTests {
 
     @Test("With no places or no budget nothing is selected, and each tool says why")
     func nothingAllowed() {
-        let none = ToolSelector(maximumTools: 0, tokenBudget: 1000).select(Self.tools, prompt: "git log")
+        let none = ToolSelector(maximumTools: 0, tokenBudget: 1000, pinned: ["get_time"]).select(Self.tools, prompt: "git log")
         #expect(none.selected.isEmpty)
         #expect(none.excluded.first { $0.name == "git_log" }?.reason == "a turn gets no tools (the maximum is 0)")
+        #expect(none.excluded.first { $0.name == "get_time" }?.reason == "a turn gets no tools (the maximum is 0)")
         let broke = ToolSelector(maximumTools: 5, tokenBudget: 0).select(Self.tools, prompt: "git log")
         #expect(broke.selected.isEmpty && broke.tokens == 0)
         #expect(broke.excluded.count == Self.tools.count)
