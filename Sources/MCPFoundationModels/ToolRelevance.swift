@@ -19,10 +19,12 @@
 ///   show, list; create, add, new, make; delete, remove; update, edit, modify, change;
 ///   find, search, lookup, query.
 ///
-/// A ranking (``ranking(for:recentlyUsed:)``) scores each tool relative to the best lexical
-/// match, which scores 1. A tool among the last four distinct tools of `recentlyUsed` gains 1,
-/// ½, ¼ or ⅛ (most recent first), so a follow-up such as "and in Paris?" keeps the tool the
-/// conversation is using even when no word of it matches.
+/// A ranking (``ranking(for:recentlyUsed:)``) also counts the tools the conversation used: the
+/// most recently used one scores at least what a strong match of one distinctive word scores,
+/// the ones before it ½, ¼ and ⅛ of that. So a follow-up such as "and in Paris?", whose words
+/// match nothing or only words many tools share, keeps the tool the conversation is using,
+/// while a prompt with words of its own ("list the milestones") still ranks the tool it names
+/// first. Ranked scores are relative to the first tool's, which is 1.
 ///
 /// Results are deterministic: they depend on the candidates' order and text only, never on
 /// hashing.
@@ -31,8 +33,8 @@ public struct ToolRelevance: Sendable {
     public struct Ranked: Hashable, Sendable {
         /// The candidate's position in the list the relevance was built from.
         public var index: Int
-        /// Its relevance: its lexical score as a share of the best one (1 for the best match),
-        /// plus its recency boost; 0 when nothing relates it to the prompt.
+        /// Its relevance as a share of the first tool's (1 for the first; 0 when nothing relates
+        /// it to the prompt).
         public var score: Double
     }
 
@@ -47,10 +49,10 @@ public struct ToolRelevance: Sendable {
         var lengthNormalisation: [Double] = [0.3, 0.3, 0.75, 0.3, 0.75, 0.75]
         /// The weight of a term the prompt only implies (a joined pair of words, a synonym).
         var impliedWeight = 0.5
-        /// What the most recently used tool gains, in shares of the best lexical score; each
-        /// older distinct tool gains half of the one after it.
+        /// The least score of the most recently used tool, in shares of ``ToolRelevance/strongMatch``;
+        /// each older distinct tool's is half of the one after it.
         var recencyShare = 1.0
-        /// How many of the most recently used distinct tools gain a boost.
+        /// How many of the most recently used distinct tools have a least score.
         var recencyWindow = 4
 
         static let standard = Tuning()
@@ -66,6 +68,9 @@ public struct ToolRelevance: Sendable {
     private let tuning: Tuning
     private let documents: [Document]
     private let documentFrequency: [String: Int]
+    /// The lexical score of a strong match: a word of the prompt that only one candidate has,
+    /// once in its name.
+    let strongMatch: Double
 
     /// Indexes `candidates`; IDF is computed over them.
     public init(_ candidates: [ToolCandidate]) {
@@ -110,6 +115,10 @@ public struct ToolRelevance: Sendable {
         }
         self.documents = documents
         documentFrequency = frequency
+        let count = Double(candidates.count)
+        let nameWeight = tuning.fieldWeights[0]
+        strongMatch =
+            Self.logarithm(1 + (count - 0.5) / 1.5) * nameWeight * (tuning.k1 + 1) / (nameWeight + tuning.k1)
     }
 
     /// Each candidate's lexical score for `prompt`, in the candidates' order (0 when no term matches).
@@ -135,29 +144,31 @@ public struct ToolRelevance: Sendable {
     /// The candidates from most to least relevant to `prompt`, given the tools the
     /// conversation used (model names, most recent last).
     ///
-    /// A ranked score is relative: the best lexical score is 1, and a recency boost adds 1, ½,
-    /// ¼ or ⅛ (when nothing in the prompt matches any tool, only recency counts). Ties go to
-    /// the more recently used tool, then to the earlier candidate.
+    /// A tool among the last four distinct tools of `recentlyUsed` scores at least what a
+    /// strong match of one distinctive word scores (``strongMatch``) for the most recent, half
+    /// that for the one before, and so on; a prompt that names another tool's distinctive words
+    /// still ranks that tool first. Ranked scores are relative to the first tool's, which is 1.
+    /// Ties go to the more recently used tool, then to the earlier candidate.
     public func ranking(for prompt: String, recentlyUsed: [String] = []) -> [Ranked] {
         let lexical = scores(for: prompt)
         var recency: [String: Int] = [:]
         for name in recentlyUsed.reversed() where recency[name] == nil {
             recency[name] = recency.count
         }
-        let best = lexical.max() ?? 0
-        let ranked = lexical.indices.map { index -> (Ranked, Int) in
+        let scored = lexical.indices.map { index -> (index: Int, score: Double, age: Int) in
             let age = recency[candidates[index].name] ?? Int.max
-            var score = best > 0 ? lexical[index] / best : 0
+            var score = lexical[index]
             if age < tuning.recencyWindow {
-                score += tuning.recencyShare / Double(1 << age)
+                score = max(score, strongMatch * tuning.recencyShare / Double(1 << age))
             }
-            return (Ranked(index: index, score: score), age)
+            return (index, score, age)
         }
-        return ranked.sorted { left, right in
-            if left.0.score != right.0.score { return left.0.score > right.0.score }
-            if left.1 != right.1 { return left.1 < right.1 }
-            return left.0.index < right.0.index
-        }.map(\.0)
+        let top = scored.map(\.score).max() ?? 0
+        return scored.sorted { left, right in
+            if left.score != right.score { return left.score > right.score }
+            if left.age != right.age { return left.age < right.age }
+            return left.index < right.index
+        }.map { Ranked(index: $0.index, score: top > 0 ? $0.score / top : 0) }
     }
 
     /// The prompt's terms with their weights, in order of first appearance: its own terms at

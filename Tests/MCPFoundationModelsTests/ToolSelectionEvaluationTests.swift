@@ -80,7 +80,10 @@ struct ToolSelectionEvaluationTests {
         #expect(prompts.count >= 60)
         #expect(Set(prompts.map(\.needs.server)).count >= 12)
         #expect(prompts.filter { $0.needs.server == "gitlab-mcp-server.individual-sample" }.count >= 20)
-        #expect(prompts.filter { !$0.recentlyUsed.isEmpty }.count >= 8)
+        let followUps = prompts.filter { $0.recentlyUsed.contains($0.needs) }
+        let changesOfSubject = prompts.filter { !$0.recentlyUsed.isEmpty && !$0.recentlyUsed.contains($0.needs) }
+        #expect(followUps.count >= 8)
+        #expect(changesOfSubject.count >= 8)
         for prompt in prompts {
             _ = try #require(SelectionCorpus.candidate(for: prompt.needs), "\(prompt.needs)")
         }

@@ -29,8 +29,10 @@ struct SelectionPrompt: Sendable, CustomTestStringConvertible {
 
 /// The fixed prompts of the tool selection evaluation (`ToolSelectionEvaluationTests`).
 ///
-/// Written as users type, before the selector was tuned, and not changed to suit it; each
-/// names the one tool of `../shared/schemas` it needs. Tools whose name several servers share
+/// Written as users type; each names the one tool of `../shared/schemas` it needs. All but the
+/// last group were written before the selector was tuned; the changes of subject were added
+/// afterwards, to check that the recency boost does not crowd out the tool a new prompt
+/// names. No prompt was changed to suit the selector. Tools whose name several servers share
 /// (`get_weather`) are not targets, since nothing in a prompt could tell them apart.
 enum SelectionPrompts {
     private static let time = "mcp-server-time"
@@ -173,5 +175,29 @@ enum SelectionPrompts {
         SelectionPrompt(
             "yes, go ahead", gitlab, "gitlab_branch_protect",
             after: [CorpusToolReference(gitlab, "gitlab_branch_list"), CorpusToolReference(gitlab, "gitlab_branch_protect")]),
+
+        // Changes of subject: the conversation's recent tools must not crowd out the one the prompt needs.
+        SelectionPrompt(
+            "list the milestones of project 3", gitlab, "gitlab_milestone_list", after: [CorpusToolReference(gitlab, "gitlab_mr_list")]),
+        SelectionPrompt(
+            "who are the members of the platform group?", gitlab, "gitlab_group_members_list",
+            after: [CorpusToolReference(gitlab, "gitlab_issue_list")]),
+        SelectionPrompt(
+            "show me the diff of my staged changes", git, "git_diff_staged", after: [CorpusToolReference(time, "get_current_time")]),
+        SelectionPrompt(
+            "any weather alerts for Florida?", weather, "get_weather_alerts",
+            after: [CorpusToolReference(git, "git_log"), CorpusToolReference(git, "git_status")]),
+        SelectionPrompt(
+            "create a feature flag called dark_mode", gitlab, "gitlab_feature_flag_create",
+            after: [CorpusToolReference(gitlab, "gitlab_project_hook_add")]),
+        SelectionPrompt(
+            "create a public gist with my dotfiles", github, "create_gist", after: [CorpusToolReference(github, "create_repository_ruleset")]),
+        SelectionPrompt(
+            "generate a UUID", bytes, "id_generate", after: [CorpusToolReference(bytes, "hash"), CorpusToolReference(bytes, "hmac")]),
+        SelectionPrompt(
+            "list the access tokens of group 12", gitlab, "gitlab_group_access_token_list",
+            after: [CorpusToolReference(gitlab, "gitlab_list_users")]),
+        SelectionPrompt(
+            "show the comments on issue 17", gitlab, "gitlab_issue_note_list", after: [CorpusToolReference(gitlab, "gitlab_mr_list_global")]),
     ]
 }

@@ -197,6 +197,18 @@ struct ToolRelevanceTests {
         #expect(ranking.last?.index == 3)
     }
 
+    @Test("A prompt with words of its own ranks the tool they name ahead of the recently used one")
+    func changeOfSubject() {
+        let relevance = ToolRelevance([
+            tool("weather", "The weather in a city."),
+            tool("clock", "The time in a city."),
+            tool("milestones", "Lists the milestones of a project."),
+            tool("translate", "Translates text."),
+        ])
+        let ranking = relevance.ranking(for: "list the milestones of project 3", recentlyUsed: ["clock", "weather"])
+        #expect(ranking.map(\.index) == [2, 0, 1, 3])
+    }
+
     @Test("Scores do not depend on hashing: two indexes of the same tools agree exactly")
     func deterministic() {
         let candidates = SelectionCorpus.candidates
