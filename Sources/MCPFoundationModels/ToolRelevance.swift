@@ -49,7 +49,7 @@ public struct ToolRelevance: Sendable {
         var lengthNormalisation: [Double] = [0.3, 0.3, 0.75, 0.3, 0.75, 0.75]
         /// The weight of a term the prompt only implies (a joined pair of words, a synonym).
         var impliedWeight = 0.5
-        /// The least score of the most recently used tool, in shares of ``ToolRelevance/strongMatch``;
+        /// The least score of the most recently used tool, in shares of `strongMatch`;
         /// each older distinct tool's is half of the one after it.
         var recencyShare = 1.0
         /// How many of the most recently used distinct tools have a least score.
@@ -145,9 +145,9 @@ public struct ToolRelevance: Sendable {
     /// conversation used (model names, most recent last).
     ///
     /// A tool among the last four distinct tools of `recentlyUsed` scores at least what a
-    /// strong match of one distinctive word scores (``strongMatch``) for the most recent, half
-    /// that for the one before, and so on; a prompt that names another tool's distinctive words
-    /// still ranks that tool first. Ranked scores are relative to the first tool's, which is 1.
+    /// strong match of one distinctive word scores (a word only one candidate has, once in its
+    /// name) for the most recent, half that for the one before, and so on; a prompt that names
+    /// another tool's distinctive words still ranks that tool first. Ranked scores are relative to the first tool's, which is 1.
     /// Ties go to the more recently used tool, then to the earlier candidate.
     public func ranking(for prompt: String, recentlyUsed: [String] = []) -> [Ranked] {
         let lexical = scores(for: prompt)
@@ -385,7 +385,7 @@ public struct ToolRelevance: Sendable {
 
     /// Words that say nothing about which tool is meant.
     static let stopWords: Set<String> = [
-        "about", "after", "again", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being",
+        "about", "again", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "being",
         "both", "but", "by", "can", "could", "did", "do", "does", "doing", "don", "each", "eg", "either", "etc", "for",
         "from", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "ie", "if", "in", "into",
         "is", "it", "its", "just", "let", "lets", "like", "may", "me", "might", "mine", "must", "my", "need", "no", "nor",

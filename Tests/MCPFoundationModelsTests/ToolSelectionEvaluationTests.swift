@@ -125,6 +125,53 @@ struct ToolSelectionEvaluationTests {
         #expect(rate >= 0.9, "misses: \(misses)")
     }
 
+    @Test("When every tool of a server fits, all are selected in their listed order")
+    func everyToolFits() throws {
+        let git = SelectionCorpus.candidates.filter { $0.server == "mcp-server-git" }
+        try #require(git.count == 12)
+        let tokens = git.reduce(0) { $0 + $1.tokens }
+        let selector = ToolSelector(maximumTools: git.count, tokenBudget: tokens, pinned: ["git_log"])
+        for prompt in ["what time is it in Tokyo?", "show me the diff of my staged changes", ""] {
+            let selection = selector.select(git, prompt: prompt, recentlyUsed: ["git_status"])
+            #expect(selection.selected == git)
+            #expect(selection.excluded.isEmpty)
+            #expect(selection.tokens == tokens)
+        }
+        // One token less, and the selection is by relevance.
+        let tight = ToolSelector(maximumTools: git.count, tokenBudget: tokens - 1).select(git, prompt: "show me the git log")
+        #expect(tight.selected.first?.serverName == "git_log")
+    }
+
+    @Test("Pinned tools come first in every prompt's selection", arguments: SelectionPrompts.all)
+    func pinnedFirst(_ prompt: SelectionPrompt) throws {
+        let pinned = ["get_current_time", "git_status"]
+        let selector = ToolSelector(maximumTools: 5, tokenBudget: 1536, pinned: Set(pinned))
+        let recent = prompt.recentlyUsed.compactMap { SelectionCorpus.candidate(for: $0)?.name }
+        let selection = selector.select(from: SelectionCorpus.relevance, prompt: prompt.prompt, recentlyUsed: recent)
+        // In the candidates' order: mcp-server-git's file comes before mcp-server-time's.
+        #expect(selection.selected.prefix(2).map(\.name) == ["git_status", "get_current_time"])
+        #expect(selection.selected.count <= 5 && selection.tokens <= 1536)
+    }
+
+    @Test("Tools that several servers name alike are told apart by the names the caller gives them")
+    func sharedServerNames() throws {
+        let weather = SelectionCorpus.candidates.filter { $0.serverName == "get_weather" }
+        try #require(weather.count == 4)
+        #expect(Set(weather.map(\.name)).count == 4)
+        let selection = Self.selector.select(
+            from: SelectionCorpus.relevance, prompt: "brief weather summary for Madrid",
+            recentlyUsed: [weather[2].name])
+        let chosen = selection.selected.filter { $0.serverName == "get_weather" }
+        let left = selection.excluded.filter { $0.serverName == "get_weather" }
+        #expect(chosen.contains(weather[2]), "the one the conversation used")
+        #expect(chosen.count + left.count == 4)
+        #expect(Set(chosen.map(\.name) + left.map(\.name)) == Set(weather.map(\.name)))
+        let pinned = ToolSelector(maximumTools: 5, tokenBudget: 1536, pinned: [weather[3].name])
+            .select(from: SelectionCorpus.relevance, prompt: "what time is it in Tokyo?")
+        #expect(pinned.selected.first == weather[3])
+        #expect(pinned.selected.filter { $0.serverName == "get_weather" }.count == 1)
+    }
+
     static func oneDecimal(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
