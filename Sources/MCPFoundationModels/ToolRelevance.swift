@@ -173,7 +173,9 @@ public struct ToolRelevance: Sendable {
 
     /// The prompt's terms with their weights, in order of first appearance: its own terms at
     /// weight 1, synonyms and adjacent words joined (when neither is a stop word) at `impliedWeight`.
-    static func queryTerms(in prompt: String, impliedWeight: Double = Tuning.standard.impliedWeight) -> [(term: String, weight: Double)] {
+    static func queryTerms(
+        in prompt: String, impliedWeight: Double = Tuning.standard.impliedWeight
+    ) -> [(term: String, weight: Double)] {
         var order: [String] = []
         var weights: [String: Double] = [:]
         func add(_ term: String, _ weight: Double) {

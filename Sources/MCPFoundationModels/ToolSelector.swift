@@ -172,7 +172,8 @@ public struct ToolSelector: Hashable, Sendable {
             if maximumTools <= 0 {
                 reasons[index] = Self.noToolsReason(maximumTools)
             } else if cost > tokenBudget {
-                reasons[index] = "pinned, but its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget"
+                reasons[index] =
+                    "pinned, but its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget"
             } else if chosen.count >= maximumTools {
                 reasons[index] = "pinned, but other pinned tools already take the \(Self.places(maximumTools))"
             } else if used + cost > tokenBudget {
@@ -253,7 +254,8 @@ public struct ToolSelector: Hashable, Sendable {
         let pinnedNote = pinnedCount == 0 ? "" : "; pinned tools take \(pinnedCount) of the \(places(maximumTools))"
         let chosen =
             relevantCount == 1
-            ? "the most relevant tool to this prompt that fits" : "among the \(relevantCount) most relevant tools to this prompt that fit"
+            ? "the most relevant tool to this prompt that fits"
+            : "among the \(relevantCount) most relevant tools to this prompt that fit"
         return "not \(chosen) (\(place))\(pinnedNote)"
     }
 }

@@ -82,7 +82,8 @@ enum SelectionPrompts {
         SelectionPrompt("search all of GitHub for code that calls swift_task_alloc", github, "search_code"),
         SelectionPrompt("add a comment on line 12 to my pending review", github, "add_comment_to_pending_review"),
         SelectionPrompt("set up a ruleset on the repo that blocks force pushes to main", github, "create_repository_ruleset"),
-        SelectionPrompt("set the repository's custom property team to platform", github, "create_or_update_repository_custom_properties"),
+        SelectionPrompt(
+            "set the repository's custom property team to platform", github, "create_or_update_repository_custom_properties"),
 
         // GitLab: 60 tools, many alike.
         SelectionPrompt("list the open issues in project 42", gitlab, "gitlab_issue_list"),
@@ -112,7 +113,8 @@ enum SelectionPrompts {
         SelectionPrompt("save this shell script as a personal snippet", gitlab, "gitlab_snippet_create"),
         SelectionPrompt("mirror the project to github.com/acme/mirror", gitlab, "gitlab_add_project_mirror"),
         SelectionPrompt("list the access tokens of group 12", gitlab, "gitlab_group_access_token_list"),
-        SelectionPrompt("add asset links for the v1.2 binaries to the release, all at once", gitlab, "gitlab_release_link_create_batch"),
+        SelectionPrompt(
+            "add asset links for the v1.2 binaries to the release, all at once", gitlab, "gitlab_release_link_create_batch"),
         SelectionPrompt("create a topic named machine-learning", gitlab, "gitlab_create_topic"),
         SelectionPrompt("create a work item for the onboarding epic", gitlab, "gitlab_create_work_item"),
         SelectionPrompt("list the discussions on commit 9f2e1c", gitlab, "gitlab_list_commit_discussions"),
@@ -161,14 +163,19 @@ enum SelectionPrompts {
         SelectionPrompt(
             "now do the same for ~/src/app", git, "git_status",
             after: [CorpusToolReference(git, "git_log"), CorpusToolReference(git, "git_status")]),
-        SelectionPrompt("what about Lisbon?", weather, "get_weather_summary", after: [CorpusToolReference(weather, "get_weather_summary")]),
-        SelectionPrompt("now with blake2b instead", bytes, "hash", after: [CorpusToolReference(bytes, "hash")]),
-        SelectionPrompt("only the closed ones, please", gitlab, "gitlab_issue_list", after: [CorpusToolReference(gitlab, "gitlab_issue_list")]),
         SelectionPrompt(
-            "do that again, but with hex", bytes, "decode", after: [CorpusToolReference(bytes, "encode"), CorpusToolReference(bytes, "decode")]),
+            "what about Lisbon?", weather, "get_weather_summary", after: [CorpusToolReference(weather, "get_weather_summary")]),
+        SelectionPrompt("now with blake2b instead", bytes, "hash", after: [CorpusToolReference(bytes, "hash")]),
+        SelectionPrompt(
+            "only the closed ones, please", gitlab, "gitlab_issue_list", after: [CorpusToolReference(gitlab, "gitlab_issue_list")]),
+        SelectionPrompt(
+            "do that again, but with hex", bytes, "decode",
+            after: [CorpusToolReference(bytes, "encode"), CorpusToolReference(bytes, "decode")]),
         SelectionPrompt("and the next page too", fetch, "fetch", after: [CorpusToolReference(fetch, "fetch")]),
-        SelectionPrompt("show me the second page", gitlab, "gitlab_mr_list", after: [CorpusToolReference(gitlab, "gitlab_mr_list")]),
-        SelectionPrompt("make it six people instead", elicitation, "book_table", after: [CorpusToolReference(elicitation, "book_table")]),
+        SelectionPrompt(
+            "show me the second page", gitlab, "gitlab_mr_list", after: [CorpusToolReference(gitlab, "gitlab_mr_list")]),
+        SelectionPrompt(
+            "make it six people instead", elicitation, "book_table", after: [CorpusToolReference(elicitation, "book_table")]),
         SelectionPrompt(
             "and to Tokyo time?", time, "convert_time",
             after: [CorpusToolReference(time, "convert_time"), CorpusToolReference(git, "git_log")]),
@@ -178,12 +185,14 @@ enum SelectionPrompts {
 
         // Changes of subject: the conversation's recent tools must not crowd out the one the prompt needs.
         SelectionPrompt(
-            "list the milestones of project 3", gitlab, "gitlab_milestone_list", after: [CorpusToolReference(gitlab, "gitlab_mr_list")]),
+            "list the milestones of project 3", gitlab, "gitlab_milestone_list",
+            after: [CorpusToolReference(gitlab, "gitlab_mr_list")]),
         SelectionPrompt(
             "who are the members of the platform group?", gitlab, "gitlab_group_members_list",
             after: [CorpusToolReference(gitlab, "gitlab_issue_list")]),
         SelectionPrompt(
-            "show me the diff of my staged changes", git, "git_diff_staged", after: [CorpusToolReference(time, "get_current_time")]),
+            "show me the diff of my staged changes", git, "git_diff_staged",
+            after: [CorpusToolReference(time, "get_current_time")]),
         SelectionPrompt(
             "any weather alerts for Florida?", weather, "get_weather_alerts",
             after: [CorpusToolReference(git, "git_log"), CorpusToolReference(git, "git_status")]),
@@ -191,13 +200,16 @@ enum SelectionPrompts {
             "create a feature flag called dark_mode", gitlab, "gitlab_feature_flag_create",
             after: [CorpusToolReference(gitlab, "gitlab_project_hook_add")]),
         SelectionPrompt(
-            "create a public gist with my dotfiles", github, "create_gist", after: [CorpusToolReference(github, "create_repository_ruleset")]),
+            "create a public gist with my dotfiles", github, "create_gist",
+            after: [CorpusToolReference(github, "create_repository_ruleset")]),
         SelectionPrompt(
-            "generate a UUID", bytes, "id_generate", after: [CorpusToolReference(bytes, "hash"), CorpusToolReference(bytes, "hmac")]),
+            "generate a UUID", bytes, "id_generate",
+            after: [CorpusToolReference(bytes, "hash"), CorpusToolReference(bytes, "hmac")]),
         SelectionPrompt(
             "list the access tokens of group 12", gitlab, "gitlab_group_access_token_list",
             after: [CorpusToolReference(gitlab, "gitlab_list_users")]),
         SelectionPrompt(
-            "show the comments on issue 17", gitlab, "gitlab_issue_note_list", after: [CorpusToolReference(gitlab, "gitlab_mr_list_global")]),
+            "show the comments on issue 17", gitlab, "gitlab_issue_note_list",
+            after: [CorpusToolReference(gitlab, "gitlab_mr_list_global")]),
     ]
 }

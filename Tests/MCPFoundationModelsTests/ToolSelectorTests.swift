@@ -58,14 +58,18 @@ struct ToolTermTests {
         #expect(ToolRelevance.stem(pair.0) == ToolRelevance.stem(pair.1))
     }
 
-    static let keptWords = ["status", "address", "analysis", "string", "speed", "seed", "bus", "only", "apply", "sha256", "café", "git"]
+    static let keptWords = [
+        "status", "address", "analysis", "string", "speed", "seed", "bus", "only", "apply", "sha256", "café", "git",
+    ]
 
     @Test("Words a suffix rule would spoil keep their form", arguments: keptWords)
     func keptWord(_ word: String) {
         #expect(ToolRelevance.stem(word) == word)
     }
 
-    @Test("Different words keep different stems", arguments: [("status", "state"), ("string", "strong"), ("list", "last"), ("note", "nothing")])
+    @Test(
+        "Different words keep different stems",
+        arguments: [("status", "state"), ("string", "strong"), ("list", "last"), ("note", "nothing")])
     func differentStems(_ pair: (String, String)) {
         #expect(ToolRelevance.stem(pair.0) != ToolRelevance.stem(pair.1))
     }
@@ -286,7 +290,9 @@ struct ToolSelectorTests {
         let selection = selector.select(tools, prompt: "find my notes about the weather")
         let reasons = Dictionary(uniqueKeysWithValues: selection.excluded.map { ($0.name, $0.reason) })
         #expect(selection.selected.map(\.name) == ["search_notes", "get_weather"])
-        #expect(reasons["big_notes_export"] == "its definition (about 900 tokens) alone exceeds the 100-token tool budget (rank 4 of 7 for this prompt)")
+        #expect(
+            reasons["big_notes_export"]
+                == "its definition (about 900 tokens) alone exceeds the 100-token tool budget (rank 4 of 7 for this prompt)")
         #expect(reasons["create_note"] == "not among the 2 most relevant tools to this prompt that fit (rank 3 of 7 for this prompt)")
         #expect(reasons["git_log"] == "nothing in this prompt matches it, and the conversation has not used it recently")
         #expect(selection.excluded.count == 5)
@@ -395,7 +401,8 @@ struct ToolSelectorTests {
         #expect(selection.excluded.map(\.name) == ["docs_search"])
         #expect(selection.excluded.map(\.serverName) == ["search"])
 
-        let followUp = ToolSelector(maximumTools: 1, tokenBudget: 1000).select(tools, prompt: "and from last week?", recentlyUsed: ["docs_search"])
+        let followUp = ToolSelector(maximumTools: 1, tokenBudget: 1000)
+            .select(tools, prompt: "and from last week?", recentlyUsed: ["docs_search"])
         #expect(followUp.selected.map(\.name) == ["docs_search"])
         #expect(Set(followUp.excluded.map(\.name)) == ["mail_search", "calendar_search"])
     }
