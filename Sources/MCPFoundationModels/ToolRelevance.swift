@@ -13,15 +13,18 @@
 /// weigh, per occurrence: name 3 (the model name and the server's name), title 2, description 1,
 /// server label 0.75, parameter names 0.5, parameter descriptions 0.25. The prompt's terms also
 /// bring, at half weight,
-/// - two adjacent words written as one (`look up` → `lookup`, `time zone` → `timezone`);
+/// - two adjacent words that are not stop words, written as one (`time zone` → `timezone`,
+///   `look up` → `lookup`);
 /// - the other members of a small table of common verbs (``synonymGroups``): get, fetch, read,
 ///   show, list; create, add, new, make; delete, remove; update, edit, modify, change;
 ///   find, search, lookup, query.
 ///
-/// A tool among the last four distinct tools of `recentlyUsed` gains 100 %, 50 %, 25 % or 12.5 %
-/// (most recent first) of the best lexical score of the prompt (of 1 when nothing matches), so a
-/// follow-up such as "and in Paris?" keeps the tool the conversation is using even when no
-/// word of it matches.
+/// A ranking (``ranking(for:recentlyUsed:)``) also counts the tools the conversation used: the
+/// most recently used one scores at least what a strong match of one distinctive word scores,
+/// the ones before it ½, ¼ and ⅛ of that. So a follow-up such as "and in Paris?", whose words
+/// match nothing or only words many tools share, keeps the tool the conversation is using,
+/// while a prompt with words of its own ("list the milestones") still ranks the tool it names
+/// first. Ranked scores are relative to the first tool's, which is 1.
 ///
 /// Results are deterministic: they depend on the candidates' order and text only, never on
 /// hashing.
@@ -30,62 +33,77 @@ public struct ToolRelevance: Sendable {
     public struct Ranked: Hashable, Sendable {
         /// The candidate's position in the list the relevance was built from.
         public var index: Int
-        /// Its relevance: lexical score plus recency boost; 0 when nothing relates it to the prompt.
+        /// Its relevance as a share of the first tool's (1 for the first; 0 when nothing relates
+        /// it to the prompt).
         public var score: Double
+    }
+
+    /// The weights and constants of the ranking.
+    struct Tuning: Hashable, Sendable {
+        /// BM25 saturation: how fast repeated matches stop adding.
+        var k1 = 1.2
+        /// Weight per occurrence in the name, title, description, server label, parameter
+        /// names and parameter descriptions.
+        var fieldWeights: [Double] = [3, 2, 1, 0.75, 0.5, 0.25]
+        /// Length normalisation (BM25's b) of the same fields.
+        var lengthNormalisation: [Double] = [0.3, 0.3, 0.75, 0.3, 0.75, 0.75]
+        /// The weight of a term the prompt only implies (a joined pair of words, a synonym).
+        var impliedWeight = 0.5
+        /// The least score of the most recently used tool, in shares of `strongMatch`;
+        /// each older distinct tool's is half of the one after it.
+        var recencyShare = 1.0
+        /// How many of the most recently used distinct tools have a least score.
+        var recencyWindow = 4
+
+        static let standard = Tuning()
     }
 
     /// A candidate's terms with their BM25F-weighted frequencies.
     private struct Document: Sendable {
-        var weights: [String: Double]
+        var weights: [String: Double] = [:]
     }
 
-    private let names: [String]
+    /// The candidates, in the order given.
+    public let candidates: [ToolCandidate]
+    private let tuning: Tuning
     private let documents: [Document]
     private let documentFrequency: [String: Int]
-
-    /// BM25 saturation: how fast repeated matches stop adding.
-    static let k1 = 1.2
-    /// The weight of a term the prompt only implies (a joined pair of words, a synonym).
-    static let impliedWeight = 0.5
-    /// The share of the best lexical score that the most recently used tool gains; each older
-    /// distinct tool gains half of the one after it.
-    static let recencyShare = 1.0
-    /// How many of the most recently used distinct tools gain a boost.
-    static let recencyWindow = 4
-
-    /// A field of a tool's text, with its weight per occurrence and length normalisation.
-    private struct Field: Sendable {
-        var weight: Double
-        var lengthNormalisation: Double
-        var terms: @Sendable (ToolCandidate) -> [String]
-    }
-
-    private static let fields: [Field] = [
-        Field(weight: 3, lengthNormalisation: 0.3) { candidate in
-            let name = terms(in: candidate.name)
-            return name + terms(in: candidate.serverName).filter { !name.contains($0) }
-        },
-        Field(weight: 2, lengthNormalisation: 0.3) { terms(in: $0.title ?? "") },
-        Field(weight: 1, lengthNormalisation: 0.75) { terms(in: $0.description) },
-        Field(weight: 0.75, lengthNormalisation: 0.3) { terms(in: $0.server ?? "") },
-        Field(weight: 0.5, lengthNormalisation: 0.75) { $0.parameterNames.flatMap { terms(in: $0) } },
-        Field(weight: 0.25, lengthNormalisation: 0.75) { $0.parameterDescriptions.flatMap { terms(in: $0) } },
-    ]
+    /// The lexical score of a strong match: a word of the prompt that only one candidate has,
+    /// once in its name.
+    let strongMatch: Double
 
     /// Indexes `candidates`; IDF is computed over them.
     public init(_ candidates: [ToolCandidate]) {
-        names = candidates.map(\.name)
-        var documents = candidates.map { _ in Document(weights: [:]) }
-        for field in Self.fields {
-            let fieldTerms = candidates.map(field.terms)
+        self.init(candidates, tuning: .standard)
+    }
+
+    init(_ candidates: [ToolCandidate], tuning: Tuning) {
+        self.candidates = candidates
+        self.tuning = tuning
+        var terms = TermCache()
+        // The fields, in the order of the tuning's weights.
+        let fields: [[[String]]] = [
+            candidates.map { candidate in
+                let name = terms.terms(in: candidate.name)
+                return name + terms.terms(in: candidate.serverName).filter { !name.contains($0) }
+            },
+            candidates.map { terms.terms(in: $0.title ?? "") },
+            candidates.map { terms.terms(in: $0.description) },
+            candidates.map { terms.terms(in: $0.server ?? "") },
+            candidates.map { $0.parameterNames.flatMap { terms.terms(in: $0) } },
+            candidates.map { $0.parameterDescriptions.flatMap { terms.terms(in: $0) } },
+        ]
+        var documents = candidates.map { _ in Document() }
+        for (field, fieldTerms) in fields.enumerated() {
             let totalLength = fieldTerms.reduce(0) { $0 + $1.count }
             guard totalLength > 0 else { continue }
             let averageLength = Double(totalLength) / Double(candidates.count)
+            let weight = tuning.fieldWeights[field]
+            let b = tuning.lengthNormalisation[field]
             for (index, terms) in fieldTerms.enumerated() {
-                let b = field.lengthNormalisation
                 let normaliser = (1 - b) + b * Double(terms.count) / averageLength
                 for term in terms {
-                    documents[index].weights[term, default: 0] += field.weight / normaliser
+                    documents[index].weights[term, default: 0] += weight / normaliser
                 }
             }
         }
@@ -97,22 +115,27 @@ public struct ToolRelevance: Sendable {
         }
         self.documents = documents
         documentFrequency = frequency
+        let count = Double(candidates.count)
+        let nameWeight = tuning.fieldWeights[0]
+        strongMatch =
+            Self.logarithm(1 + (count - 0.5) / 1.5) * nameWeight * (tuning.k1 + 1) / (nameWeight + tuning.k1)
     }
 
     /// Each candidate's lexical score for `prompt`, in the candidates' order (0 when no term matches).
     public func scores(for prompt: String) -> [Double] {
-        let query = Self.queryTerms(in: prompt)
+        let query = Self.queryTerms(in: prompt, impliedWeight: tuning.impliedWeight)
         let count = Double(documents.count)
+        let k1 = tuning.k1
         let weighted = query.compactMap { term, weight -> (term: String, weight: Double)? in
             guard let frequency = documentFrequency[term] else { return nil }
-            let idf = (1 + (count - Double(frequency) + 0.5) / (Double(frequency) + 0.5)).logarithm
+            let idf = Self.logarithm(1 + (count - Double(frequency) + 0.5) / (Double(frequency) + 0.5))
             return (term, weight * idf)
         }
         return documents.map { document in
             var score = 0.0
             for (term, weight) in weighted {
                 guard let frequency = document.weights[term] else { continue }
-                score += weight * frequency * (Self.k1 + 1) / (frequency + Self.k1)
+                score += weight * frequency * (k1 + 1) / (frequency + k1)
             }
             return score
         }
@@ -121,6 +144,10 @@ public struct ToolRelevance: Sendable {
     /// The candidates from most to least relevant to `prompt`, given the tools the
     /// conversation used (model names, most recent last).
     ///
+    /// A tool among the last four distinct tools of `recentlyUsed` scores at least what a
+    /// strong match of one distinctive word scores (a word only one candidate has, once in its
+    /// name) for the most recent, half that for the one before, and so on; a prompt that names
+    /// another tool's distinctive words still ranks that tool first. Ranked scores are relative to the first tool's, which is 1.
     /// Ties go to the more recently used tool, then to the earlier candidate.
     public func ranking(for prompt: String, recentlyUsed: [String] = []) -> [Ranked] {
         let lexical = scores(for: prompt)
@@ -128,25 +155,27 @@ public struct ToolRelevance: Sendable {
         for name in recentlyUsed.reversed() where recency[name] == nil {
             recency[name] = recency.count
         }
-        let best = max(lexical.max() ?? 0, 1)
-        let ranked = lexical.indices.map { index -> (Ranked, Int) in
-            let age = recency[names[index]] ?? Int.max
+        let scored = lexical.indices.map { index -> (index: Int, score: Double, age: Int) in
+            let age = recency[candidates[index].name] ?? Int.max
             var score = lexical[index]
-            if age < Self.recencyWindow {
-                score += best * Self.recencyShare / Double(1 << age)
+            if age < tuning.recencyWindow {
+                score = max(score, strongMatch * tuning.recencyShare / Double(1 << age))
             }
-            return (Ranked(index: index, score: score), age)
+            return (index, score, age)
         }
-        return ranked.sorted { left, right in
-            if left.0.score != right.0.score { return left.0.score > right.0.score }
-            if left.1 != right.1 { return left.1 < right.1 }
-            return left.0.index < right.0.index
-        }.map(\.0)
+        let top = scored.map(\.score).max() ?? 0
+        return scored.sorted { left, right in
+            if left.score != right.score { return left.score > right.score }
+            if left.age != right.age { return left.age < right.age }
+            return left.index < right.index
+        }.map { Ranked(index: $0.index, score: top > 0 ? $0.score / top : 0) }
     }
 
     /// The prompt's terms with their weights, in order of first appearance: its own terms at
-    /// weight 1, joined adjacent words and synonyms at ``impliedWeight``.
-    static func queryTerms(in prompt: String) -> [(term: String, weight: Double)] {
+    /// weight 1, synonyms and adjacent words joined (when neither is a stop word) at `impliedWeight`.
+    static func queryTerms(
+        in prompt: String, impliedWeight: Double = Tuning.standard.impliedWeight
+    ) -> [(term: String, weight: Double)] {
         var order: [String] = []
         var weights: [String: Double] = [:]
         func add(_ term: String, _ weight: Double) {
@@ -166,7 +195,7 @@ public struct ToolRelevance: Sendable {
                     add(synonym, impliedWeight)
                 }
             }
-            if position + 1 < words.count, word.allSatisfy(\.isLetter), words[position + 1].allSatisfy(\.isLetter) {
+            if position + 1 < words.count, Self.isJoinable(word), Self.isJoinable(words[position + 1]) {
                 add(stem(word + words[position + 1]), impliedWeight)
             }
         }
@@ -175,9 +204,29 @@ public struct ToolRelevance: Sendable {
 
     // MARK: Terms
 
+    /// Whether `word` may be joined with its neighbour into one term: letters only, not a stop word.
+    private static func isJoinable(_ word: String) -> Bool {
+        !stopWords.contains(word) && word.allSatisfy(\.isLetter)
+    }
+
     /// The terms of `text`: its words without stop words, stemmed.
     public static func terms(in text: String) -> [String] {
         words(in: text).filter { !stopWords.contains($0) }.map(stem)
+    }
+
+    /// ``terms(in:)`` with each distinct word's term remembered, for indexing much text.
+    private struct TermCache {
+        /// The term of each word seen; `nil` for a stop word.
+        private var known: [String: String?] = [:]
+
+        mutating func terms(in text: String) -> [String] {
+            ToolRelevance.words(in: text).compactMap { word in
+                if let term = known[word] { return term }
+                let term = stopWords.contains(word) ? nil : stem(word)
+                known[word] = .some(term)
+                return term
+            }
+        }
     }
 
     /// The lowercased words of `text`, split at anything but letters and digits, at camelCase
@@ -338,18 +387,18 @@ public struct ToolRelevance: Sendable {
 
     /// Words that say nothing about which tool is meant.
     static let stopWords: Set<String> = [
-        "about", "after", "again", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being",
+        "about", "again", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "being",
         "both", "but", "by", "can", "could", "did", "do", "does", "doing", "don", "each", "eg", "either", "etc", "for",
         "from", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "ie", "if", "in", "into",
         "is", "it", "its", "just", "let", "lets", "like", "may", "me", "might", "mine", "must", "my", "need", "no", "nor",
         "not", "of", "off", "ok", "okay", "on", "onto", "or", "our", "ours", "out", "over", "please", "pls", "shall",
         "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there",
-        "these", "they", "this", "those", "to", "too", "up", "us", "very", "via", "want", "was", "we", "were", "what",
+        "these", "they", "this", "those", "to", "too", "us", "very", "via", "want", "was", "we", "were", "what",
         "when", "where", "which", "while", "who", "whom", "whose", "why", "will", "with", "would", "you", "your", "yours",
     ]
 
     /// Common verbs that name the same action; a prompt's term brings the others of its group at
-    /// ``impliedWeight``. Kept small on purpose: every entry must be right for almost any tool.
+    /// half weight. Kept small on purpose: every entry must be right for almost any tool.
     public static let synonymGroups: [[String]] = [
         ["get", "fetch", "read", "show", "list"],
         ["create", "add", "new", "make"],
@@ -369,33 +418,24 @@ public struct ToolRelevance: Sendable {
         }
         return table
     }()
-}
 
-extension Double {
-    /// The natural logarithm, for values of at least 1, from the standard library alone.
+    /// The natural logarithm of `x` (0 for `x` ≤ 0), from the standard library alone.
     ///
-    /// Uses `ln(x) = 2 artanh((x − 1) / (x + 1))` after scaling `x` by powers of two.
-    fileprivate var logarithm: Double {
-        guard self > 0, isFinite else { return 0 }
+    /// `ln x = k ln 2 + 2 artanh((m − 1) / (m + 1))` for `x = m·2^k`, `m` in [1, 2); the series
+    /// converges fast since `(m − 1) / (m + 1)` ≤ ⅓.
+    static func logarithm(_ x: Double) -> Double {
+        guard x > 0, x.isFinite else { return 0 }
         let ln2 = 0.693_147_180_559_945_3
-        var exponent = 0
-        var mantissa = self
-        while mantissa >= 2 {
-            mantissa /= 2
-            exponent += 1
-        }
-        while mantissa < 1 {
-            mantissa *= 2
-            exponent -= 1
-        }
+        let exponent = x.exponent
+        let mantissa = x.significand
         let y = (mantissa - 1) / (mantissa + 1)
         let y2 = y * y
-        var term = y
+        var power = y
         var sum = 0.0
         var n = 1.0
-        while abs(term / n) > 1e-17 {
-            sum += term / n
-            term *= y2
+        while power / n > 1e-17 {
+            sum += power / n
+            power *= y2
             n += 2
         }
         return Double(exponent) * ln2 + 2 * sum

@@ -104,8 +104,9 @@ public struct ToolSelection: Hashable, Sendable {
 ///    prompt in the tool's name, title, description and parameters, plus a boost for tools
 ///    the conversation used recently), skipping any whose definition no longer fits the
 ///    tokens left, until ``maximumTools`` are chosen;
-/// 3. a tool that nothing in the prompt matches and that was not used recently is left out,
-///    even when there is room: its definition would only take context.
+/// 3. a tool that nothing in the prompt matches and that was not used recently, or whose
+///    relevance is under ``minimumRelevance`` of the best match's, is left out even when there
+///    is room: its definition would only take context.
 ///
 /// Ties in relevance go to the more recently used tool, then to the earlier candidate. The
 /// result depends only on the arguments. Every candidate not selected is reported in
@@ -114,7 +115,8 @@ public struct ToolSelection: Hashable, Sendable {
 /// ```swift
 /// let selector = ToolSelector(maximumTools: 5, tokenBudget: 1536, pinned: ["notes_search"])
 /// let selection = selector.select(candidates, prompt: "what time is it in Tokyo?", recentlyUsed: ["git_log"])
-/// selection.selected.map(\.name)  // ["notes_search", "get_current_time", "convert_time", "git_log", …]
+/// selection.selected.map(\.name)  // ["notes_search", "get_current_time", "git_log", …]
+/// selection.excluded.first?.reason  // "not among the 3 most relevant to this prompt that fit (rank 6 of 40 for this prompt); …"
 /// ```
 public struct ToolSelector: Hashable, Sendable {
     /// The most tools a turn gets (TN3193: 3–5).
@@ -123,11 +125,16 @@ public struct ToolSelector: Hashable, Sendable {
     public var tokenBudget: Int
     /// Model names of tools every turn gets, if they fit at all.
     public var pinned: Set<String>
+    /// The least relevance a tool needs to be chosen, as a share of the best match's
+    /// (see ``ToolRelevance/Ranked/score``): a tool far less related to the prompt than the
+    /// best one only takes context. 0 fills every place that fits.
+    public var minimumRelevance: Double
 
-    public init(maximumTools: Int = 5, tokenBudget: Int, pinned: Set<String> = []) {
+    public init(maximumTools: Int = 5, tokenBudget: Int, pinned: Set<String> = [], minimumRelevance: Double = 0.3) {
         self.maximumTools = maximumTools
         self.tokenBudget = tokenBudget
         self.pinned = pinned
+        self.minimumRelevance = minimumRelevance
     }
 
     /// The tools for a turn whose prompt is `prompt`.
@@ -139,11 +146,18 @@ public struct ToolSelector: Hashable, Sendable {
     ///   - recentlyUsed: Model names of the tools the conversation called, most recent last.
     /// - Returns: The selected tools and every other candidate with the reason it was left out.
     public func select(_ candidates: [ToolCandidate], prompt: String, recentlyUsed: [String] = []) -> ToolSelection {
-        let totalTokens = candidates.reduce(0) { $0 + $1.tokens }
-        if candidates.count <= maximumTools, totalTokens <= tokenBudget {
-            return ToolSelection(selected: candidates, excluded: [], tokens: totalTokens)
-        }
-        let ranking = ToolRelevance(candidates).ranking(for: prompt, recentlyUsed: recentlyUsed)
+        if let all = allFitting(candidates) { return all }
+        return select(from: ToolRelevance(candidates), prompt: prompt, recentlyUsed: recentlyUsed)
+    }
+
+    /// The tools for a turn whose prompt is `prompt`, from candidates already indexed.
+    ///
+    /// The same as ``select(_:prompt:recentlyUsed:)`` with `relevance.candidates`; an app that
+    /// keeps the index while the tool list is unchanged saves indexing the tools' text each turn.
+    public func select(from relevance: ToolRelevance, prompt: String, recentlyUsed: [String] = []) -> ToolSelection {
+        let candidates = relevance.candidates
+        if let all = allFitting(candidates) { return all }
+        let ranking = relevance.ranking(for: prompt, recentlyUsed: recentlyUsed)
         var rank = [Int](repeating: 0, count: candidates.count)
         for (position, ranked) in ranking.enumerated() {
             rank[ranked.index] = position + 1
@@ -155,10 +169,13 @@ public struct ToolSelector: Hashable, Sendable {
 
         for index in candidates.indices where isPinned[index] {
             let cost = candidates[index].tokens
-            if cost > tokenBudget {
-                reasons[index] = "pinned, but its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget"
+            if maximumTools <= 0 {
+                reasons[index] = Self.noToolsReason(maximumTools)
+            } else if cost > tokenBudget {
+                reasons[index] =
+                    "pinned, but its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget"
             } else if chosen.count >= maximumTools {
-                reasons[index] = "pinned, but other pinned tools already take all \(max(0, maximumTools)) places"
+                reasons[index] = "pinned, but other pinned tools already take the \(Self.places(maximumTools))"
             } else if used + cost > tokenBudget {
                 reasons[index] =
                     "pinned, but its definition (about \(cost) tokens) does not fit the \(tokenBudget - used) tokens left "
@@ -174,13 +191,17 @@ public struct ToolSelector: Hashable, Sendable {
             let index = ranked.index
             let cost = candidates[index].tokens
             let place = "rank \(rank[index]) of \(candidates.count) for this prompt"
-            if ranked.score <= 0 {
+            if cost > tokenBudget {
+                reasons[index] = "its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget (\(place))"
+            } else if ranked.score <= 0 {
                 reasons[index] = "nothing in this prompt matches it, and the conversation has not used it recently"
+            } else if ranked.score < minimumRelevance {
+                reasons[index] =
+                    "it is much less related to this prompt than the best match (\(Self.percent(ranked.score)) of its "
+                    + "relevance, under the \(Self.percent(minimumRelevance)) needed; \(place))"
             } else if chosen.count >= maximumTools {
                 reasons[index] = Self.noPlaceReason(
                     maximumTools: maximumTools, pinnedCount: pinnedCount, relevantCount: chosen.count - pinnedCount, place: place)
-            } else if cost > tokenBudget {
-                reasons[index] = "its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget (\(place))"
             } else if used + cost > tokenBudget {
                 reasons[index] =
                     "its definition (about \(cost) tokens) does not fit the \(tokenBudget - used) tokens left "
@@ -199,14 +220,42 @@ public struct ToolSelector: Hashable, Sendable {
         return ToolSelection(selected: chosen.map { candidates[$0] }, excluded: excluded, tokens: used)
     }
 
+    /// Every candidate, in order, when they all fit.
+    private func allFitting(_ candidates: [ToolCandidate]) -> ToolSelection? {
+        let tokens = candidates.reduce(0) { $0 + $1.tokens }
+        guard candidates.count <= maximumTools, tokens <= tokenBudget else { return nil }
+        return ToolSelection(selected: candidates, excluded: [], tokens: tokens)
+    }
+
+    /// `share` as a whole percentage, rounded down (so a share under a threshold never reads
+    /// as the threshold), but at least 1 % when it is above 0.
+    private static func percent(_ share: Double) -> String {
+        let whole = Int((share * 100).rounded(.down))
+        return "\(share > 0 ? max(1, whole) : whole) %"
+    }
+
+    /// "1 place", "5 places".
+    private static func places(_ count: Int) -> String {
+        count == 1 ? "1 place" : "\(count) places"
+    }
+
+    private static func noToolsReason(_ maximumTools: Int) -> String {
+        "a turn gets no tools (the maximum is \(maximumTools))"
+    }
+
+    /// Why a relevant tool that fits is left out when the places are taken.
     private static func noPlaceReason(maximumTools: Int, pinnedCount: Int, relevantCount: Int, place: String) -> String {
         if maximumTools <= 0 {
-            return "a turn gets no tools (the maximum is \(maximumTools))"
+            return noToolsReason(maximumTools)
         }
         if relevantCount == 0 {
-            return "the \(maximumTools) places all go to pinned tools (\(place))"
+            return "pinned tools take the \(places(maximumTools)) (\(place))"
         }
-        let pinnedNote = pinnedCount == 0 ? "" : "; \(pinnedCount) of the \(maximumTools) places go to pinned tools"
-        return "not among the \(relevantCount) most relevant to this prompt (\(place))\(pinnedNote)"
+        let pinnedNote = pinnedCount == 0 ? "" : "; pinned tools take \(pinnedCount) of the \(places(maximumTools))"
+        let chosen =
+            relevantCount == 1
+            ? "the most relevant tool to this prompt that fits"
+            : "among the \(relevantCount) most relevant tools to this prompt that fit"
+        return "not \(chosen) (\(place))\(pinnedNote)"
     }
 }
