@@ -197,7 +197,7 @@ public actor MCPSessionProvider {
         }
         let catalog = self.catalog ?? ToolCatalog()
         let history = current.map { Self.history(of: $0.transcript) } ?? []
-        let choice = selector.select(catalog.candidates, prompt: prompt, recentlyUsed: Self.recentlyUsed(history))
+        let choice = selector.select(from: catalog.relevance, prompt: prompt, recentlyUsed: Self.recentlyUsed(history))
         var chosen = choice
         chosen.excluded = catalog.excluded + choice.excluded
         let tools = choice.selected.compactMap { catalog.tool(named: $0.name) }
@@ -208,7 +208,7 @@ public actor MCPSessionProvider {
         var entries = history
         if current == nil {
             reasons.append(.firstTurn)
-        } else if reasons.isEmpty, choice.selected.map(\.name) != currentTools {
+        } else if reasons.isEmpty, Set(choice.selected.map(\.name)) != Set(currentTools) {
             reasons.append(.toolSetChanged)
         }
         if fixed + historyTokens > contextSize {
@@ -283,7 +283,7 @@ public actor MCPSessionProvider {
         }
         let catalog = self.catalog ?? ToolCatalog()
         let history = current.map { Self.history(of: $0.transcript) } ?? []
-        var choice = selector.select(catalog.candidates, prompt: prompt, recentlyUsed: Self.recentlyUsed(history))
+        var choice = selector.select(from: catalog.relevance, prompt: prompt, recentlyUsed: Self.recentlyUsed(history))
         choice.excluded = catalog.excluded + choice.excluded
         return choice
     }

@@ -27,6 +27,8 @@ struct ToolCatalog: Sendable {
     private(set) var excluded: [ToolSelection.Exclusion] = []
     /// The model name of every tool, kept from one catalog to the next.
     private(set) var names: [Key: String] = [:]
+    /// The candidates indexed for ranking, once per catalog.
+    private(set) var relevance = ToolRelevance([])
 
     init() {}
 
@@ -81,11 +83,13 @@ struct ToolCatalog: Sendable {
             let properties = definition.inputSchema["properties"]?.objectValue ?? [:]
             let candidate = ToolCandidate(
                 name: modelName, serverName: definition.name, server: server, title: definition.title,
-                description: bridged.description, parameterNames: properties.keys.sorted(),
+                // Ranked on the server's whole text (cleaned), though the model reads it compacted.
+                description: UntrustedText.cleaned(definition.description ?? bridged.description), parameterNames: properties.keys.sorted(),
                 parameterDescriptions: properties.keys.sorted().compactMap { properties[$0]?["description"]?.stringValue },
                 tokens: await cost(bridged))
             entries.append(Entry(key: key, tool: bridged, candidate: candidate))
         }
+        relevance = ToolRelevance(entries.map(\.candidate))
     }
 
     /// A unique model name for every key, stable across catalogs.
