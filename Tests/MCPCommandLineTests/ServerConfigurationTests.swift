@@ -176,4 +176,30 @@ struct ServerConfigurationTests {
         let broken = #expect(throws: ServerConfigurationError.self) { try ServerConfiguration(contentsOfFile: file.path) }
         #expect(broken?.message.hasPrefix("'\(file.path)' is not valid JSON: invalid JSON at byte 16") == true, "\(broken?.message ?? "")")
     }
+
+    @Test("An entry's env is set in its box; unboxed, it is laid over this process's environment")
+    func launchEnvironment() {
+        let entry = ServerConfiguration.Entry(
+            name: "a", command: "srv", arguments: ["--x"], environment: ["API_TOKEN": "secret", "PATH": "/opt/srv/bin"],
+            currentDirectory: "/work")
+        let inherited = ["PATH": "/usr/bin", "HOME": "/home/me", "OTHER": "1"]
+        var box = Sandbox.standard
+        box.passedEnvironment = ["OTHER"]
+        let boxed = ServerLaunch(entry: entry, sandbox: box, inherited: inherited)
+        #expect(boxed.executable == "srv")
+        #expect(boxed.arguments == ["--x"])
+        #expect(boxed.currentDirectory == "/work")
+        #expect(boxed.sandbox?.environment == ["API_TOKEN": "secret", "PATH": "/opt/srv/bin"])
+        #expect(boxed.sandbox?.passedEnvironment == ["OTHER"])
+        // The command is looked up in the PATH the server gets.
+        #expect(boxed.environment == ["PATH": "/opt/srv/bin", "HOME": "/home/me", "OTHER": "1", "API_TOKEN": "secret"])
+
+        let unboxed = ServerLaunch(entry: entry, sandbox: nil, inherited: inherited)
+        #expect(unboxed.sandbox == nil)
+        #expect(unboxed.environment == ["PATH": "/opt/srv/bin", "HOME": "/home/me", "OTHER": "1", "API_TOKEN": "secret"])
+
+        let plain = ServerLaunch(entry: ServerConfiguration.Entry(name: "b", command: "srv"), sandbox: .standard, inherited: inherited)
+        #expect(plain.environment == nil)
+        #expect(plain.sandbox == .standard)
+    }
 }
