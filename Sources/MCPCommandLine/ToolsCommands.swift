@@ -177,6 +177,8 @@ extension Runner {
         }
         let bridged: BridgedServers
         do {
+            // Listed first, so that a server that fails is named and bad entries are warned about.
+            _ = try await list(servers, timeout: options.timeoutSeconds, grouped: options.server.isConfiguration)
             bridged = try await bridge(servers, prompt: prompt, timeout: options.timeoutSeconds)
         } catch {
             await Self.close(servers)

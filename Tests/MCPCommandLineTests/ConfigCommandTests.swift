@@ -266,6 +266,39 @@ struct ConfigCommandTests {
 
     #if !canImport(FoundationModels)
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("With a model that counts, tools --schemas and --for-prompt use its counts and its context size", arguments: [true, false])
+    func modelCounts(json: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Every rendered text is 10 tokens: each tool costs the same, 10 plus the framing.
+        let model = ScriptedLanguageModel([], contextSize: 8192) { _ in 10 }.model
+        let schemas = await CommandRun(
+            ["tools", "--schemas"] + (json ? ["--json"] : []), builtInServer: exampleServer(in: directory), model: model)
+        #expect(schemas.status == .success, "\(schemas.errors)")
+        let forPrompt = await CommandRun(
+            ["tools", "--for-prompt", "what time is it in Tokyo"] + (json ? ["--json"] : []), builtInServer: exampleServer(in: directory),
+            model: model)
+        #expect(forPrompt.status == .success, "\(forPrompt.errors)")
+        if json {
+            let report = try JSONValue(parsing: schemas.output)
+            let tokens = try #require(report["tools"]?.arrayValue).compactMap { $0["tokens"]?.intValue }
+            #expect(tokens.count == 5)
+            #expect(Set(tokens).count == 1)
+            #expect((tokens.first ?? 0) >= 10)
+            #expect(report["budget"]?["tokens"] == .int(tokens.reduce(0, +)))
+            #expect(report["budget"]?["counting"] == "model")
+            #expect(report["budget"]?["contextSize"] == 8192)
+            let turn = try JSONValue(parsing: forPrompt.output)
+            #expect(turn["counting"] == "model")
+            #expect(turn["contextSize"] == 8192)
+            #expect(turn["selectedTools"]?.arrayValue?.allSatisfy { $0["tokens"] == .int(tokens.first ?? 0) } == true)
+        } else {
+            #expect(schemas.output.contains(" in the model's 8192-token context. Tokens counted by the model.\n"))
+            #expect(forPrompt.output.hasSuffix("the model's context is 8192 tokens. Tokens counted by the model.\n"))
+        }
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("chat --config: one provider over both servers; an entry's env reaches its boxed server", .timeLimit(.minutes(2)))
     func chatOverConfiguration() async throws {
         let directory = try TemporaryDirectory()
