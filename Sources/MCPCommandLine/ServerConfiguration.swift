@@ -265,6 +265,7 @@ public struct ServerConfigurationError: Error, Hashable, Sendable, CustomStringC
         /// An entry names a remote server (`url`, or a `type` of `http` or `sse`).
         public static let remoteServer = Reason("remoteServer")
 
+        /// The reason's name, such as `invalidEntry`.
         public var description: String { name }
     }
 
