@@ -6,7 +6,8 @@ import MCP
 /// Options may come before or after positional arguments and take their value as the next
 /// argument or after `=` (`--timeout 5`, `--timeout=5`). `-h`/`--help` anywhere before
 /// `--` asks for the command's help. Everything after `--` is the server command, passed on
-/// untouched.
+/// untouched. Without a command, `--config FILE` and the box options run the main job over
+/// the configuration's servers.
 public enum CommandLineParser {
     /// The default request timeout: 60 seconds.
     public static let defaultTimeoutSeconds: Double = 60
@@ -19,7 +20,7 @@ public enum CommandLineParser {
     ///   value, or `JSON-ARGUMENTS` that is not a JSON object.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
         guard let first = arguments.first else {
-            return .start
+            return .start()
         }
         let rest = arguments.dropFirst()
         switch first {
@@ -38,12 +39,35 @@ public enum CommandLineParser {
             break
         }
         if first.hasPrefix("-") {
-            throw UsageError("unknown option '\(first)'")
+            let name = first.hasPrefix("--") ? String(first.prefix { $0 != "=" }) : first
+            guard Scan.startOptions.contains(name) else {
+                throw UsageError("unknown option '\(first)'")
+            }
+            return try parseStart(arguments)
         }
         guard let command = CommandName(rawValue: first) else {
             throw UsageError("unknown command '\(first)'; commands are \(commandList)")
         }
         return try parse(command, Array(rest))
+    }
+
+    /// The main job with options: `--config FILE` and the box options.
+    private static func parseStart(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        if let separator = arguments.firstIndex(of: "--") {
+            if arguments[..<separator].contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(nil) }
+            throw UsageError("the main job takes its servers from --config FILE; '-- CMD' is for tools, call and chat")
+        }
+        if arguments.contains("-h") || arguments.contains("--help") {
+            return .help(nil)
+        }
+        let scan = try Scan(
+            arguments, command: nil, flags: Scan.boxFlags, valued: Scan.boxValued.union(["--config"]), repeated: Scan.boxRepeated,
+            allowsServerCommand: false)
+        if let extra = scan.positionals.first {
+            let hint = CommandName(rawValue: extra).map { "; put the command first: ondevice-mcp \($0.rawValue) --config FILE" } ?? ""
+            throw UsageError("unexpected argument '\(extra)'\(hint)")
+        }
+        return .start(server: try scan.server())
     }
 
     private static var commandList: String {
@@ -68,15 +92,21 @@ public enum CommandLineParser {
             return .serve(dataDirectory: scan.values["--data-dir"], roots: roots)
         case .tools:
             let scan = try Scan(
-                arguments, command: command, flags: Scan.boxFlags.union(["--json", "--schemas"]), valued: Scan.boxValued.union(["--data-dir", "--timeout"]),
-                repeated: Scan.boxRepeated, allowsServerCommand: true)
+                arguments, command: command, flags: Scan.boxFlags.union(["--json", "--schemas"]),
+                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--config", "--for-prompt"]), repeated: Scan.boxRepeated,
+                allowsServerCommand: true)
             if let extra = scan.positionals.first {
-                throw UsageError("unexpected argument '\(extra)'", command: command)
+                let hint = scan.values["--for-prompt"] != nil ? "; quote the prompt of --for-prompt as one argument" : ""
+                throw UsageError("unexpected argument '\(extra)'\(hint)", command: command)
+            }
+            let prompt = try scan.single("--for-prompt")
+            if prompt != nil, scan.flags.contains("--schemas") {
+                throw UsageError("--for-prompt and --schemas are two reports; give one", command: command)
             }
             return .tools(
                 ToolsOptions(
                     server: try scan.server(), json: scan.flags.contains("--json"), timeoutSeconds: try scan.timeout(),
-                    schemas: scan.flags.contains("--schemas")))
+                    schemas: scan.flags.contains("--schemas"), forPrompt: prompt))
         case .schema:
             let scan = try Scan(arguments, command: command, flags: ["--json"], valued: ["--name"], allowsServerCommand: false)
             if scan.positionals.count > 1 {
@@ -89,8 +119,8 @@ public enum CommandLineParser {
             return .schema(SchemaOptions(file: file, name: scan.values["--name"] ?? SchemaOptions.defaultName, json: scan.flags.contains("--json")))
         case .chat:
             let scan = try Scan(
-                arguments, command: command, flags: Scan.boxFlags.union(["--allow-writes"]), valued: Scan.boxValued.union(["--data-dir", "--timeout"]),
-                repeated: Scan.boxRepeated, allowsServerCommand: true)
+                arguments, command: command, flags: Scan.boxFlags.union(["--allow-writes"]),
+                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--config"]), repeated: Scan.boxRepeated, allowsServerCommand: true)
             if let extra = scan.positionals.first {
                 throw UsageError("unexpected argument '\(extra)'; chat reads prompts from standard input, one a line", command: command)
             }
@@ -137,7 +167,8 @@ public enum CommandLineParser {
 
 /// The options and positional arguments of one command, checked against what it accepts.
 private struct Scan {
-    let command: CommandName
+    /// The command; `nil` for the main job (the program without a command).
+    let command: CommandName?
     var positionals: [String] = []
     var flags: Set<String> = []
     var values: [String: String] = [:]
@@ -152,19 +183,23 @@ private struct Scan {
     static let boxValued: Set<String> = ["--memory-limit", "--cpu-limit"]
     /// The box options that may be repeated.
     static let boxRepeated: Set<String> = ["--allow-read", "--allow-write", "--pass-env"]
+    /// The options the main job takes, before any command: `--config` and the box options.
+    static let startOptions: Set<String> = boxFlags.union(boxValued).union(boxRepeated).union(["--config"])
 
     init(
-        _ arguments: [String], command: CommandName, flags known: Set<String>, valued: Set<String>, repeated: Set<String> = [],
+        _ arguments: [String], command: CommandName?, flags known: Set<String>, valued: Set<String>, repeated: Set<String> = [],
         allowsServerCommand: Bool
     ) throws(UsageError) {
         self.command = command
+        // The command's name in messages: `tools`, or `ondevice-mcp` for the main job.
+        let commandLabel = command?.rawValue ?? "ondevice-mcp"
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
             if argument == "--" {
                 guard allowsServerCommand else {
-                    throw UsageError("\(command.rawValue) does not take a server command after '--'", command: command)
+                    throw UsageError("\(commandLabel) does not take a server command after '--'", command: command)
                 }
                 let rest = Array(arguments[index...])
                 guard !rest.isEmpty else {
@@ -204,18 +239,37 @@ private struct Scan {
                 values[name] = value
                 repeatedValues[name, default: []].append(value)
             } else {
-                throw UsageError("unknown option '\(name)' for \(command.rawValue)", command: command)
+                throw UsageError("unknown option '\(name)' for \(commandLabel)", command: command)
             }
         }
+    }
+
+    /// The value of an option that may be given once; `nil` when it is not given.
+    func single(_ option: String) throws(UsageError) -> String? {
+        let given = repeatedValues[option] ?? []
+        if given.count > 1 {
+            throw UsageError("\(option) may be given once", command: command)
+        }
+        return given.first
     }
 
     func server() throws(UsageError) -> ServerChoice {
         let boxOptions = Self.boxFlags.intersection(flags).union(Self.boxValued.intersection(values.keys))
             .union(Self.boxRepeated.intersection(repeatedValues.keys)).sorted()
+        if let file = try single("--config") {
+            if serverCommand != nil {
+                throw UsageError("--config and '-- CMD' both name servers; give one", command: command)
+            }
+            if values["--data-dir"] != nil {
+                throw UsageError("--data-dir is for the built-in server; it cannot be used with --config", command: command)
+            }
+            return .configuration(file: file, sandbox: try sandbox(boxOptions))
+        }
         guard let serverCommand, let executable = serverCommand.first else {
             if let option = boxOptions.first {
                 throw UsageError(
-                    "\(option) is for a server command ('-- CMD'); the built-in server runs in this process, outside any box",
+                    "\(option) is for a server command ('-- CMD') or the servers of --config FILE; the built-in server runs in "
+                        + "this process, outside any box",
                     command: command)
             }
             return .builtIn(dataDirectory: values["--data-dir"])

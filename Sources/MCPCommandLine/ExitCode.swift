@@ -6,7 +6,7 @@
 /// |---|---|
 /// | 0 | success |
 /// | 1 | the tool ran and reported an error (`isError: true`) |
-/// | 2 | usage error: unknown command or option, missing or malformed argument, `JSON-ARGUMENTS` that is not a JSON object, a `schema` FILE that cannot be read or is not JSON |
+/// | 2 | usage error: unknown command or option, missing or malformed argument, `JSON-ARGUMENTS` that is not a JSON object, a `schema` FILE or `--config` FILE that cannot be read or is not JSON, a `--config` FILE that is not an `mcpServers` configuration or names a remote server |
 /// | 3 | failure: the server could not be started or reached, the connection broke, a request timed out, the server answered with a JSON-RPC error (an unknown tool is `-32602`), or `chat` found no language model |
 public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The numeric status passed to `exit`.

@@ -7,15 +7,18 @@ public enum HelpText {
         OVERVIEW: Serve, list and call MCP tools, and bridge them to the on-device language model.
 
         USAGE: ondevice-mcp [<command> [options]]
+               ondevice-mcp --config FILE [BOX OPTIONS]
 
-        Without a command, ondevice-mcp starts the built-in example server in this process,
-        bridges every tool for the on-device model and chats (one prompt a line on standard
-        input) when a model is available; otherwise it shows each bridged tool with its
-        generation schema and diagnostics, and how to get a model (exit status 0).
+        Without a command, ondevice-mcp starts the built-in example server in this process
+        (with --config FILE, the servers of that file instead), bridges every tool for the
+        on-device model and chats (one prompt a line on standard input) when a model is
+        available; otherwise it shows each bridged tool with its generation schema,
+        diagnostics and token cost, and how to get a model (exit status 0).
 
         COMMANDS:
           serve    Serve the example tools (clock, notes) over standard input and output
-          tools    List the tools of a server (--schemas: with generation schemas and budget)
+          tools    List the tools of servers (--schemas: with generation schemas and costs;
+                   --for-prompt TEXT: the tools a chat turn with that prompt gets)
           call     Call one tool of a server and print its result
           schema   Convert a JSON Schema (or a tool list) to FoundationModels generation schemas
           chat     Chat with the on-device model over a server's tools
@@ -28,7 +31,11 @@ public enum HelpText {
           Without '-- CMD ARGS...', 'tools', 'call' and 'chat' use the built-in example server,
           in this process. With it, they launch CMD as a stdio MCP server (its standard error
           passes through) and talk to it, in a box by default (see BOX OPTIONS in the
-          command's help; --no-sandbox turns it off).
+          command's help; --no-sandbox turns it off). With --config FILE, 'tools', 'chat' and
+          the program without a command launch every server of an MCP client's configuration
+          file, each in its own box, and offer all their tools together.
+
+        \(configFile)
 
         LANGUAGE MODEL:
           'chat' (and the program without a command) needs Apple's on-device model: an Apple
@@ -39,10 +46,28 @@ public enum HelpText {
         \(exitStatus)
         """
 
+    /// The configuration file `--config` reads: shared by the overview and the help of the
+    /// commands that take it.
+    public static let configFile = """
+        CONFIG FILE (--config FILE):
+          The mcpServers file MCP clients use (Claude Desktop, Cursor, VS Code):
+            {"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"],
+                                     "env": {"TZ": "Europe/Lisbon"}, "cwd": "/srv"}}}
+          Each key names a server (its label; servers keep the file's order). Each server is
+          launched as a child process in its own box, the BOX OPTIONS applying to every one;
+          its "env" entries are set in its environment, in the box (values are taken
+          literally); "cwd" (relative: to the file's directory) is its working directory. A
+          tool name two servers share gets the server's label as a prefix (two 'search'
+          tools: notes_search, mail_search). Remote servers ("url", or "type" "http" or
+          "sse") need the HTTP transport, which this version does not have: such a file is
+          refused. An entry with "disabled": true is left out; other keys are ignored, with
+          a warning.
+        """
+
     /// The box a server command runs in, and the options that change it: shared by the help
     /// of every command that launches a server.
     public static let boxOptions = """
-        BOX OPTIONS (for '-- CMD'):
+        BOX OPTIONS (for '-- CMD', and every server of --config FILE):
           A server command runs in a box by default. On Linux: Landlock lets it read only the
           system directories, its own installation and --allow-read paths, write only a
           private data directory (its TMPDIR and working directory, removed afterwards) and
@@ -65,8 +90,9 @@ public enum HelpText {
           0  success
           1  the tool ran and reported an error (isError: true); its text is printed
           2  usage error: unknown command or option, missing or malformed argument,
-             JSON-ARGUMENTS that is not a JSON object, a schema FILE that cannot be read
-             or is not JSON (the byte offset is quoted)
+             JSON-ARGUMENTS that is not a JSON object, a schema FILE or --config FILE that
+             cannot be read or is not JSON (the byte offset is quoted), a --config FILE that
+             is not an mcpServers configuration or names a remote server
           3  failure: the server could not be started or reached, the connection broke,
              a request timed out, the server answered with a JSON-RPC error (such as
              -32602 for an unknown tool), or 'chat' found no language model
@@ -87,17 +113,17 @@ public enum HelpText {
     public static func usage(for command: CommandName?) -> String {
         switch command {
         case nil:
-            "USAGE: ondevice-mcp [<command> [options]]    (commands: serve, tools, call, schema, chat; see 'ondevice-mcp --help')"
+            "USAGE: ondevice-mcp [<command> [options]] | ondevice-mcp --config FILE [BOX OPTIONS]    (commands: serve, tools, call, schema, chat; see 'ondevice-mcp --help')"
         case .serve:
             "USAGE: ondevice-mcp serve [--data-dir DIR] [--root DIR ...]    (see 'ondevice-mcp serve --help')"
         case .tools:
-            "USAGE: ondevice-mcp tools [--schemas] [--json] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp tools --help')"
+            "USAGE: ondevice-mcp tools [--schemas | --for-prompt TEXT] [--json] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp tools --help')"
         case .call:
             "USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp call --help')"
         case .schema:
             "USAGE: ondevice-mcp schema [FILE | -] [--name NAME] [--json]    (see 'ondevice-mcp schema --help')"
         case .chat:
-            "USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
+            "USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
         }
     }
 
@@ -125,30 +151,53 @@ public enum HelpText {
         """
 
     static let tools = """
-        OVERVIEW: List the tools of a server.
+        OVERVIEW: List the tools of servers, as MCP lists them and as the model gets them.
 
-        USAGE: ondevice-mcp tools [--schemas] [--json] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]
+        USAGE: ondevice-mcp tools [--schemas | --for-prompt TEXT] [--json] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | [BOX OPTIONS] -- CMD ARGS...]
 
         Prints one block per tool: its name and title, its description, and a one-line
-        summary of its arguments.
+        summary of its arguments. With --config, the tools of every server of the file,
+        under a heading per server, each with the name the model gets (a name two servers
+        share is prefixed with the server's label).
 
         With --schemas, each block also shows the tool as the on-device model gets it: its
         model name, its generation schema (compact JSON), the conversion's diagnostics
-        (severity, JSON Pointer, message), and whether a chat session would include it and
-        its estimated tokens; a last line sums up the context budget (at most 5 tools and
-        about 1,536 of the model's 4,096 tokens for tool definitions, at about 4 characters
-        a token).
+        (severity, JSON Pointer, message) and its definition's tokens; a last line gives
+        the tokens of all the definitions against the tool budget (1,536 tokens and at most
+        5 tools a turn) and the model's context size (4,096 tokens), and says how the
+        tokens were counted: by the model where it can count, else estimated. When the
+        tools do not all fit, each chat turn gets the ones most relevant to its prompt.
+
+        With --for-prompt TEXT, shows what a chat turn with that prompt would get: the
+        chosen tools in order (model name, server, tokens), every other tool with the
+        reason it is left out, and the chosen tools' tokens against the tool budget.
 
         OPTIONS:
-          --schemas           Show generation schemas, diagnostics and the context budget
-          --json              Print the 'tools' array of tools/list as pretty JSON; with
-                              --schemas, an object {tools: [{name, modelName, description,
-                              schema, diagnostics, estimatedTokens, included,
-                              exclusionReason}], budget: {...}}
+          --schemas           Show generation schemas, diagnostics and token costs
+          --for-prompt TEXT   Show the tools a chat turn with the prompt TEXT would get
+          --json              Print the 'tools' array of tools/list as pretty JSON (with
+                              --config, an array of {server, tools}, each tool with its
+                              modelName); with --schemas, an object {tools: [{name,
+                              modelName, server, description, schema, diagnostics,
+                              securityWarnings, tokens, exclusionReason}], budget: {tokens,
+                              counting, toolTokens, maximumTools, contextSize, allFit,
+                              excluded}}; with --for-prompt, an object {prompt, selected:
+                              [server tool names, in order], excluded: [{name, modelName,
+                              server, reason}], tokens, toolTokens, maximumTools,
+                              contextSize, counting, selectedTools: [{name, modelName,
+                              server, tokens}]}
           --timeout SECONDS   How long each request may take (default 60)
           --data-dir DIR      The built-in server's data directory
-          -- CMD ARGS...      List the tools of the stdio MCP server CMD instead
+          --config FILE       Use every server of the mcpServers file FILE instead
+          -- CMD ARGS...      Use the stdio MCP server CMD instead
           -h, --help          Show this help
+
+        EXAMPLES:
+          ondevice-mcp tools --for-prompt "what time is it in Tokyo?"
+          ondevice-mcp tools --schemas --config ~/.cursor/mcp.json
+          ondevice-mcp tools --for-prompt "show the last commits" --json --config servers.json
+
+        \(configFile)
 
         \(boxOptions)
 
@@ -184,15 +233,16 @@ public enum HelpText {
         """
 
     static let chat = """
-        OVERVIEW: Chat with the on-device language model over a server's tools.
+        OVERVIEW: Chat with the on-device language model over the tools of servers.
 
-        USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]
+        USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | [BOX OPTIONS] -- CMD ARGS...]
 
-        Connects to the server, bridges its tools (within the context budget; see
-        'ondevice-mcp tools --schemas') and reads prompts from standard input, one a line,
-        printing each answer on standard output until standard input ends. A session
-        follows the server's tool list as it changes. A turn that fails prints 'error: ...'
-        and the chat goes on.
+        Connects to the server (with --config, to every server of the file), bridges the
+        tools and gives each turn the ones its prompt needs, within the context budget (see
+        'ondevice-mcp tools --schemas' and '--for-prompt TEXT'), and reads prompts from
+        standard input, one a line, printing each answer on standard output until standard
+        input ends. A session follows the servers' tool lists as they change. A turn that
+        fails prints 'error: ...' and the chat goes on.
 
         Tools run only when their annotations say they are read-only and stay in a closed
         world; a call of any other tool (one that writes, deletes or reaches the network,
@@ -208,8 +258,11 @@ public enum HelpText {
           --allow-writes      Let the model run tools that write, delete or reach the network
           --timeout SECONDS   How long each request, and each tool call, may take (default 60)
           --data-dir DIR      The built-in server's data directory
+          --config FILE       Chat over the tools of every server of the mcpServers file FILE
           -- CMD ARGS...      Chat over the tools of the stdio MCP server CMD instead
           -h, --help          Show this help
+
+        \(configFile)
 
         \(boxOptions)
 

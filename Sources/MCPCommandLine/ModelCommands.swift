@@ -92,55 +92,17 @@ extension Runner {
         return .success
     }
 
-    // MARK: tools --schemas
-
-    func toolSchemas(_ options: ToolsOptions) async -> ExitCode {
-        guard #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) else {
-            return fail(Self.needsNewerSystem)
-        }
-        let client: MCPClient
-        do {
-            client = try await connect(options.server, timeout: options.timeoutSeconds)
-        } catch {
-            return error.code
-        }
-        let report: BridgeReport
-        do {
-            report = try await bridge(client, timeout: options.timeoutSeconds, policy: .readOnly)
-        } catch {
-            await client.close()
-            return error.code
-        }
-        await client.close()
-        if options.json {
-            output.write(Formatting.prettyJSON(report.json) + "\n")
-        } else {
-            output.write(report.describe())
-        }
-        return .success
-    }
-
-    /// Lists the tools of `client`'s server and bridges them as a chat session would.
-    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    func bridge(_ client: MCPClient, timeout: Double, policy: ToolPolicy) async throws(Abort) -> BridgeReport {
-        let tools: [MCPCore.ToolDefinition]
-        do {
-            let listing = try await client.toolListing()
-            tools = listing.tools
-            for skipped in listing.skipped { errors.write("warning: \(skipped)\n") }
-        } catch {
-            throw Abort(code: failure(error, during: "tools/list", timeout: timeout))
-        }
-        do {
-            return try BridgeReport(tools: tools, client: client, configuration: MCPSessionProvider.Configuration(policy: policy))
-        } catch {
-            throw Abort(code: fail("the tools cannot be bridged: \(error)"))
-        }
-    }
-
     // MARK: chat
 
     func chat(_ options: ChatOptions) async -> ExitCode {
+        // A configuration that cannot be used is a usage error, whatever the model.
+        if case .configuration(let file, _) = options.server {
+            do {
+                _ = try ServerConfiguration(contentsOfFile: file)
+            } catch {
+                return usageError(error.message, command: .chat)
+            }
+        }
         guard #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) else {
             return fail("no language model is available: \(Self.needsNewerSystem)")
         }
@@ -148,23 +110,26 @@ extension Runner {
         guard model.isAvailable else {
             return fail(Self.modelUnavailable(model.availability))
         }
-        let client: MCPClient
+        let servers: [ConnectedServer]
         do {
-            client = try await connect(options.server, timeout: options.timeoutSeconds)
+            servers = try await connectServers(options.server, timeout: options.timeoutSeconds, command: .chat)
         } catch {
             return error.code
         }
-        let status = await chat(client: client, model: model, allowsWrites: options.allowsWrites, timeout: options.timeoutSeconds)
-        await client.close()
+        let status = await chat(servers: servers, model: model, allowsWrites: options.allowsWrites, timeout: options.timeoutSeconds)
+        await Self.close(servers)
         return status
     }
 
-    /// The chat loop over `client`'s tools: one prompt a line from ``input``, each answer on
-    /// ``output``; a note on what the model gets goes to ``errors``.
+    /// The chat loop over the servers' tools, through one ``MCPSessionProvider``: one prompt
+    /// a line from ``input``, each answer on ``output``; a note on what the model gets goes
+    /// to ``errors``.
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    func chat(client: MCPClient, model: SystemLanguageModel, allowsWrites: Bool, timeout: Double) async -> ExitCode {
+    func chat(servers: [ConnectedServer], model: SystemLanguageModel, allowsWrites: Bool, timeout: Double) async -> ExitCode {
         let configuration = MCPSessionProvider.Configuration(policy: allowsWrites ? .allowAll : .readOnly)
-        let provider = MCPSessionProvider(client: client, model: model, configuration: configuration)
+        let provider = MCPSessionProvider(
+            servers: servers.map { MCPSessionProvider.Server(name: $0.label, client: $0.client) }, model: model,
+            configuration: configuration)
         do {
             _ = try await provider.session()
         } catch {
@@ -172,7 +137,11 @@ extension Runner {
             return failure(error, during: "preparing the chat session", timeout: timeout)
         }
         let available = await provider.availableTools.map(\.name)
-        var note = "Chatting with the language model; its tools: \(available.isEmpty ? "none" : available.joined(separator: ", "))"
+        var note = "Chatting with the language model"
+        if servers.count > 1 {
+            note += " over \(servers.count) servers (\(servers.map(\.label).joined(separator: ", ")))"
+        }
+        note += "; its tools: \(available.isEmpty ? "none" : available.joined(separator: ", "))"
         if available.count > configuration.budget.maximumTools {
             note += " (each turn gets the \(configuration.budget.maximumTools) most relevant to its prompt)"
         }
@@ -196,38 +165,48 @@ extension Runner {
 
     // MARK: No arguments
 
-    /// Bridges the built-in server's tools, then chats when a model is available, or shows
-    /// the bridged tools and how to get a model.
-    func start() async -> ExitCode {
+    /// The main job: bridges the tools of `server` (the built-in server, or the servers of a
+    /// configuration file), then chats when a model is available, or shows the bridged tools
+    /// and how to get a model.
+    func start(server: ServerChoice = .builtIn(dataDirectory: nil)) async -> ExitCode {
         let timeout = CommandLineParser.defaultTimeoutSeconds
         guard #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) else {
-            let status = await tools(ToolsOptions())
+            let status = await tools(ToolsOptions(server: server))
             output.write("\nNo chat: \(Self.needsNewerSystem).\n\(Self.moreCommands)\n")
             return status
         }
-        let client: MCPClient
+        let servers: [ConnectedServer]
         do {
-            client = try await connect(.builtIn(dataDirectory: nil), timeout: timeout)
+            servers = try await connectServers(server, timeout: timeout, command: nil)
         } catch {
             return error.code
         }
         let model = languageModel
         if model.isAvailable {
-            let status = await chat(client: client, model: model, allowsWrites: false, timeout: timeout)
-            await client.close()
+            let status = await chat(servers: servers, model: model, allowsWrites: false, timeout: timeout)
+            await Self.close(servers)
             return status
         }
         let report: BridgeReport
         do {
-            report = try await bridge(client, timeout: timeout, policy: .readOnly)
+            report = try await bridgeReport(servers, timeout: timeout, grouped: server.isConfiguration)
         } catch {
-            await client.close()
+            await Self.close(servers)
             return error.code
         }
-        await client.close()
-        output.write(
-            "ondevice-mcp \(OnDeviceMCPVersion.string): the built-in example server, in process, with its tools bridged "
-                + "for the on-device model (model name, generation schema, diagnostics, context cost).\n\n")
+        await Self.close(servers)
+        switch server {
+        case .configuration(let file, let sandbox):
+            let box = sandbox == nil ? "each unboxed (--no-sandbox)" : "each in its own box"
+            output.write(
+                "ondevice-mcp \(OnDeviceMCPVersion.string): the \(servers.count) servers of '\(file)' "
+                    + "(\(servers.map(\.label).joined(separator: ", "))), \(box), with their tools bridged for the on-device model "
+                    + "(model name, generation schema, diagnostics, context cost).\n\n")
+        default:
+            output.write(
+                "ondevice-mcp \(OnDeviceMCPVersion.string): the built-in example server, in process, with its tools bridged "
+                    + "for the on-device model (model name, generation schema, diagnostics, context cost).\n\n")
+        }
         output.write(report.describe())
         let unavailable = Self.modelUnavailable(model.availability)
         output.write("\n\(unavailable.prefix(1).uppercased())\(unavailable.dropFirst())\n\(Self.moreCommands)\n")
@@ -373,105 +352,6 @@ enum SchemaReport {
             text += "\(indent)  \(diagnostic)\n"
         }
         return text
-    }
-}
-
-/// A server's tools bridged as a session would get them: each tool's model name,
-/// generation schema, diagnostics and estimated tokens, and which fit the context budget.
-@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-struct BridgeReport {
-    struct Entry {
-        let tool: MCPCore.ToolDefinition
-        let bridged: MCPBridgedTool
-        let estimatedTokens: Int
-        /// Why a session would leave it out; `nil` when it is included.
-        let exclusion: String?
-
-        /// Invisible characters and instruction-like phrases in the tool's name, title and description.
-        var securityWarnings: [String] {
-            UntrustedText.diagnostics(for: ["name": tool.name, "title": tool.title, "description": tool.description])
-                + UntrustedText.descriptions(in: tool.inputSchema).flatMap {
-                    UntrustedText.diagnostics(for: ["parameter description": $0])
-                }
-        }
-    }
-
-    let entries: [Entry]
-    let toolset: BridgedToolset
-    let budget: ContextBudget
-
-    init(tools: [MCPCore.ToolDefinition], client: MCPClient, configuration: MCPSessionProvider.Configuration) throws {
-        let toolset = try BridgedToolset(listing: tools, client: client, configuration: configuration)
-        let budget = configuration.budget
-        entries = try tools.map { tool in
-            let bridged = try MCPBridgedTool(
-                tool: tool, client: client, name: toolset.names.modelName(for: tool.name), policy: configuration.policy, budget: budget)
-            return Entry(
-                tool: tool, bridged: bridged, estimatedTokens: BridgedToolset.estimatedTokens(of: bridged, budget: budget),
-                exclusion: toolset.excluded.first { $0.serverName == tool.name }?.reason)
-        }
-        self.toolset = toolset
-        self.budget = budget
-    }
-
-    /// One block per tool, then the budget line.
-    func describe() -> String {
-        guard !entries.isEmpty else { return "(the server offers no tools)\n" }
-        var blocks: [String] = []
-        for entry in entries {
-            var text = Formatting.describe(entry.tool)
-            text += "  model name: \(entry.bridged.name)\n"
-            for warning in entry.securityWarnings { text += "  warning: \(warning)\n" }
-            if let conversion = entry.bridged.conversion {
-                text += SchemaReport.describe(conversion, compact: true, indent: "  ")
-            }
-            if let exclusion = entry.exclusion {
-                text += "  context: left out, \(exclusion)\n"
-            } else {
-                text += "  context: included, about \(entry.estimatedTokens) tokens\n"
-            }
-            blocks.append(text)
-        }
-        return blocks.joined(separator: "\n") + "\n" + budgetSummary + "\n"
-    }
-
-    /// `Context budget: 5 of 5 tools included, about 612 of 1536 tool tokens (…)`.
-    var budgetSummary: String {
-        var text = "Context budget: \(toolset.tools.count) of \(entries.count) tools included, about \(toolset.estimatedTokens) of "
-            + "\(budget.toolTokens) tool tokens (at most \(budget.maximumTools) tools; \(budget.contextTokens)-token context; "
-            + "about \(budget.charactersPerToken) characters a token)."
-        if !toolset.excluded.isEmpty {
-            text += "\nLeft out: \(toolset.excluded.map(\.serverName).joined(separator: ", "))."
-        }
-        return text
-    }
-
-    /// `{"tools": [{name, modelName, description, schema, diagnostics, estimatedTokens, included, exclusionReason?}], "budget": {…}}`.
-    var json: JSONValue {
-        let tools: [JSONValue] = entries.map { entry in
-            var object: JSONObject = [
-                "name": .string(entry.tool.name), "modelName": .string(entry.bridged.name),
-                "description": .string(entry.bridged.description),
-            ]
-            if let conversion = entry.bridged.conversion {
-                object["schema"] = SchemaReport.schemaJSON(conversion)
-                object["diagnostics"] = SchemaReport.diagnosticsJSON(conversion.diagnostics)
-            }
-            object["securityWarnings"] = .array(entry.securityWarnings.map { .string($0) })
-            object["estimatedTokens"] = .int(entry.estimatedTokens)
-            object["included"] = .bool(entry.exclusion == nil)
-            if let exclusion = entry.exclusion {
-                object["exclusionReason"] = .string(exclusion)
-            }
-            return .object(object)
-        }
-        let budget: JSONValue = [
-            "contextTokens": .int(self.budget.contextTokens), "toolTokens": .int(self.budget.toolTokens),
-            "maximumTools": .int(self.budget.maximumTools), "estimatedTokens": .int(toolset.estimatedTokens),
-            "included": .array(toolset.tools.map { .string($0.serverName) }),
-            "excluded": .array(toolset.excluded.map { .string($0.serverName) }),
-        ]
-        return ["tools": .array(tools), "budget": budget]
     }
 }
 

@@ -63,8 +63,8 @@ public enum OnDeviceMCPCommand {
         let runner = Runner(
             output: standardOutput, errors: standardError, builtInServer: builtInServer, input: standardInput, model: anyModel)
         switch command {
-        case .start:
-            return await runner.start()
+        case .start(let server):
+            return await runner.start(server: server)
         case .help(nil):
             standardOutput.write(HelpText.overview + "\n")
             return .success
@@ -142,17 +142,22 @@ struct Runner {
 
     /// What went wrong while talking to the server, as an exit status and a message.
     func failure(_ error: any Error, during step: String, timeout: Double) -> ExitCode {
+        fail(failureMessage(error, during: step, timeout: timeout))
+    }
+
+    /// What went wrong while talking to the server, in a sentence.
+    func failureMessage(_ error: any Error, during step: String, timeout: Double) -> String {
         switch error {
         case let error as MCPClientError where error == .timedOut:
             // Keep what the library adds after the first clause: what the server sent instead.
             let reason = error.detail.firstRange(of: "; ").map { String(error.detail[$0.lowerBound...]) } ?? ""
-            return fail("\(step) timed out after \(Self.seconds(timeout)) s\(reason)")
+            return "\(step) timed out after \(Self.seconds(timeout)) s\(reason)"
         case let error as JSONRPCError:
-            return fail("the server answered \(step) with JSON-RPC error \(error.code.rawValue): \(error.message)")
+            return "the server answered \(step) with JSON-RPC error \(error.code.rawValue): \(error.message)"
         case let error as MCPClientError:
-            return fail("\(step) failed: \(error.detail)")
+            return "\(step) failed: \(error.detail)"
         default:
-            return fail("\(step) failed: \(error)")
+            return "\(step) failed: \(error)"
         }
     }
 
@@ -163,7 +168,7 @@ struct Runner {
 
     /// Connects to the chosen server; a failure is reported and thrown as ``Abort``.
     func connect(_ choice: ServerChoice, timeout: Double) async throws(Abort) -> MCPClient {
-        let configuration = MCPClient.Configuration(requestTimeout: .seconds(timeout), discoverTimeout: .seconds(min(timeout, 10)))
+        let configuration = Self.clientConfiguration(timeout: timeout)
         switch choice {
         case .builtIn(let dataDirectory):
             let server: MCPServer
@@ -178,26 +183,22 @@ struct Runner {
                 throw Abort(code: failure(error, during: "connecting to the built-in server", timeout: timeout))
             }
         case .command(let executable, let arguments, let sandbox):
-            #if os(watchOS) || os(tvOS)
-            // No posix_spawn here, so no ProcessTransport: a server command cannot be started.
-            _ = sandbox
-            let command = ([executable] + arguments).joined(separator: " ")
-            throw Abort(code: fail("cannot start '\(command)': this platform cannot start processes"))
-            #else
             do {
-                let endpoint = ServerEndpoint.process(executable, arguments: arguments, standardError: .forward, sandbox: sandbox)
-                return try await MCPClient.connect(to: endpoint, configuration: configuration)
+                return try await Self.connect(
+                    ServerLaunch(executable: executable, arguments: arguments, sandbox: sandbox), configuration: configuration)
             } catch let error as TransportError {
                 throw Abort(code: fail("\(error)"))
             } catch {
                 throw Abort(code: failure(error, during: "connecting to '\(executable)'", timeout: timeout))
             }
-            #endif
+        case .configuration(let file, _):
+            throw Abort(code: fail("this command talks to one server; '\(file)' names several"))
         }
     }
 
-    /// A usage error found while running: the message and the command's usage; status 2.
-    func usageError(_ message: String, command: CommandName) -> ExitCode {
+    /// A usage error found while running: the message and the command's usage (the
+    /// program's for `nil`); status 2.
+    func usageError(_ message: String, command: CommandName?) -> ExitCode {
         errors.write("\(UsageError(message, command: command))\n\(HelpText.usage(for: command))\n")
         return .usageError
     }
@@ -205,8 +206,14 @@ struct Runner {
     // MARK: tools
 
     func tools(_ options: ToolsOptions) async -> ExitCode {
+        if let prompt = options.forPrompt {
+            return await toolsForPrompt(prompt, options)
+        }
         if options.schemas {
             return await toolSchemas(options)
+        }
+        if case .configuration = options.server {
+            return await toolsOfServers(options)
         }
         let client: MCPClient
         do {

@@ -15,7 +15,9 @@ public enum CommandName: String, CaseIterable, Hashable, Sendable {
     case chat
 }
 
-/// Which server `tools` and `call` talk to.
+/// Which servers a command talks to.
+///
+/// New ways to name servers may be added; a `switch` over this type should have a `default`.
 public enum ServerChoice: Hashable, Sendable {
     /// The built-in example server, in this process, storing notes under `dataDirectory`
     /// (`nil`: the default data directory).
@@ -23,6 +25,10 @@ public enum ServerChoice: Hashable, Sendable {
     /// A stdio MCP server started as a child process (what follows `--`), in `sandbox`
     /// (`nil`: unboxed, for `--no-sandbox`).
     case command(executable: String, arguments: [String], sandbox: Sandbox? = .standard)
+    /// Every server of an `mcpServers` configuration file (`--config FILE`; see
+    /// ``ServerConfiguration``), each started as a child process in `sandbox` (`nil`: unboxed)
+    /// with its entry's environment set in the box.
+    case configuration(file: String, sandbox: Sandbox? = .standard)
 }
 
 /// The options of `ondevice-mcp tools`.
@@ -35,16 +41,20 @@ public struct ToolsOptions: Hashable, Sendable {
     public var timeoutSeconds: Double
     /// Also show each tool's generation schema, its diagnostics and the context budget.
     public var schemas: Bool
+    /// Show the tools a chat turn with this prompt would get, and why the others would not
+    /// (`--for-prompt TEXT`); `nil` lists the tools.
+    public var forPrompt: String?
 
     /// Creates options; the defaults are those of the command line.
     public init(
         server: ServerChoice = .builtIn(dataDirectory: nil), json: Bool = false,
-        timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds, schemas: Bool = false
+        timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds, schemas: Bool = false, forPrompt: String? = nil
     ) {
         self.server = server
         self.json = json
         self.timeoutSeconds = timeoutSeconds
         self.schemas = schemas
+        self.forPrompt = forPrompt
     }
 }
 
@@ -117,9 +127,10 @@ public struct CallOptions: Hashable, Sendable {
 
 /// What a command line asks for, once parsed.
 public enum ParsedCommand: Hashable, Sendable {
-    /// No arguments: bridge the built-in server's tools and chat when a model is available,
-    /// else show each bridged tool with its generation schema.
-    case start
+    /// The main job: bridge the tools of `server` (the built-in server without arguments, the
+    /// servers of a configuration file with `--config FILE`) and chat when a model is
+    /// available, else show each bridged tool with its generation schema.
+    case start(server: ServerChoice = .builtIn(dataDirectory: nil))
     /// Print help: the overview (`nil`) or one command's.
     case help(CommandName?)
     /// Print the version.

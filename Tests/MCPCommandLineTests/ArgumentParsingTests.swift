@@ -32,7 +32,7 @@ private let builtIn = ServerChoice.builtIn(dataDirectory: nil)
 
 let parseCases: [ParseCase] = [
     // The program.
-    ParseCase("no arguments: the main job", [], .command(.start)),
+    ParseCase("no arguments: the main job", [], .command(.start())),
     ParseCase("--help", ["--help"], .command(.help(nil))),
     ParseCase("-h", ["-h"], .command(.help(nil))),
     ParseCase("help for a command", ["help", "call"], .command(.help(.call))),
@@ -129,7 +129,7 @@ let parseCases: [ParseCase] = [
     ParseCase("call --timeout nan", ["call", "clock_now", "--timeout", "nan"], .error("not 'nan'", .call)),
     ParseCase("call --timeout beyond a day", ["call", "clock_now", "--timeout", "1e9"], .error("at most 86400", .call)),
     ParseCase("call --timeout without a value", ["call", "clock_now", "--timeout"], .error("option '--timeout' needs a value", .call)),
-] + boxParseCases
+] + boxParseCases + configParseCases + forPromptParseCases
 
 /// `server` with `sandbox` as its box.
 private func boxed(_ sandbox: Sandbox?, _ executable: String = "srv", _ arguments: [String] = []) -> ServerChoice {
@@ -172,6 +172,71 @@ let boxParseCases: [ParseCase] = [
         "--no-sandbox with another box option", ["call", "t", "--no-sandbox", "--allow-network", "--", "srv"],
         .error("--no-sandbox turns the box off; it cannot be combined with --allow-network", .call)),
     ParseCase("box options are not serve's", ["serve", "--no-sandbox"], .error("unknown option '--no-sandbox' for serve", .serve)),
+]
+
+/// `--config FILE`: the servers of a configuration file, for tools, chat and the main job.
+let configParseCases: [ParseCase] = [
+    ParseCase(
+        "tools --config FILE: its servers, boxed by default", ["tools", "--config", "servers.json"],
+        .command(.tools(ToolsOptions(server: .configuration(file: "servers.json", sandbox: .standard))))),
+    ParseCase(
+        "tools --config=FILE --json", ["tools", "--json", "--config=servers.json"],
+        .command(.tools(ToolsOptions(server: .configuration(file: "servers.json"), json: true)))),
+    ParseCase(
+        "tools --schemas --config FILE", ["tools", "--schemas", "--config", "s.json"],
+        .command(.tools(ToolsOptions(server: .configuration(file: "s.json"), schemas: true)))),
+    ParseCase(
+        "box options apply to every server of the file",
+        ["tools", "--config", "s.json", "--allow-write", "/w", "--pass-env", "API_TOKEN", "--memory-limit", "512"],
+        .command(.tools(ToolsOptions(server: .configuration(file: "s.json", sandbox: box {
+            $0.writablePaths = ["/w"]; $0.passedEnvironment = ["API_TOKEN"]; $0.memoryLimit = 512 * 1_048_576
+        }))))),
+    ParseCase(
+        "--no-sandbox with --config runs every server unboxed", ["chat", "--no-sandbox", "--config", "s.json"],
+        .command(.chat(ChatOptions(server: .configuration(file: "s.json", sandbox: nil))))),
+    ParseCase(
+        "chat --config FILE --allow-writes", ["chat", "--config", "s.json", "--allow-writes"],
+        .command(.chat(ChatOptions(server: .configuration(file: "s.json"), allowsWrites: true)))),
+    ParseCase(
+        "the main job over a configuration", ["--config", "s.json"],
+        .command(.start(server: .configuration(file: "s.json")))),
+    ParseCase(
+        "the main job: --config=FILE with box options", ["--allow-read", "/r", "--config=s.json", "--cpu-limit", "30"],
+        .command(.start(server: .configuration(file: "s.json", sandbox: box { $0.readablePaths = ["/r"]; $0.cpuTimeLimit = 30 })))),
+    ParseCase("the main job: --help after --config", ["--config", "s.json", "--help"], .command(.help(nil))),
+    ParseCase("--config with a server command", ["tools", "--config", "s.json", "--", "srv"], .error("--config and '-- CMD' both name servers", .tools)),
+    ParseCase("--config with --data-dir", ["chat", "--data-dir", "d", "--config", "s.json"], .error("--data-dir is for the built-in server; it cannot be used with --config", .chat)),
+    ParseCase("--config twice", ["tools", "--config", "a.json", "--config", "b.json"], .error("--config may be given once", .tools)),
+    ParseCase("--config without a value", ["tools", "--config"], .error("option '--config' needs a value", .tools)),
+    ParseCase("--config= empty", ["chat", "--config="], .error("option '--config' needs a non-empty value", .chat)),
+    ParseCase("call takes no --config", ["call", "clock_now", "--config", "s.json"], .error("unknown option '--config' for call", .call)),
+    ParseCase("serve takes no --config", ["serve", "--config", "s.json"], .error("unknown option '--config' for serve", .serve)),
+    ParseCase("the main job: --config without a value", ["--config"], .error("option '--config' needs a value")),
+    ParseCase("the main job: box options need --config", ["--no-sandbox"], .error("--no-sandbox is for a server command ('-- CMD') or the servers of --config FILE")),
+    ParseCase("the main job takes no '-- CMD'", ["--config", "s.json", "--", "srv"], .error("the main job takes its servers from --config FILE")),
+    ParseCase("the main job: a command after --config", ["--config", "s.json", "tools"], .error("put the command first: ondevice-mcp tools --config FILE")),
+    ParseCase("the main job: an option of a command", ["--config", "s.json", "--json"], .error("unknown option '--json' for ondevice-mcp")),
+]
+
+/// `tools --for-prompt TEXT`: what a turn with that prompt would get.
+let forPromptParseCases: [ParseCase] = [
+    ParseCase(
+        "tools --for-prompt TEXT over the built-in server", ["tools", "--for-prompt", "what time is it in Tokyo"],
+        .command(.tools(ToolsOptions(forPrompt: "what time is it in Tokyo")))),
+    ParseCase(
+        "tools --for-prompt=TEXT --json over a server command", ["tools", "--json", "--for-prompt=time in Tokyo", "--", "srv"],
+        .command(.tools(ToolsOptions(server: .command(executable: "srv", arguments: []), json: true, forPrompt: "time in Tokyo")))),
+    ParseCase(
+        "tools --for-prompt over a configuration", ["tools", "--config", "s.json", "--for-prompt", "git log"],
+        .command(.tools(ToolsOptions(server: .configuration(file: "s.json"), forPrompt: "git log")))),
+    ParseCase("--for-prompt without a value", ["tools", "--for-prompt"], .error("option '--for-prompt' needs a value", .tools)),
+    ParseCase("--for-prompt empty", ["tools", "--for-prompt="], .error("option '--for-prompt' needs a non-empty value", .tools)),
+    ParseCase("--for-prompt with --schemas", ["tools", "--schemas", "--for-prompt", "x"], .error("--for-prompt and --schemas are two reports; give one", .tools)),
+    ParseCase("--for-prompt twice", ["tools", "--for-prompt", "a", "--for-prompt", "b"], .error("--for-prompt may be given once", .tools)),
+    ParseCase(
+        "an unquoted prompt", ["tools", "--for-prompt", "what", "time"],
+        .error("unexpected argument 'time'; quote the prompt of --for-prompt as one argument", .tools)),
+    ParseCase("chat takes no --for-prompt", ["chat", "--for-prompt", "x"], .error("unknown option '--for-prompt' for chat", .chat)),
 ]
 
 @Suite("Argument parsing")

@@ -141,10 +141,16 @@ struct BridgeCommandTests {
             #expect(run.output.contains("\n  model name: \(name)\n  generation schema: {"), "tool \(name)")
             #expect(run.output.contains(#""title":"\#(name)_arguments""#), "tool \(name)")
         }
-        #expect(run.output.components(separatedBy: "  context: included, about ").count == 6)
+        // Each tool's cost, as the model counts it (here, without a model, the portable estimate).
+        #expect(run.output.matches(of: #/\n  context: \d+ tokens\n/#).count == 5)
         #expect(run.output.contains("warning at /properties/title/maxLength: "))
         #expect(run.output.contains("  diagnostics: none\n"))  // notes_list: every keyword maps
-        #expect(run.output.contains("\nContext budget: 5 of 5 tools included, about "))
+        #expect(run.output.contains("\nContext budget: 5 tools, "))
+        #expect(run.output.contains(" tokens in all, for a 1536-token tool budget and at most 5 tools a turn, in the model's 4096-token context. "))
+        #if !canImport(FoundationModels)
+        #expect(run.output.contains("Tokens estimated by the portable token estimator (no language model here).\n"))
+        #endif
+        #expect(run.output.hasSuffix("They all fit: every turn gets every tool.\n"))
 
         let json = await CommandRun(["tools", "--schemas", "--json", "--data-dir", directory.path])
         #expect(json.status == .success)
@@ -156,17 +162,23 @@ struct BridgeCommandTests {
             #expect(tool["modelName"] == .string(name))
             #expect(tool["schema"]?["title"] == .string("\(name)_arguments"))
             #expect(tool["diagnostics"]?.arrayValue != nil)
-            #expect(tool["included"] == true)
-            #expect((tool["estimatedTokens"]?.intValue ?? 0) > 0)
+            #expect(tool["server"] == "ondevice-mcp")
+            #expect(tool["exclusionReason"] == nil)
+            #expect((tool["tokens"]?.intValue ?? 0) > 0)
         }
-        let total = tools.compactMap { $0["estimatedTokens"]?.intValue }.reduce(0, +)
-        #expect(report["budget"]?["estimatedTokens"] == .int(total))
+        let total = tools.compactMap { $0["tokens"]?.intValue }.reduce(0, +)
+        #expect(report["budget"]?["tokens"] == .int(total))
         #expect(report["budget"]?["toolTokens"] == 1536)
         #expect(report["budget"]?["maximumTools"] == 5)
+        #expect(report["budget"]?["contextSize"] == 4096)
+        #if !canImport(FoundationModels)
+        #expect(report["budget"]?["counting"] == "portableEstimate")
+        #endif
+        #expect(report["budget"]?["allFit"] == true)
         #expect(report["budget"]?["excluded"] == [])
     }
 
-    @Test("tools --schemas on a server with more tools than the budget allows lists the ones left out")
+    @Test("tools --schemas on a server with more tools than a turn may get says each turn chooses")
     func toolsSchemasOverBudget() async throws {
         let run = await CommandRun(["tools", "--schemas"]) { _ in
             let server = MCPServer(name: "many", version: "1")
@@ -177,9 +189,10 @@ struct BridgeCommandTests {
         }
         #expect(run.status == .success)
         #expect(run.output.contains("  model name: tool_1\n"))
-        #expect(run.output.contains("  context: left out, the session already has 5 tools\n"))
-        #expect(run.output.contains("Context budget: 5 of 6 tools included"))
-        #expect(run.output.hasSuffix("\nLeft out: tool.6.\n"))
+        #expect(run.output.matches(of: #/\n  context: \d+ tokens\n/#).count == 6)
+        #expect(run.output.contains("Context budget: 6 tools, "))
+        #expect(run.output.hasSuffix(
+            "They do not all fit: each turn gets the tools most relevant to its prompt ('ondevice-mcp tools --for-prompt TEXT' shows which).\n"))
     }
 
     #if !canImport(FoundationModels)
@@ -269,7 +282,7 @@ struct BridgeCommandTests {
         }
         #expect(run.output.contains("clock_now — Current time [read-only]\n  Returns the current date and time"))
         #expect(run.output.contains("  diagnostics (2):\n    warning at /properties/timezone/minLength: "))
-        #expect(run.output.contains("\nContext budget: 5 of 5 tools included"))
+        #expect(run.output.contains("\nContext budget: 5 tools, "))
         #expect(run.output.contains("\nNo language model is available: "))
         #expect(run.output.contains("SystemLanguageModel(backend:)"))
         #expect(run.output.hasSuffix("'ondevice-mcp --help' lists the commands (schema, tools, call, chat, serve).\n"))

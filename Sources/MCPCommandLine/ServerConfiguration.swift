@@ -1,0 +1,288 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import MCPCore
+internal import MCPPlatform
+
+/// The servers of an `mcpServers` configuration file, the format MCP clients such as Claude
+/// Desktop, Cursor and VS Code read.
+///
+/// ```json
+/// {
+///   "mcpServers": {
+///     "time": {"command": "uvx", "args": ["mcp-server-time"], "env": {"TZ": "Europe/Lisbon"}},
+///     "git": {"command": "mcp-server-git", "args": ["--repository", "/src/app"], "cwd": "/src/app"}
+///   }
+/// }
+/// ```
+///
+/// Each key of `mcpServers` names a server (its label: prefixed to tool names two servers
+/// share); the servers keep the file's order, because the JSON reader keeps an object's key
+/// order. An entry is a command to start: `command` (a path, or a name looked up in `PATH`),
+/// `args` (strings), `env` (strings, set in the server's environment, literally: `${…}` is not
+/// expanded) and `cwd` (its working directory; a relative one is taken from the file's
+/// directory). `"type": "stdio"` is accepted; an entry with `"disabled": true` is left out.
+/// Other keys are kept in ``Entry/ignoredKeys``, for a warning.
+///
+/// A remote server (an entry with `url`, or `"type"` `http`, `sse` or `streamable-http`) is
+/// refused: it needs the HTTP transport, which this version does not have.
+public struct ServerConfiguration: Hashable, Sendable {
+    /// One server of the file: a command to start as a child process.
+    public struct Entry: Hashable, Sendable {
+        /// The key of the entry in `mcpServers`: the server's label.
+        public var name: String
+        /// The command: a path, or a name looked up in `PATH`.
+        public var command: String
+        /// Its arguments (`args`).
+        public var arguments: [String]
+        /// Environment variables set for the server (`env`).
+        public var environment: [String: String]
+        /// Its working directory (`cwd`), absolute when the file's directory was known;
+        /// `nil`: the default (boxed: its private data directory).
+        public var currentDirectory: String?
+        /// Keys of the entry this version does not use (such as `envFile` or `autoApprove`), in
+        /// the file's order.
+        public var ignoredKeys: [String]
+
+        /// Creates an entry.
+        public init(
+            name: String, command: String, arguments: [String] = [], environment: [String: String] = [:],
+            currentDirectory: String? = nil, ignoredKeys: [String] = []
+        ) {
+            self.name = name
+            self.command = command
+            self.arguments = arguments
+            self.environment = environment
+            self.currentDirectory = currentDirectory
+            self.ignoredKeys = ignoredKeys
+        }
+    }
+
+    /// The servers, in the file's order (without the disabled ones).
+    public var servers: [Entry]
+    /// The labels of entries marked `"disabled": true`, left out, in the file's order.
+    public var disabled: [String]
+
+    /// Creates a configuration.
+    public init(servers: [Entry], disabled: [String] = []) {
+        self.servers = servers
+        self.disabled = disabled
+    }
+
+    /// The keys of an entry this version uses.
+    static let knownKeys: Set<String> = ["command", "args", "env", "cwd", "type", "disabled"]
+    /// The `type`s of remote servers.
+    static let remoteTypes: Set<String> = ["http", "sse", "streamable-http", "streamableHttp"]
+    /// The keys that give a remote server's address, by client: `url` (most), `serverUrl`
+    /// (Windsurf), `httpUrl` (Gemini CLI).
+    static let addressKeys = ["url", "serverUrl", "httpUrl"]
+
+    /// Reads the configuration file at `path`.
+    ///
+    /// - Throws: ``ServerConfigurationError`` when the file cannot be read, is not JSON, or
+    ///   is not a configuration this version can run.
+    public init(contentsOfFile path: String) throws(ServerConfigurationError) {
+        let source = "'\(path)'"
+        guard POSIX.exists(path) else {
+            throw ServerConfigurationError(.unreadable, "cannot read \(source): no such file")
+        }
+        guard !POSIX.isDirectory(path) else {
+            throw ServerConfigurationError(.unreadable, "cannot read \(source): it is a directory")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ServerConfigurationError(.unreadable, "cannot read \(source): \(readableDescription(of: error))")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try self.init(parsing: data, source: source, directory: directory)
+    }
+
+    /// Reads a configuration from JSON text.
+    ///
+    /// - Parameters:
+    ///   - bytes: The file's bytes (UTF-8 JSON).
+    ///   - source: How messages name the file (`'servers.json'`).
+    ///   - directory: Where a relative `cwd` is taken from; `nil` leaves it as written.
+    /// - Throws: ``ServerConfigurationError``.
+    public init(
+        parsing bytes: some Collection<UInt8>, source: String = "the configuration", directory: String? = nil
+    ) throws(ServerConfigurationError) {
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: bytes)
+        } catch {
+            throw ServerConfigurationError(.invalidJSON, "\(source) is not valid JSON: \(error)")
+        }
+        guard let root = document.objectValue else {
+            throw ServerConfigurationError(
+                .notAConfiguration, "\(source) is not an mcpServers configuration: it is \(Self.described(document)), not an object")
+        }
+        guard let value = root["mcpServers"] else {
+            let hint = root["servers"] != nil ? " (VS Code's mcp.json calls it \"servers\"; rename it \"mcpServers\")" : ""
+            throw ServerConfigurationError(.notAConfiguration, "\(source) has no \"mcpServers\" object\(hint)")
+        }
+        guard let entries = value.objectValue else {
+            throw ServerConfigurationError(
+                .notAConfiguration, "\"mcpServers\" in \(source) must be an object of servers, not \(Self.described(value))")
+        }
+        var servers: [Entry] = []
+        var disabled: [String] = []
+        for (name, entry) in entries {
+            guard let parsed = try Self.entry(name: name, value: entry, source: source, directory: directory) else {
+                disabled.append(name)
+                continue
+            }
+            servers.append(parsed)
+        }
+        guard !servers.isEmpty else {
+            let note = disabled.isEmpty ? "" : " that is not disabled"
+            throw ServerConfigurationError(.notAConfiguration, "\"mcpServers\" in \(source) has no server\(note)")
+        }
+        self.init(servers: servers, disabled: disabled)
+    }
+
+    /// One entry; `nil` for a disabled one.
+    private static func entry(name: String, value: JSONValue, source: String, directory: String?) throws(ServerConfigurationError)
+        -> Entry?
+    {
+        let server = "server \"\(name)\" in \(source)"
+        func invalid(_ message: String) -> ServerConfigurationError {
+            ServerConfigurationError(.invalidEntry, "\(server) \(message)", server: name)
+        }
+        guard !name.isEmpty else {
+            throw ServerConfigurationError(.invalidEntry, "a server in \(source) has an empty name", server: name)
+        }
+        guard let object = value.objectValue else {
+            throw invalid("must be an object, not \(described(value))")
+        }
+        switch object["disabled"] {
+        case nil, .bool(false)?: break
+        case .bool(true)?: return nil
+        case let other?: throw invalid("has \"disabled\" \(described(other)), not true or false")
+        }
+        var type: String?
+        if let value = object["type"] {
+            guard let text = value.stringValue else { throw invalid("has \"type\" \(described(value)), not a string") }
+            type = text
+        }
+        if let key = addressKeys.first(where: { object[$0] != nil }) {
+            let address = object[key]?.stringValue.map { " at \($0)" } ?? ""
+            throw ServerConfigurationError(
+                .remoteServer,
+                "\(server) is a remote server (\"\(key)\"\(address)): remote servers need the HTTP transport, which this version "
+                    + "of ondevice-mcp does not have; give the server a \"command\" that runs it locally over stdio, or leave it out",
+                server: name)
+        }
+        if let type, remoteTypes.contains(type) {
+            throw ServerConfigurationError(
+                .remoteServer,
+                "\(server) is a remote server (\"type\": \"\(type)\"): remote servers need the HTTP transport, which this version "
+                    + "of ondevice-mcp does not have; give the server a \"command\" that runs it locally over stdio, or leave it out",
+                server: name)
+        }
+        if let type, type != "stdio" {
+            throw invalid("has \"type\" \"\(type)\"; a server this version can start has \"type\" \"stdio\" (or none)")
+        }
+        guard let commandValue = object["command"] else {
+            throw invalid("has no \"command\": the program that runs the server")
+        }
+        guard let command = commandValue.stringValue else {
+            throw invalid("has \"command\" \(described(commandValue)), not a string")
+        }
+        guard !command.allSatisfy(\.isWhitespace) else {
+            throw invalid("has an empty \"command\"")
+        }
+        var arguments: [String] = []
+        if let value = object["args"] {
+            guard let array = value.arrayValue else { throw invalid("has \"args\" \(described(value)), not an array of strings") }
+            for (index, element) in array.enumerated() {
+                guard let text = element.stringValue else {
+                    throw invalid("has \"args\" element \(index) \(described(element)), not a string")
+                }
+                arguments.append(text)
+            }
+        }
+        var environment: [String: String] = [:]
+        if let value = object["env"] {
+            guard let variables = value.objectValue else { throw invalid("has \"env\" \(described(value)), not an object of strings") }
+            for (variable, element) in variables {
+                guard !variable.isEmpty, !variable.contains("="), !variable.contains("\0") else {
+                    throw invalid("has \"env\" name \"\(variable)\", which cannot name an environment variable")
+                }
+                guard let text = element.stringValue else {
+                    throw invalid("has \"env\" \"\(variable)\" \(described(element)), not a string")
+                }
+                environment[variable] = text
+            }
+        }
+        var currentDirectory: String?
+        if let value = object["cwd"] {
+            guard let text = value.stringValue else { throw invalid("has \"cwd\" \(described(value)), not a string") }
+            guard !text.isEmpty else { throw invalid("has an empty \"cwd\"") }
+            if text.hasPrefix("/") || directory == nil {
+                currentDirectory = text
+            } else if let directory {
+                currentDirectory = (directory.hasSuffix("/") ? directory : directory + "/") + text
+            }
+        }
+        let ignored = object.keys.filter { !knownKeys.contains($0) }
+        return Entry(
+            name: name, command: command, arguments: arguments, environment: environment, currentDirectory: currentDirectory,
+            ignoredKeys: ignored)
+    }
+
+    /// `a string`, `an array`, `null`.
+    static func described(_ value: JSONValue) -> String {
+        let name = value.typeName
+        if value.isNull { return name }
+        return (["array", "object", "integer"].contains(name) ? "an " : "a ") + name
+    }
+}
+
+/// Why a configuration file cannot be used: a usage error (exit status 2).
+public struct ServerConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem it is; more kinds may be added.
+    public struct Reason: Hashable, Sendable, CustomStringConvertible {
+        /// The reason's name.
+        public let name: String
+
+        init(_ name: String) {
+            self.name = name
+        }
+
+        /// The file does not exist, is a directory, or cannot be read.
+        public static let unreadable = Reason("unreadable")
+        /// The file is not JSON; the message quotes the byte offset.
+        public static let invalidJSON = Reason("invalidJSON")
+        /// The JSON has no `mcpServers` object, or no server in it.
+        public static let notAConfiguration = Reason("notAConfiguration")
+        /// An entry is not one this version can start: no `command`, or a value of the wrong type.
+        public static let invalidEntry = Reason("invalidEntry")
+        /// An entry names a remote server (`url`, or a `type` of `http` or `sse`).
+        public static let remoteServer = Reason("remoteServer")
+
+        /// The reason's name, such as `invalidEntry`.
+        public var description: String { name }
+    }
+
+    /// What kind of problem it is.
+    public var reason: Reason
+    /// The label of the entry at fault, when it is one entry.
+    public var server: String?
+    /// What is wrong, in a sentence that names the file (and the entry).
+    public var message: String
+
+    /// Creates an error.
+    public init(_ reason: Reason, _ message: String, server: String? = nil) {
+        self.reason = reason
+        self.message = message
+        self.server = server
+    }
+
+    /// The message.
+    public var description: String { message }
+}
