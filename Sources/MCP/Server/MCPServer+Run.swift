@@ -42,8 +42,8 @@ extension MCPServer {
         /// output is backed up (a peer that does not read its answers), the server stops
         /// reading, so the peer is slowed down by the pipe instead of filling memory.
         public var maximumConcurrentRequests: Int
-        /// How long requests still running at end of input may take to answer before they
-        /// are cancelled.
+        /// How long requests still running at end of input may go without one of them
+        /// finishing before the rest are cancelled.
         public var endOfInputGracePeriod: Duration
 
         public init(
@@ -72,8 +72,8 @@ extension MCPServer {
     /// does not read, the loop stops reading, so memory stays bounded whatever the peer does.
     ///
     /// When the peer closes the connection (for stdio, end of input), requests still
-    /// running get ``ConnectionOptions/endOfInputGracePeriod`` to answer and are then
-    /// cancelled; the transport is closed, and `run` returns. Cancelling the task that runs
+    /// running get ``ConnectionOptions/endOfInputGracePeriod`` to answer, renewed while
+    /// they keep finishing, and are cancelled once a whole period passes with none finishing; the transport is closed, and `run` returns. Cancelling the task that runs
     /// this function cancels every request and closes the transport too.
     ///
     /// On a ``StdioTransport`` or ``FileDescriptorTransport`` (and where the system has task
@@ -147,14 +147,22 @@ extension MCPServer {
             inFlight.cancelAll()
         }
         // The peer is done sending. Requests still running get a short grace period to
-        // answer (so `echo request | ondevice-mcp serve` works), then they are cancelled.
+        // answer (so `echo request | ondevice-mcp serve` works), renewed while they keep
+        // finishing (a busy machine answering a long pipeline loses nothing); once a whole
+        // period passes with none finishing, the rest are cancelled.
         if failure == nil, !inFlight.isEmpty {
             let deadline = Task {
                 // A deadline, not a wait for an event: cancelled as soon as the requests end.
-                do {
-                    try await Task.sleep(for: options.endOfInputGracePeriod)
-                } catch {
-                    return
+                var finished = inFlight.finishedCount
+                while true {
+                    do {
+                        try await Task.sleep(for: options.endOfInputGracePeriod)
+                    } catch {
+                        return
+                    }
+                    let now = inFlight.finishedCount
+                    if now == finished { break }
+                    finished = now
                 }
                 inFlight.cancelAll()
             }
@@ -225,6 +233,7 @@ final class InFlightRequests: @unchecked Sendable {
     private var tickets: [RequestID: Int] = [:]
     private var nextTicket = 0
     private var used = 0
+    private var finished = 0
     private let limit: Int
     private var allCancelled = false
     private var slotWaiter: (weight: Int, continuation: CheckedContinuation<Void, Never>)?
@@ -235,6 +244,9 @@ final class InFlightRequests: @unchecked Sendable {
     }
 
     var isEmpty: Bool { lock.withLock { entries.isEmpty } }
+
+    /// How many requests have finished on this connection.
+    var finishedCount: Int { lock.withLock { finished } }
 
     /// Waits until `weight` more slots are free (the loop is the only caller). Returns at
     /// once after ``cancelAll()``, so that a cancelled loop drains quickly.
@@ -317,6 +329,7 @@ final class InFlightRequests: @unchecked Sendable {
         }
         if let id = entry.id, tickets[id] == ticket { tickets[id] = nil }
         used -= entry.weight
+        finished += 1
         var resumed: [CheckedContinuation<Void, Never>] = []
         if let waiter = slotWaiter, used + waiter.weight <= limit {
             used += waiter.weight
