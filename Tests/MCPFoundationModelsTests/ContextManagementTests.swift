@@ -227,6 +227,21 @@ struct ContextManagementTests {
         let second = model.requests[1].tools.map(\.name)
         #expect(second.contains("music_lookup"))
         #expect(second.contains("files_lookup"))
+        // The new set came with a new session that carries the first turn.
+        let carried = model.requests[1].transcript.compactMap { entry -> String? in
+            if case .prompt(let prompt) = entry { return prompt.segments.description }
+            return nil
+        }
+        #expect(carried.count == 2)
+        #expect(carried.first?.contains("weather") == true)
+        await provider.close()
+        var builds: [SessionBuild] = []
+        for await event in provider.events {
+            if case .sessionBuilt(let build) = event { builds.append(build) }
+        }
+        #expect(builds.map(\.reasons) == [[.firstTurn], [.toolSetChanged]])
+        #expect(builds.last?.carriesTranscript == true)
+        #expect(builds.last?.excluded.isEmpty == false)
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
