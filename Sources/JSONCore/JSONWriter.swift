@@ -240,6 +240,9 @@ private struct Emitter {
     func writeString(_ text: String, into buffer: inout [UInt8]) {
         buffer.append(0x22)
         var text = text
+        // The global is read once per string, not once per byte: each read of a lazy global
+        // goes through its once-token, which ThreadSanitizer turns into a futex per byte.
+        let escapeTable = escapeTable
         text.withUTF8 { utf8 in
             var runStart = 0
             for index in 0..<utf8.count {

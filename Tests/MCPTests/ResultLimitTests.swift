@@ -72,22 +72,11 @@ struct ResultLimitTests {
         try await checkLimit(testCase)
     }
 
-    /// The same over pipes to a real server. Under ThreadSanitizer the refused cases hang (the
-    /// call and the server's end both miss the 20 s guard, with the process mostly in futex
-    /// waits); without it they pass. Skipped there, visibly, until that is understood: it is
-    /// recorded as an open problem, not hidden.
-    @Test(
-        "Over pipes, a result over the call's limit fails with resultTooLarge; the connection goes on",
-        .disabled(if: Self.underThreadSanitizer, "hangs under ThreadSanitizer: an open problem, see the CHANGELOG"),
-        arguments: limitCases.filter { $0.path == .pipes })
+    /// The same over pipes to a real server.
+    @Test("Over pipes, a result over the call's limit fails with resultTooLarge; the connection goes on", arguments: limitCases.filter { $0.path == .pipes })
     func limitsOverPipes(_ testCase: LimitCase) async throws {
         try await checkLimit(testCase)
     }
-
-    static let underThreadSanitizer: Bool = {
-        guard let program = dlopen(nil, RTLD_NOW) else { return false }
-        return dlsym(program, "__tsan_init") != nil
-    }()
 
     func checkLimit(_ testCase: LimitCase) async throws {
         try await Self.withClient(testCase.path) { client in
