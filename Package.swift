@@ -52,7 +52,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "MCPBenchmarks",
-            dependencies: ["MCPCore", "JSONSchema", "MCP"],
+            dependencies: ["MCPCore", "JSONSchema", "MCP", "MCPFoundationModels"],
             path: "Benchmarks/MCPBenchmarks"
         ),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),

@@ -43,6 +43,9 @@ if wants("json") {
 if wants("validation") {
     try ValidationBenchmarks.run()
 }
+if wants("selection") {
+    try SelectionBenchmarks.run()
+}
 if wants("inprocess") {
     try await InProcessBenchmarks.run()
 }
