@@ -1,60 +1,71 @@
 """The official MCP Python SDK's (mcp 2.3.0) Streamable HTTP server, as a peer for our HTTP client tests.
 
     .venv/bin/python Tests/Interop/http/streamable_server.py [--port N] [--json-response] [--stateless]
-        [--page-size N] [--extra-tools N] [--path /mcp] [--verbose] [--ignore-stdin]
+        [--page-size N] [--extra-tools N] [--handshake-only] [--path /mcp] [--verbose] [--ignore-stdin]
 
-Binds 127.0.0.1 (port 0, a free one, unless --port), prints exactly one line `PORT <n>` on
-standard output once the server accepts requests, and serves until it is killed (SIGTERM,
-SIGINT) or its standard input closes (unless --ignore-stdin). Logs go to standard error only.
-See Tests/Interop/http/README.md for the wire behaviour observed with curl and the SDK client;
-the summary below is what that README verified.
+Binds 127.0.0.1 (port 0, a free one, unless --port N: a test can kill the server and start
+it again on the same port), prints exactly one line `PORT <n>` on standard output once it
+accepts requests, and serves until it is killed (SIGTERM, SIGINT) or its standard input
+closes (unless --ignore-stdin). Logs go to standard error only (--verbose: one line per HTTP
+request with its MCP headers). Tests/Interop/http/README.md records the wire behaviour
+observed with curl and the SDK's own client; this is its summary.
 
-Endpoint: `http://127.0.0.1:<port>/mcp` (POST, GET, DELETE). `POST /admin/forget` (no body)
-forgets every session (the `forget_sessions` tool, from outside MCP) and answers
-`{"forgot": n}`. Anything else is 404 (a trailing slash, `/mcp/`, is a 307 to `/mcp`).
+Endpoint `http://127.0.0.1:<port>/mcp` (POST, GET, DELETE; `/mcp/` is a 307 to `/mcp`, any
+other path 404). `POST /admin/forget` (no body) forgets every session, like the
+`forget_sessions` tool, and answers `{"forgot": n}`. The SDK's DNS-rebinding guard is on:
+`Host` must be `127.0.0.1:<port>` or `localhost:<port>` (else 421), an `Origin`, if sent,
+`http://127.0.0.1:*` or `http://localhost:*` (else 403); POST bodies must be
+`Content-Type: application/json` (else 400) and at most 4 MiB (else 413).
 
-Eras: the SDK's session manager routes each request by its `MCP-Protocol-Version` header.
-- No header, or a handshake version (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25): the
-  2025 Streamable HTTP transport. `initialize` without `Mcp-Session-Id` opens a session whose
-  id comes back in the `mcp-session-id` response header (32 hex digits); every later request
-  must carry it (400 without it, 404 for an unknown or forgotten one). GET opens the standalone
-  SSE stream (one per session, 409 for a second); DELETE ends the session (200, then 404).
-  With --stateless: no session ids at all, every POST is served on its own (no `initialize`
-  needed), GET/DELETE have no session to serve.
-- Any other header value (2026-07-28, or an unknown version): the SDK's single-exchange
-  modern entry. Every POST stands alone: no `initialize`, no session id, the body's
-  `params._meta` must carry `io.modelcontextprotocol/protocolVersion` and
-  `io.modelcontextprotocol/clientCapabilities`, and `Mcp-Method` (and `Mcp-Name` for
-  tools/call, prompts/get, resources/read) must match the body, else 400 with JSON-RPC
-  error -32001 (header mismatch) or -32602. GET/DELETE answer 405. --stateless does not
-  change this era.
+Eras: the SDK routes each request by its `MCP-Protocol-Version` header alone.
+- No header, or 2024-11-05 / 2025-03-26 / 2025-06-18 / 2025-11-25: the 2025 transport.
+  `initialize` without `Mcp-Session-Id` opens a session; its id (32 lowercase hex digits)
+  comes back in the `mcp-session-id` response header and every later request must carry it
+  (400 "Bad Request: Missing session ID" without, 404 "Session not found" for an unknown,
+  deleted or forgotten one). GET opens the session's standalone SSE stream (one at a time,
+  409 for a second); DELETE ends the session (200, empty body; then 404). With --stateless
+  there are no session ids at all: every POST is served on its own (no `initialize` needed),
+  DELETE is 405, GET opens an SSE stream that never carries anything.
+- Any other value (2026-07-28, or an unknown version): the SDK's single-exchange 2026-07-28
+  entry, with or without --stateless. Every POST stands alone (no `initialize`, no session
+  id, `Mcp-Session-Id` ignored); `params._meta` must carry
+  `io.modelcontextprotocol/protocolVersion` and `io.modelcontextprotocol/clientCapabilities`
+  (else 400, -32602), `MCP-Protocol-Version` must equal the former, `Mcp-Method` the body's
+  method, `Mcp-Name` the tool name of a tools/call (else 400, -32020 header mismatch); an
+  unsupported version is 400, -32022. GET/DELETE are 405 (`Allow: POST`).
 
-Responses: SSE (`text/event-stream`, `event: message` frames) by default; --json-response
-answers each request POST with one `application/json` body (and drops request-scoped
-notifications such as progress). In the modern era the SSE mode answers JSON anyway when the
-handler finishes without emitting a notification within 15 s, and commits to SSE at the first
-notification (e.g. progress).
+Responses: a 2025 request POST is answered with SSE (`text/event-stream`, `event: message`
+frames, CRLF line ends) by default, with one `application/json` body under --json-response
+(request-scoped notifications, such as progress, are then dropped). A 2026-07-28 POST is
+answered with JSON unless the handler sends a notification (progress) before it finishes,
+which commits the response to SSE; --json-response always answers JSON.
 
-Tools:
+Tools (all results also carry `structuredContent: {"result": ...}`):
 - `echo(text)` -> `text`.
-- `add(a, b)` (integers) -> `a + b` as text, and `{"result": a + b}` as structuredContent.
+- `add(a, b)` (integers) -> `a + b`.
 - `slow(seconds, steps=5)` sleeps `seconds` in `steps` equal steps, sending
-  `notifications/progress` (progress=i, total=steps, message "step i/steps") after each step
-  when the request carried `_meta.progressToken`; returns "slept". Cancellable: a
-  `notifications/cancelled` (2025 era) or closing the response stream (modern era) stops it.
-- `add_tool(name)` registers a tool `name(text="")` that returns `"<name>: <text>"`, then
-  sends `notifications/tools/list_changed` on the standalone GET stream of every open 2025-era
-  session (dropped for a session with no GET stream open: no event store) and publishes the
-  change to modern `subscriptions/listen` streams. `remove_tool(name)` undoes it the same way
-  (isError if there is no such tool).
-- `forget_sessions()` drops every session at once (answering "forgot N session(s)"); other
-  sessions are terminated at once, the caller's own after this response is sent, so the
-  next request with any old `Mcp-Session-Id` gets 404 and open GET streams end.
-- `fail()` -> isError result with the text "this tool always fails".
-- `--extra-tools N` adds tools `extra_00` ... (each `(text="")` -> "extra_NN: text").
-- `--page-size N` makes `tools/list` paginate N tools a page: `nextCursor` is the decimal
-  offset of the next page (e.g. "10"), absent on the last page; an unparsable or
-  out-of-range cursor is a -32602 error.
+  `notifications/progress` {progressToken, progress: i, total: steps, message: "step i/steps"}
+  after each step when the request carried `params._meta.progressToken`; returns "slept".
+  Cancelled by `notifications/cancelled` in a 2025 session (the POST then ends with the error
+  -32800 "Request cancelled"), or by closing the response in the 2026-07-28 era and in 2025
+  --stateless; closing a 2025 stateful POST does not stop it.
+- `add_tool(name)` registers `name(text="")` -> "<name>: <text>", then sends
+  `notifications/tools/list_changed` on the GET stream of every open 2025 session (dropped
+  for one with no GET stream open: there is no event store) and to every 2026-07-28
+  `subscriptions/listen` stream that asked for `toolsListChanged`. `remove_tool(name)` undoes
+  it the same way (an isError result if there is no such tool). 2025 sessions are told
+  `capabilities.tools.listChanged: true`.
+- `forget_sessions()` -> "forgot N session(s)": every session is dropped at once (the
+  caller's own after this answer is sent), so any old `Mcp-Session-Id` now gets 404 and open
+  GET streams end. A no-op (N = 0) for --stateless and the 2026-07-28 era.
+- `fail()` -> an isError result, text "Error executing tool fail: this tool always fails".
+- `--extra-tools N` adds tools `extra_00`, `extra_01`... (each `(text="")` -> "extra_NN: text").
+- `--page-size N` makes `tools/list` return N tools a page: `nextCursor` is the decimal offset
+  of the next page ("10", "20", ...), absent on the last page; a cursor that is not such an
+  offset is the error -32602.
+- `--handshake-only` answers any request whose `MCP-Protocol-Version` is not a 2025 one
+  as a server from before 2026-07-28 (mcp 1.x) would: 400, JSON-RPC error -32600
+  "Bad Request: Unsupported protocol version: <v>. Supported versions: ...".
 """
 
 from __future__ import annotations
@@ -102,9 +113,9 @@ lowlevel.create_initialization_options = _init_options_with_list_changed  # type
 # Connections of open 2025-era stateful sessions, for broadcasting tools/list_changed.
 _connections: weakref.WeakSet[Connection] = weakref.WeakSet()
 
-# Transports of forgotten sessions that are still answering the request that forgot them:
-# terminated once that request's response is out (ForgetAfterResponse).
-_deferred_terminations: list[Any] = []
+# Transports of forgotten sessions that are still answering the request that forgot them, by
+# session id: terminated once that request's response is out (ForgetAfterResponse).
+_deferred_terminations: dict[str, Any] = {}
 
 
 class TrackConnections:
@@ -190,7 +201,7 @@ async def _forget_sessions(keep_until_answered: str | None) -> int:
     manager._session_owners.clear()  # pyright: ignore[reportPrivateUsage]
     for session_id, transport in sessions:
         if session_id == keep_until_answered:
-            _deferred_terminations.append(transport)
+            _deferred_terminations[session_id] = transport
         else:
             with anyio.CancelScope(shield=True):
                 await transport.terminate()
@@ -272,8 +283,9 @@ class ForgetAfterResponse:
                     if k.startswith(b"mcp-") or k in (b"accept", b"last-event-id")
                 )
                 log.info("%s %s -> %s [%s]", scope["method"], scope["path"], status[0] if status else "-", shown)
-            while _deferred_terminations:
-                transport = _deferred_terminations.pop()
+            session_id = dict(scope["headers"]).get(b"mcp-session-id", b"").decode("latin-1")
+            transport = _deferred_terminations.pop(session_id, None)
+            if transport is not None:
                 with anyio.CancelScope(shield=True):
                     await transport.terminate()
 
