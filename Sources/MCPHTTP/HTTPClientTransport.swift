@@ -204,6 +204,9 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     var isClosed: Bool { lock.withLock { closed } }
 
+    /// The session the server assigned, if any (for tests and diagnostics).
+    var sessionID: String? { lock.withLock { state.sessionID } }
+
     // MARK: Sending
 
     func send(_ message: JSONRPCMessage) async throws {
