@@ -165,8 +165,6 @@ final class HTTPTransportCore: @unchecked Sendable {
     private var renewals = 0
     /// The key of the GET stream's task.
     private var standaloneStream: Int?
-    /// Whether the GET stream should run (the client sent `notifications/initialized`).
-    private var wantsStandaloneStream = false
 
     init(url: URL, configuration: HTTPTransportConfiguration, exchanger: any HTTPExchanging) {
         self.configuration = configuration
@@ -294,6 +292,7 @@ final class HTTPTransportCore: @unchecked Sendable {
     private func post(_ first: HTTPSessionState.Outgoing, body: [UInt8]) async throws {
         var outgoing = first
         var renewed = false
+        var relisted = false
         var attempt = 0
         while true {
             attempt += 1
@@ -321,6 +320,10 @@ final class HTTPTransportCore: @unchecked Sendable {
                 }
                 renewed = true
                 try await renewSession(expired: session)
+            case .failure where (300..<400).contains(response.head.status):
+                let target = response.head.header("location").map { " to \($0)" } ?? ""
+                throw HTTPTransportError.httpStatus(
+                    response.head.status, body: "the server redirects\(target); redirects are not followed (use the final URL)")
             case .failure:
                 let status = response.head.status
                 let prefix = try await readPrefix(of: response, limit: min(configuration.maximumMessageBytes, 64 << 10))
@@ -332,6 +335,14 @@ final class HTTPTransportCore: @unchecked Sendable {
                     action = lock.withLock {
                         state.failureAction(status: status, body: prefix, contentType: response.head.mediaType, for: outgoing)
                     }
+                }
+                if case .deliver(let answer) = action, answer.error.code == .headerMismatch, !relisted,
+                    outgoing.method == MCPMethod.toolsCall, outgoing.modernVersion != nil
+                {
+                    // The tool mirrors arguments into headers this side did not know of:
+                    // list the tools (as the spec advises), then send the call again.
+                    relisted = true
+                    if try await learnToolHeaders(for: outgoing) { continue }
                 }
                 switch action {
                 case .deliver(let answer), .refuseProbe(let answer):
@@ -356,7 +367,37 @@ final class HTTPTransportCore: @unchecked Sendable {
             return
         }
         let answer = try await readAnswer(response, to: id, method: method, resumable: outgoing.modernVersion == nil)
+        if method == MCPMethod.toolsList, case .message(.response(let list)) = answer {
+            lock.withLock { state.learnTools(from: list.result) }
+        }
         deliver(answer)
+    }
+
+    /// Lists the tools (2026-07-28, with the call's envelope) to learn which arguments the
+    /// called tool mirrors into headers; returns whether it mirrors any.
+    private func learnToolHeaders(for call: HTTPSessionState.Outgoing) async throws -> Bool {
+        guard case .request(let original) = call.message, let name = original.params?["name"]?.stringValue else { return false }
+        var meta = original.params?["_meta"]?.objectValue ?? [:]
+        meta[MCPMetaKey.progressToken] = nil
+        var cursor: String?
+        var pages = 0
+        repeat {
+            pages += 1
+            var params: JSONObject = ["_meta": .object(meta)]
+            if let cursor { params["cursor"] = .string(cursor) }
+            let list = JSONRPCRequest(id: .string("ondevice-mcp-tool-headers-\(pages)"), method: MCPMethod.toolsList, params: .object(params))
+            let outgoing = lock.withLock { state.outgoing(.request(list), modernVersion: call.modernVersion) }
+            let httpRequest = try await request(
+                method: "POST", url: outgoing.url, headers: outgoing.headers, body: try JSONRPCMessage.request(list).encoded())
+            let response = try await head(of: httpRequest)
+            defer { response.close() }
+            guard (200..<300).contains(response.head.status) else { return false }
+            guard case .message(.response(let page)) = try await readAnswer(response, to: list.id, method: MCPMethod.toolsList, resumable: false)
+            else { return false }
+            lock.withLock { state.learnTools(from: page.result) }
+            cursor = page.result["nextCursor"]?.stringValue
+        } while cursor != nil && pages < 50
+        return lock.withLock { state.parameterHeaders[name] != nil }
     }
 
     // MARK: Reading responses
@@ -573,8 +614,16 @@ final class HTTPTransportCore: @unchecked Sendable {
         for (name, value) in configuration.headers.sorted(by: { $0.key < $1.key }) where !reserved.contains(name.lowercased()) {
             all.append((name, value))
         }
-        if let authorization = configuration.authorization, let value = try await authorization() {
-            all.append(("Authorization", value))
+        if let authorization = configuration.authorization {
+            let value: String?
+            do {
+                value = try await authorization()
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw HTTPTransportError.make(.authorizationFailed, "the app's authorization provider failed: \(error)")
+            }
+            if let value { all.append(("Authorization", value)) }
         } else if let value = configuration.headers.first(where: { $0.key.lowercased() == "authorization" })?.value {
             all.append(("Authorization", value))
         }
@@ -738,10 +787,11 @@ final class HTTPTransportCore: @unchecked Sendable {
     /// Opens the standalone GET stream (handshake era) unless it is open.
     private func startStandaloneStream() {
         lock.withLock {
-            wantsStandaloneStream = true
             guard standaloneStream == nil, !closed, !state.isLegacySSE, !state.isModern else { return }
-            if startTask({ [self] in await runStandaloneStream() }) != nil {
-                standaloneStream = nextTaskKey - 1
+            // startTask gives the task this key.
+            let key = nextTaskKey
+            if startTask({ [self] in await runStandaloneStream(key: key) }) != nil {
+                standaloneStream = key
             }
         }
     }
@@ -749,10 +799,14 @@ final class HTTPTransportCore: @unchecked Sendable {
     /// Keeps the GET stream open: reopens it with `Last-Event-ID` when it drops, waiting
     /// longer after each failure, and gives up after a few failures in a row, or when the
     /// server has none (`405`) or the session is gone.
-    private func runStandaloneStream() async {
+    private func runStandaloneStream(key: Int) async {
         var failures = 0
         var retry: Int?
-        defer { lock.withLock { standaloneStream = nil } }
+        defer {
+            lock.withLock {
+                if standaloneStream == key { standaloneStream = nil }
+            }
+        }
         while !Task.isCancelled, failures < configuration.maximumReconnectionAttempts {
             let (headers, url) = lock.withLock { (state.streamHeaders(resumingAfter: state.standaloneLastEventID), state.endpoint) }
             do {
@@ -761,17 +815,28 @@ final class HTTPTransportCore: @unchecked Sendable {
                 defer { response.close() }
                 let status = response.head.status
                 if (200..<300).contains(status), response.head.mediaType == "text/event-stream" {
-                    failures = 0
                     var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
+                    var broke = false
                     do {
                         _ = try await readEvents(response.body, parser: &parser, answering: nil, longLived: true)
                     } catch is CancellationError {
                         return
                     } catch {
-                        failures += 1
+                        broke = true
                     }
                     let lastEventID = parser.lastEventID
-                    if let lastEventID { lock.withLock { state.standaloneLastEventID = lastEventID } }
+                    let previous = lock.withLock {
+                        let previous = state.standaloneLastEventID
+                        if let lastEventID { state.standaloneLastEventID = lastEventID }
+                        return previous
+                    }
+                    // A stream that brought something new was a success; one that broke, or
+                    // ended with nothing new, counts toward giving up.
+                    if !broke, parser.dispatchedEvents > 0 || lastEventID != previous {
+                        failures = 0
+                    } else {
+                        failures += 1
+                    }
                     retry = parser.reconnectionTime ?? retry
                 } else if [401, 403, 404, 405].contains(status) || (200..<300).contains(status) {
                     // No stream here (405), the session is gone (a POST will renew it), or no

@@ -89,6 +89,16 @@ struct HTTPSessionState: Sendable {
     private(set) var legacyProbeTried = false
     /// The last event id seen on the GET stream, for `Last-Event-ID` when it is reopened.
     var standaloneLastEventID: String?
+    /// The arguments each tool mirrors into `Mcp-Param-*` headers (2026-07-28's
+    /// `x-mcp-header`), learned from the `tools/list` results that went by.
+    private(set) var parameterHeaders: [String: [ParameterHeader]] = [:]
+
+    /// One argument a tool mirrors into a header: its path of property names, and the header's
+    /// name after `Mcp-Param-`.
+    struct ParameterHeader: Hashable, Sendable {
+        var path: [String]
+        var name: String
+    }
 
     init(endpoint: URL) {
         self.endpoint = endpoint
@@ -153,6 +163,9 @@ struct HTTPSessionState: Sendable {
                 headers.append(("Mcp-Method", method))
                 if let key = Self.nameBearingMethods[method], let name = params?[key]?.stringValue {
                     headers.append(("Mcp-Name", Self.headerValue(name)))
+                    if method == MCPMethod.toolsCall, let mirrored = parameterHeaders[name] {
+                        headers += Self.parameterHeaderFields(mirrored, arguments: params?["arguments"])
+                    }
                 }
             }
         } else {
@@ -239,6 +252,66 @@ struct HTTPSessionState: Sendable {
     /// Switches to HTTP+SSE: the server's `endpoint` event named `postURL`.
     mutating func legacyProbeSucceeded(postURL: URL) {
         mode = .legacySSE(postURL: postURL)
+    }
+
+    // MARK: Mirrored arguments (x-mcp-header)
+
+    /// Learns which arguments each listed tool mirrors into headers, from a `tools/list` result.
+    mutating func learnTools(from result: JSONValue) {
+        for tool in result["tools"]?.arrayValue ?? [] {
+            guard let name = tool["name"]?.stringValue else { continue }
+            let headers = tool["inputSchema"].flatMap(Self.parameterHeaders(in:)) ?? []
+            parameterHeaders[name] = headers.isEmpty ? nil : headers
+        }
+    }
+
+    /// The `x-mcp-header` annotations of a tool's input schema: on `string`, `integer` or
+    /// `boolean` properties reached from the root through `properties` alone, with names that
+    /// are HTTP tokens, unique ignoring case. A schema with any annotation that breaks these
+    /// rules mirrors nothing (the spec makes such a tool invalid).
+    static func parameterHeaders(in schema: JSONValue) -> [ParameterHeader]? {
+        var found: [ParameterHeader] = []
+        var valid = true
+        func walk(_ schema: JSONValue, path: [String], depth: Int) {
+            guard depth < 32, let properties = schema["properties"]?.objectValue else { return }
+            for (key, property) in properties {
+                if let annotation = property["x-mcp-header"] {
+                    let type = property["type"]?.stringValue
+                    if let name = annotation.stringValue, isToken(name), ["string", "integer", "boolean"].contains(type) {
+                        found.append(ParameterHeader(path: path + [key], name: name))
+                    } else {
+                        valid = false
+                    }
+                }
+                walk(property, path: path + [key], depth: depth + 1)
+            }
+        }
+        walk(schema, path: [], depth: 0)
+        let names = found.map { $0.name.lowercased() }
+        guard valid, Set(names).count == names.count else { return nil }
+        return found.sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    /// The `Mcp-Param-*` fields for a call's arguments: one per annotated argument present
+    /// (and not `null`), its value as the spec writes it.
+    static func parameterHeaderFields(_ headers: [ParameterHeader], arguments: JSONValue?) -> [(name: String, value: String)] {
+        headers.compactMap { header in
+            var value = arguments
+            for key in header.path { value = value?[key] }
+            let text: String
+            switch value {
+            case .string(let string)?: text = headerValue(string)
+            case .int(let integer)?: text = String(integer)
+            case .double(let number)? where number.rounded() == number && abs(number) <= 9_007_199_254_740_991: text = String(Int(number))
+            case .bool(let flag)?: text = flag ? "true" : "false"
+            default: return nil
+            }
+            return ("Mcp-Param-\(header.name)", text)
+        }
+    }
+
+    private static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy(isTokenCharacter)
     }
 
     // MARK: The session

@@ -12,7 +12,7 @@ public struct HTTPTransportConfiguration: Sendable {
     public var headers: [String: String]
     /// The `Authorization` header's value, asked for before each request (so it can refresh
     /// a token); `nil`, or a closure returning `nil`, sends none. Throwing fails that request
-    /// with the error.
+    /// with ``HTTPTransportError/authorizationFailed`` (naming the error); nothing is sent.
     public var authorization: (@Sendable () async throws -> String?)?
     /// The largest JSON body, or message in an event stream, accepted, in bytes (default
     /// 4 MiB). A larger one fails its request with ``HTTPTransportError/messageTooLarge``,

@@ -24,6 +24,7 @@ public struct HTTPTransportError: TransportMessageError, Hashable, Sendable, Cus
         case missingResponse
         case invalidEndpoint
         case network
+        case authorizationFailed
     }
 
     private let code: Code
@@ -72,6 +73,8 @@ public struct HTTPTransportError: TransportMessageError, Hashable, Sendable, Cus
     public static let invalidEndpoint = HTTPTransportError(.invalidEndpoint, "the server's HTTP+SSE endpoint is not usable")
     /// The request could not reach the server (connection refused, DNS, TLS…).
     public static let network = HTTPTransportError(.network, "the server could not be reached")
+    /// ``HTTPTransportConfiguration/authorization`` threw; the request was not sent.
+    public static let authorizationFailed = HTTPTransportError(.authorizationFailed, "the app's authorization provider failed")
 
     // MARK: Making errors
 

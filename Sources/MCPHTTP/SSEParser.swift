@@ -38,6 +38,8 @@ struct SSEParser: Sendable {
     private(set) var lastEventID: String?
     /// The reconnection time the server asked for with `retry`, in milliseconds.
     private(set) var reconnectionTime: Int?
+    /// How many events the parser has dispatched.
+    private(set) var dispatchedEvents = 0
 
     private var line: [UInt8] = []
     private var data: [UInt8] = []
@@ -155,6 +157,7 @@ struct SSEParser: Sendable {
         guard hasData else { return }
         let type = eventType.flatMap { $0.isEmpty ? nil : $0 } ?? "message"
         events.append(SSEEvent(type: type, data: data, id: lastEventID))
+        dispatchedEvents += 1
     }
 
     private mutating func resetEvent() {

@@ -89,6 +89,56 @@ struct HTTPSessionStateTests {
         #expect(HTTPSessionState.headerValue(value) == expected)
     }
 
+    @Test("arguments annotated with x-mcp-header are mirrored into Mcp-Param headers on 2026-07-28 calls")
+    func mirroredArguments() throws {
+        var state = HTTPSessionState(endpoint: url)
+        let schema: JSONValue = [
+            "type": "object",
+            "properties": [
+                "region": ["type": "string", "x-mcp-header": "Region"],
+                "limit": ["type": "integer", "x-mcp-header": "Limit"],
+                "dry": ["type": "boolean", "x-mcp-header": "Dry-Run"],
+                "filter": ["type": "object", "properties": ["owner": ["type": "string", "x-mcp-header": "Owner"]]],
+                "query": ["type": "string"],
+            ],
+        ]
+        state.learnTools(from: ["tools": [["name": "execute_sql", "inputSchema": schema], ["name": "plain", "inputSchema": ["type": "object"]]]])
+        let call = state.prepare(
+            .request(
+                JSONRPCRequest(
+                    id: 1, method: "tools/call",
+                    params: [
+                        "name": "execute_sql",
+                        "arguments": ["region": "Hello, 世界", "limit": 42, "dry": false, "filter": ["owner": "ana"], "query": "SELECT 1"],
+                        "_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"],
+                    ])))
+        #expect(header(call, "Mcp-Param-Region") == "=?base64?SGVsbG8sIOS4lueVjA==?=")
+        #expect(header(call, "Mcp-Param-Limit") == "42")
+        #expect(header(call, "Mcp-Param-Dry-Run") == "false")
+        #expect(header(call, "Mcp-Param-Owner") == "ana")
+        #expect(call.headers.filter { $0.name.hasPrefix("Mcp-Param-") }.count == 4)
+        // Absent or null arguments send no header.
+        let sparse = state.prepare(
+            .request(
+                JSONRPCRequest(
+                    id: 2, method: "tools/call",
+                    params: ["name": "execute_sql", "arguments": ["region": nil], "_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"]])))
+        #expect(!sparse.headers.contains { $0.name.hasPrefix("Mcp-Param-") })
+    }
+
+    @Test(
+        "invalid x-mcp-header annotations mirror nothing",
+        arguments: [
+            ["a": ["type": "number", "x-mcp-header": "A"]],
+            ["a": ["type": "string", "x-mcp-header": "bad name"]],
+            ["a": ["type": "string", "x-mcp-header": ""]],
+            ["a": ["type": "string", "x-mcp-header": "Dup"], "b": ["type": "string", "x-mcp-header": "dup"]],
+            ["a": ["type": "string", "x-mcp-header": 7]],
+        ] as [JSONValue])
+    func invalidAnnotations(properties: JSONValue) {
+        #expect(HTTPSessionState.parameterHeaders(in: ["type": "object", "properties": properties]) == nil)
+    }
+
     @Test("what a status means")
     func verdicts() {
         var state = handshaken()

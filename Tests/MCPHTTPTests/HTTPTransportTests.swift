@@ -428,6 +428,35 @@ struct HTTPTransportTests {
         #expect(fake.requests("DELETE").isEmpty)
     }
 
+    @Test("a 2026-07-28 call refused for a missing Mcp-Param header lists the tools and is sent again with it")
+    func headerMismatchRelists() async throws {
+        let schema: JSONValue = ["type": "object", "properties": ["region": ["type": "string", "x-mcp-header": "Region"]]]
+        let (transport, fake) = try fakeTransport { request in
+            switch request.message {
+            case .request(let rpc)? where rpc.method == "server/discover":
+                return .json(Scripted.discoverResult(rpc.id))
+            case .request(let rpc)? where rpc.method == "tools/list":
+                return .json(.response(JSONRPCResponse(id: rpc.id, result: ["tools": [["name": "locate", "inputSchema": schema]]])))
+            case .request(let rpc)? where rpc.method == "tools/call":
+                guard request.header("mcp-param-region") == "eu" else {
+                    return .json(Scripted.error(rpc.id, code: -32020, message: "Mcp-Param-Region header is missing"), status: 400)
+                }
+                return .json(Scripted.toolResult(rpc.id, text: "region eu"))
+            default:
+                return .accepted
+            }
+        }
+        let client = try await MCPClient.connect(over: transport, configuration: quickClient)
+        // Called without listing first: the transport learns the header and retries.
+        #expect(try await client.callTool(name: "locate", arguments: ["region": "eu"]).content.first?.text == "region eu")
+        // Now it knows: the next call carries the header at once.
+        #expect(try await client.callTool(name: "locate", arguments: ["region": "eu"]).content.first?.text == "region eu")
+        await client.close()
+        let calls = fake.requests("POST").filter { $0.rpcMethod == "tools/call" }
+        #expect(calls.map { $0.header("mcp-param-region") } == [nil, "eu", "eu"])
+        #expect(fake.requests("POST").filter { $0.rpcMethod == "tools/list" }.count == 1)
+    }
+
     @Test("a request timeout (handshake era) stops reading the POST and tells the server")
     func timeoutCancels() async throws {
         let feed = Feed()

@@ -135,7 +135,7 @@ struct PythonHTTPServerTests {
                     #expect(client.protocolVersion == version, "handshake \(handshake)")
                     #expect(client.serverInfo.name == "ondevice-http-peer")
                     let tools = try await client.listTools().map(\.name).sorted()
-                    #expect(tools == ["add", "slow"], "handshake \(handshake)")
+                    #expect(tools == ["add", "locate", "slow"], "handshake \(handshake)")
                     let sum = try await client.callTool(name: "add", arguments: ["a": 2, "b": 3])
                     #expect(sum.content.first?.text == "5", "handshake \(handshake)")
                     let reports = Recorded<Double>()
@@ -145,10 +145,26 @@ struct PythonHTTPServerTests {
                         // Progress comes on the call's event stream, before its result.
                         #expect(reports.values == [1, 2, 3], "handshake \(handshake)")
                     }
+                    // Its argument goes in an Mcp-Param-Region header too (checked by the server in 2026-07-28).
+                    let located = try await client.callTool(name: "locate", arguments: ["region": "eu-west"])
+                    #expect(located.content.first?.text == "region eu-west", "handshake \(handshake)")
                     let unknown = try await client.callTool(name: "nope")
                     #expect(unknown.isError == true)
                     await client.close()
                 }
+            }
+        }
+    }
+
+    @Test("a 2026-07-28 call to a tool with a mirrored argument, before any tools/list")
+    func mirroredArgumentWithoutListing() async throws {
+        try await withServer("streamable") { server in
+            try await withHangGuard(hangLimit, "a mirrored argument") {
+                let client = try await MCPClient.connect(to: .http(server.url("/mcp")), configuration: MCPClient.Configuration(requestTimeout: .seconds(30)))
+                #expect(client.protocolVersion == .v2026_07_28)
+                let located = try await client.callTool(name: "locate", arguments: ["region": "Zürich "])
+                #expect(located.content.first?.text == "region Zürich ")
+                await client.close()
             }
         }
     }
@@ -182,7 +198,7 @@ struct PythonHTTPServerTests {
                 for handshake in [MCPClient.Handshake.auto, .version(.v2024_11_05)] {
                     let client = try await MCPClient.connect(
                         to: .http(server.url("/sse")), configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(30)))
-                    #expect(try await client.listTools().map(\.name).sorted() == ["add", "slow"])
+                    #expect(try await client.listTools().map(\.name).sorted() == ["add", "locate", "slow"])
                     let sum = try await client.callTool(name: "add", arguments: ["a": 20, "b": 22])
                     #expect(sum.content.first?.text == "42")
                     let reports = Recorded<Double>()

@@ -7,7 +7,9 @@ prints that port on the first line of standard output. Modes:
   streamable-json  Streamable HTTP at /mcp; requests answered with JSON bodies
   sse              the 2024-11-05 HTTP+SSE transport: GET /sse, POST /messages/
 
-Tools: add(a, b) -> a + b; slow(steps) reports progress `steps` times, then says "done".
+Tools: add(a, b) -> a + b; slow(steps) reports progress `steps` times, then says "done";
+locate(region) -> "region <region>", whose `region` is mirrored in the `Mcp-Param-Region`
+header (2026-07-28's x-mcp-header), which the server checks.
 The server exits when its standard input closes (the test's end).
 """
 
@@ -16,8 +18,11 @@ import sys
 import threading
 import os
 
+from typing import Annotated
+
 import anyio
 import uvicorn
+from pydantic import Field
 from mcp.server.mcpserver import Context, MCPServer
 
 
@@ -36,6 +41,11 @@ def make_server() -> MCPServer:
             await ctx.report_progress(step, steps, f"step {step}")
             await anyio.sleep(0.01)
         return "done"
+
+    @server.tool()
+    def locate(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})]) -> str:
+        """Names the region it was given."""
+        return f"region {region}"
 
     return server
 
