@@ -366,11 +366,7 @@ final class HTTPTransportCore: @unchecked Sendable {
             if outgoing.method == MCPMethod.initialized, !isLegacy { startStandaloneStream() }
             return
         }
-        let answer = try await readAnswer(response, to: id, method: method, resumable: outgoing.modernVersion == nil)
-        if method == MCPMethod.toolsList, case .message(.response(let list)) = answer {
-            lock.withLock { state.learnTools(from: list.result) }
-        }
-        deliver(answer)
+        _ = try await readAnswer(response, to: Awaited(id: id, method: method, delivers: true), resumable: outgoing.modernVersion == nil)
     }
 
     /// Lists the tools (2026-07-28, with the call's envelope) to learn which arguments the
@@ -392,8 +388,8 @@ final class HTTPTransportCore: @unchecked Sendable {
             let response = try await head(of: httpRequest)
             defer { response.close() }
             guard (200..<300).contains(response.head.status) else { return false }
-            guard case .message(.response(let page)) = try await readAnswer(response, to: list.id, method: MCPMethod.toolsList, resumable: false)
-            else { return false }
+            let answer = try await readAnswer(response, to: Awaited(id: list.id, method: MCPMethod.toolsList, delivers: false), resumable: false)
+            guard case .message(.response(let page)) = answer else { return false }
             lock.withLock { state.learnTools(from: page.result) }
             cursor = page.result["nextCursor"]?.stringValue
         } while cursor != nil && pages < 50
@@ -402,18 +398,31 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     // MARK: Reading responses
 
-    /// Reads the response to request `id`: delivers every other message, returns the answer
-    /// (not delivered). A POST event stream that ends early is resumed with `Last-Event-ID`
-    /// when `resumable` (the handshake era) and the server gave event ids.
-    private func readAnswer(_ response: HTTPResponse, to id: RequestID, method: String, resumable: Bool) async throws -> InboundMessage {
+    /// The request whose response is being read.
+    struct Awaited: Sendable {
+        var id: RequestID
+        var method: String
+        /// Whether the response goes to ``receive()`` (not for the transport's own requests).
+        var delivers: Bool
+    }
+
+    /// Reads the response to a request: delivers every message in the order it came (the
+    /// response too, when `awaited.delivers`) and returns the response. A POST event stream
+    /// that ends early is resumed with `Last-Event-ID` when `resumable` (the handshake era) and
+    /// the server gave event ids.
+    @discardableResult
+    private func readAnswer(_ response: HTTPResponse, to awaited: Awaited, resumable: Bool) async throws -> InboundMessage {
         let head = response.head
+        let method = awaited.method
         switch head.mediaType {
         case "application/json":
             let body = try await readBody(of: response, what: "the response to \(method)")
             var answer: InboundMessage?
             for message in Self.messages(in: body) {
-                if answer == nil, Self.answers(message, id) {
-                    answer = Self.identified(message, as: id)
+                if answer == nil, Self.answers(message, awaited.id) {
+                    let found = Self.identified(message, as: awaited.id)
+                    answer = found
+                    take(found, for: awaited)
                 } else {
                     deliver(message)
                 }
@@ -426,12 +435,13 @@ final class HTTPTransportCore: @unchecked Sendable {
             return answer
         case "text/event-stream":
             var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
-            if let answer = try await readEvents(response.body, parser: &parser, answering: id, longLived: method == "subscriptions/listen") {
+            let longLived = method == MCPMethod.subscriptionsListen
+            if let answer = try await readEvents(response.body, parser: &parser, answering: awaited, longLived: longLived) {
                 return answer
             }
             let midEvent = parser.finish()
             if resumable, let lastEventID = parser.lastEventID {
-                return try await resume(id, method: method, after: lastEventID, retry: parser.reconnectionTime)
+                return try await resume(awaited, after: lastEventID, retry: parser.reconnectionTime)
             }
             throw HTTPTransportError.make(
                 .streamEnded,
@@ -448,14 +458,14 @@ final class HTTPTransportCore: @unchecked Sendable {
         }
     }
 
-    /// Reads events from a stream, delivering each message, until the answer to `id` (returned,
-    /// not delivered) or the end of the stream (`nil`).
+    /// Reads events from a stream, delivering each message, until the answer to `awaited`
+    /// (returned) or the end of the stream (`nil`).
     private func readEvents(
-        _ body: AsyncThrowingStream<Data, any Error>, parser: inout SSEParser, answering id: RequestID?, longLived: Bool
+        _ body: AsyncThrowingStream<Data, any Error>, parser: inout SSEParser, answering awaited: Awaited?, longLived: Bool
     ) async throws -> InboundMessage? {
         let start = parser
         let read: EventsRead = try await watched(longLived ? nil : configuration.idleTimeout, "an event stream") { [self] watch in
-            try await readEvents(body, from: start, answering: id, watch: watch)
+            try await readEvents(body, from: start, answering: awaited, watch: watch)
         }
         parser = read.parser
         return read.answer
@@ -469,7 +479,7 @@ final class HTTPTransportCore: @unchecked Sendable {
     }
 
     private func readEvents(
-        _ body: AsyncThrowingStream<Data, any Error>, from start: SSEParser, answering id: RequestID?, watch: IdleWatch
+        _ body: AsyncThrowingStream<Data, any Error>, from start: SSEParser, answering awaited: Awaited?, watch: IdleWatch
     ) async throws -> EventsRead {
         var parser = start
         for try await chunk in body {
@@ -482,15 +492,15 @@ final class HTTPTransportCore: @unchecked Sendable {
                     .eventTooLarge, "a server-sent event is larger than the limit of \(error.limit) bytes; the stream was closed")
             }
             for event in events where event.type == "message" {
-                if let answer = try handleEvent(event, answering: id) { return EventsRead(answer: answer, parser: parser) }
+                if let answer = try handleEvent(event, answering: awaited) { return EventsRead(answer: answer, parser: parser) }
             }
         }
         try Task.checkCancellation()
         return EventsRead(answer: nil, parser: parser)
     }
 
-    /// Delivers the messages of a `message` event; returns the answer to `id` when the event holds it.
-    private func handleEvent(_ event: SSEEvent, answering id: RequestID?) throws -> InboundMessage? {
+    /// Delivers the messages of a `message` event; returns the answer to `awaited` when the event holds it.
+    private func handleEvent(_ event: SSEEvent, answering awaited: Awaited?) throws -> InboundMessage? {
         guard event.data.count <= configuration.maximumMessageBytes else {
             throw HTTPTransportError.make(
                 .messageTooLarge, "a message of \(event.data.count) bytes is larger than the limit of \(configuration.maximumMessageBytes)")
@@ -499,8 +509,10 @@ final class HTTPTransportCore: @unchecked Sendable {
         guard event.data.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return nil }
         var answer: InboundMessage?
         for message in Self.messages(in: event.data) {
-            if answer == nil, let id, Self.answers(message, id) {
-                answer = Self.identified(message, as: id)
+            if answer == nil, let awaited, Self.answers(message, awaited.id) {
+                let found = Self.identified(message, as: awaited.id)
+                answer = found
+                take(found, for: awaited)
             } else {
                 deliver(message)
             }
@@ -508,8 +520,18 @@ final class HTTPTransportCore: @unchecked Sendable {
         return answer
     }
 
+    /// Delivers a response when it is to be delivered, after learning from it what the
+    /// transport needs (the headers a `tools/list` result's tools mirror).
+    private func take(_ answer: InboundMessage, for awaited: Awaited) {
+        if awaited.method == MCPMethod.toolsList, case .message(.response(let list)) = answer {
+            lock.withLock { state.learnTools(from: list.result) }
+        }
+        if awaited.delivers { deliver(answer) }
+    }
+
     /// Resumes a POST's event stream that ended before its answer: GET with `Last-Event-ID`.
-    private func resume(_ id: RequestID, method: String, after lastEventID: String, retry: Int?) async throws -> InboundMessage {
+    private func resume(_ awaited: Awaited, after lastEventID: String, retry: Int?) async throws -> InboundMessage {
+        let method = awaited.method
         var lastEventID = lastEventID
         var retry = retry
         var failures = 0
@@ -532,7 +554,7 @@ final class HTTPTransportCore: @unchecked Sendable {
                     status: response.head.status)
             }
             var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
-            if let answer = try await readEvents(response.body, parser: &parser, answering: id, longLived: false) {
+            if let answer = try await readEvents(response.body, parser: &parser, answering: awaited, longLived: false) {
                 return answer
             }
             _ = parser.finish()
@@ -760,7 +782,7 @@ final class HTTPTransportCore: @unchecked Sendable {
                 status: response.head.status)
         }
         let session = response.head.header("mcp-session-id").flatMap(HTTPSessionState.validSessionID)
-        let answer = try await readAnswer(response, to: replay.id, method: MCPMethod.initialize, resumable: false)
+        let answer = try await readAnswer(response, to: Awaited(id: replay.id, method: MCPMethod.initialize, delivers: false), resumable: false)
         guard case .message(.response(let result)) = answer else {
             throw HTTPTransportError.make(.sessionExpired, "the server's session expired, and it refused a new initialize: \(answer)")
         }

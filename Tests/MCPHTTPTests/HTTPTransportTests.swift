@@ -118,6 +118,43 @@ struct HTTPTransportTests {
         await client.close()
     }
 
+    @Test("a JSON batch (2025-03-26) is delivered message by message, in its order")
+    func batchInOrder() async throws {
+        let (transport, _) = try fakeTransport { request in
+            guard case .request(let rpc)? = request.message else { return .accepted }
+            let batch = "[\(Scripted.progress("t", 1)),\(Scripted.toolResult(rpc.id, text: "b")),\(Scripted.progress("t", 2))]"
+            return FakeResponse(status: 200, headers: ["Content-Type": "application/json"], body: .chunks([Data(batch.utf8)]))
+        }
+        var inbound = transport.receive().makeAsyncIterator()
+        try await transport.send(.request(JSONRPCRequest(id: 3, method: "tools/call", params: ["name": "b"])))
+        #expect(try await read(3, from: &inbound) == [Scripted.progress("t", 1), Scripted.toolResult(3, text: "b"), Scripted.progress("t", 2)])
+        await transport.close()
+    }
+
+    @Test("a redirect is not followed, and says where it pointed")
+    func redirect() async throws {
+        let (transport, _) = try fakeTransport { _ in FakeResponse(status: 307, headers: ["Location": "https://elsewhere.example/mcp"]) }
+        let error = await #expect(throws: HTTPTransportError.httpStatus) {
+            try await transport.send(.request(JSONRPCRequest(id: 1, method: "tools/list")))
+        }
+        #expect(error?.status == 307)
+        #expect(error?.detail.contains("https://elsewhere.example/mcp") == true)
+        await transport.close()
+    }
+
+    @Test("an authorization provider that throws fails the request before it is sent")
+    func authorizationProviderFails() async throws {
+        struct NoToken: Error {}
+        var configuration = HTTPTransportConfiguration()
+        configuration.authorization = { throw NoToken() }
+        let (transport, fake) = try fakeTransport(with: configuration) { _ in .accepted }
+        await #expect(throws: HTTPTransportError.authorizationFailed) {
+            try await transport.send(.request(JSONRPCRequest(id: 1, method: "tools/list")))
+        }
+        #expect(fake.requests.values.isEmpty)
+        await transport.close()
+    }
+
     @Test("an HTML page with 200 is refused as the wrong content type")
     func htmlPage() async throws {
         let (transport, _) = try fakeTransport(
