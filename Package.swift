@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MCP", targets: ["MCP"]),
         .library(name: "PortableFoundationModels", targets: ["PortableFoundationModels"]),
         .library(name: "MCPFoundationModels", targets: ["MCPFoundationModels"]),
+        .library(name: "MCPHTTP", targets: ["MCPHTTP"]),
         .executable(name: "ondevice-mcp", targets: ["ondevice-mcp"]),
     ],
     dependencies: [],
@@ -35,6 +36,9 @@ let package = Package(
         // all of the package's platform code, for the modules above. Not a product.
         .target(name: "MCPPlatform"),
         .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform"]),
+        // MCP's Streamable HTTP client transport (and the 2024-11-05 HTTP+SSE fallback), over
+        // URLSession: the one module that needs Foundation's networking.
+        .target(name: "MCPHTTP", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
         .target(name: "PortableFoundationModels"),
         .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]),
@@ -59,6 +63,10 @@ let package = Package(
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSONCore"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        .testTarget(
+            name: "MCPHTTPTests", dependencies: ["MCPHTTP", "MCP", "MCPCore", "MCPPlatform", "OnDeviceMCPTestSupport"],
+            exclude: ["Peers"]
+        ),
         // What the test targets share (not a product, not API).
         .target(name: "OnDeviceMCPTestSupport", path: "Tests/OnDeviceMCPTestSupport"),
         .testTarget(

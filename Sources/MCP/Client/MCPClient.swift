@@ -26,7 +26,9 @@ internal import MCPPlatform
 /// (an unknown tool is `-32602`), ``MCPClientError`` for failures on this side (the
 /// connection ended, a timeout, a reply that cannot be read, a request too large to send
 /// or impossible to encode), and `CancellationError` when the calling task is cancelled. A
-/// tool that fails returns normally, with ``MCPCore/CallToolResult/isError`` set. When the
+/// tool that fails returns normally, with ``MCPCore/CallToolResult/isError`` set. A transport
+/// that can fail one message while the connection goes on (HTTP) throws its own
+/// ``TransportMessageError`` for it, which the caller gets as it is. When the
 /// connection ends, every call in flight fails at once, saying why when it can (a child
 /// process's exit status and the end of its standard error).
 ///

@@ -178,9 +178,10 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
 
     /// The error a caller gets when its message could not be sent, keeping the reasons apart:
     /// the connection is gone, the message is too large, it cannot be encoded, or the caller
-    /// was cancelled while the connection's output was backed up.
+    /// was cancelled while the connection's output was backed up. A ``TransportMessageError``
+    /// (an HTTP status, say) reaches the caller as it is.
     static func sendFailure(_ error: any Error, sending method: String) -> any Error {
-        if error is CancellationError { return error }
+        if error is CancellationError || error is any TransportMessageError { return error }
         if error is JSONWriteError { return MCPClientError.encodingFailed("could not send \(method): \(error)") }
         switch error as? TransportError {
         case let failure? where failure == .frameTooLarge(""):

@@ -16,7 +16,9 @@ public protocol Transport: Sendable {
     ///   failures leave the connection usable and are distinct:
     ///   ``TransportError/frameTooLarge(_:)`` for a message over the transport's limit,
     ///   ``TransportError/encodingFailure(_:)`` for a message that cannot be encoded, and
-    ///   `CancellationError` when the calling task is cancelled while the send waits.
+    ///   `CancellationError` when the calling task is cancelled while the send waits. A
+    ///   transport whose sends can fail one message at a time while the connection goes on (an
+    ///   HTTP POST answered with an error status) throws a ``TransportMessageError``.
     func send(_ message: JSONRPCMessage) async throws
 
     /// The messages from the peer, in the order they arrived.
@@ -38,3 +40,12 @@ public enum InboundMessage: Hashable, Sendable {
     /// A frame that was not JSON, not JSON-RPC, or too large, with the error that answers it.
     case invalid(InvalidMessage)
 }
+
+/// An error a transport throws from ``Transport/send(_:)`` when that one message failed
+/// while the connection goes on, such as an HTTP status answering the POST that carried it.
+///
+/// ``MCPClient`` gives such an error to the caller of the request (or to `connect`, during
+/// the handshake) as it is, rather than as ``MCPClientError/connectionClosed``, so the caller
+/// can act on it: authenticate after a `401`, say. Errors of the connection itself stay
+/// ``TransportError``.
+public protocol TransportMessageError: Error {}

@@ -1,0 +1,60 @@
+internal import Foundation
+
+/// One HTTP request, as the transport builds it.
+struct HTTPRequest: Sendable, CustomStringConvertible {
+    var method: String
+    var url: URL
+    /// Header fields; names as written (HTTP compares them case-insensitively).
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]?
+
+    /// The value of a header, found case-insensitively.
+    func header(_ name: String) -> String? {
+        headers.last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    var description: String { "\(method) \(url.absoluteString)" }
+}
+
+/// The head of an HTTP response: status and header fields.
+struct HTTPResponseHead: Sendable {
+    var status: Int
+    /// Header fields, names lowercased.
+    var headers: [String: String]
+
+    init(status: Int, headers: [String: String] = [:]) {
+        self.status = status
+        var lowered: [String: String] = [:]
+        for (name, value) in headers { lowered[name.lowercased()] = value }
+        self.headers = lowered
+    }
+
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// The media type of `Content-Type`, lowercased, without parameters (`""` when absent).
+    var mediaType: String {
+        guard let value = header("content-type") else { return "" }
+        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        return type.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}
+
+/// A response whose head has arrived; its body arrives in chunks.
+struct HTTPResponse: Sendable {
+    var head: HTTPResponseHead
+    /// The body, as it arrives. Cancelling the task that iterates it cancels the request.
+    var body: AsyncThrowingStream<Data, any Error>
+    /// Stops the request: the reader is done with the body (harmless once it has ended).
+    var close: @Sendable () -> Void
+}
+
+/// What sends HTTP requests for the transport: URLSession in the library, a script in tests.
+///
+/// `exchange` returns once the response head is in; it throws
+/// ``HTTPTransportError/network`` when the server cannot be reached, and `CancellationError`
+/// when the calling task is cancelled (which cancels the request).
+protocol HTTPExchanging: Sendable {
+    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse
+    /// Cancels every request in progress and releases what the exchanger holds.
+    func shutdown()
+}

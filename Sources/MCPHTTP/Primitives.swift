@@ -1,0 +1,112 @@
+internal import MCPPlatform
+
+/// A value set once, which any number of tasks can wait for; a waiter whose task is
+/// cancelled stops waiting (and gets `nil`) without affecting the others.
+final class Outcome<Value: Sendable>: @unchecked Sendable {
+    // Safety: every stored property is used with `lock` held.
+    private let lock = Lock()
+    private var value: Value?
+    private var waiters: [Int: CheckedContinuation<Value?, Never>] = [:]
+    private var nextWaiter = 0
+
+    /// Sets the value (the first call wins) and wakes every waiter.
+    func set(_ newValue: Value) {
+        lock.lock()
+        guard value == nil else {
+            lock.unlock()
+            return
+        }
+        value = newValue
+        let woken = waiters
+        waiters = [:]
+        lock.unlock()
+        for waiter in woken.values { waiter.resume(returning: newValue) }
+    }
+
+    /// The value, once set; `nil` when the waiting task is cancelled first.
+    func wait() async -> Value? {
+        lock.lock()
+        if let value {
+            lock.unlock()
+            return value
+        }
+        let key = nextWaiter
+        nextWaiter += 1
+        lock.unlock()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+                lock.lock()
+                if let value {
+                    lock.unlock()
+                    continuation.resume(returning: value)
+                } else if Task.isCancelled {
+                    lock.unlock()
+                    continuation.resume(returning: nil)
+                } else {
+                    waiters[key] = continuation
+                    lock.unlock()
+                }
+            }
+        } onCancel: {
+            lock.lock()
+            let waiter = waiters.removeValue(forKey: key)
+            lock.unlock()
+            waiter?.resume(returning: nil)
+        }
+    }
+}
+
+/// When a watched operation last made progress, so that it can fail after a quiet spell.
+final class IdleWatch: @unchecked Sendable {
+    // Safety: `last` is used with `lock` held.
+    private let lock = Lock()
+    private var last = ContinuousClock.now
+    let limit: Duration
+
+    init(limit: Duration) {
+        self.limit = limit
+    }
+
+    /// Notes progress: the quiet spell starts again.
+    func touch() {
+        let now = ContinuousClock.now
+        lock.withLock { last = now }
+    }
+
+    /// Returns once there has been no progress for ``limit``; throws `CancellationError`
+    /// when cancelled first. Wakes at most once per quiet spell, at its deadline.
+    func expiry() async throws {
+        while true {
+            let deadline = lock.withLock { last } + limit
+            try await Task.sleep(until: deadline, clock: .continuous)
+            if lock.withLock({ last }) + limit <= ContinuousClock.now { return }
+        }
+    }
+}
+
+/// Runs `body`, failing with `timeout()` when it makes no progress (``IdleWatch/touch()``)
+/// for `limit`; `body` is then cancelled, and this returns once it has ended.
+func withIdleTimeout<T: Sendable>(
+    _ limit: Duration, timeout: @escaping @Sendable () -> any Error, _ body: @escaping @Sendable (IdleWatch) async throws -> T
+) async throws -> T {
+    let watch = IdleWatch(limit: limit)
+    return try await withThrowingTaskGroup(of: IdleRace<T>.self) { group in
+        group.addTask { .done(try await body(watch)) }
+        group.addTask {
+            try await watch.expiry()
+            return .idle
+        }
+        defer { group.cancelAll() }
+        switch try await group.next() {
+        case .done(let value)?: return value
+        case .idle?: throw timeout()
+        case nil: throw CancellationError()
+        }
+    }
+}
+
+/// Which of ``withIdleTimeout(_:timeout:_:)``'s two tasks finished first.
+private enum IdleRace<T: Sendable>: Sendable {
+    case done(T)
+    case idle
+}

@@ -1,0 +1,186 @@
+internal import Foundation
+internal import MCPPlatform
+#if canImport(FoundationNetworking)
+internal import FoundationNetworking
+#endif
+
+/// Sends the transport's requests with one `URLSession` and a data delegate, so that a
+/// response body streams in as it arrives (`URLSession.bytes(for:)` is missing from
+/// FoundationNetworking on Linux).
+///
+/// Each request's data task belongs to the ``HTTPResponse/body`` stream it feeds: ending or
+/// dropping the stream cancels the task, and a task that completes finishes the stream.
+/// Redirects are not followed (the `3xx` comes back as the response, so credentials never
+/// follow a redirect elsewhere), nothing is cached, and ``shutdown()`` cancels every task
+/// and invalidates the session (which releases its delegate).
+final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
+    // Safety: `session` is immutable and URLSession is thread-safe; `delegate` guards its
+    // own state with a lock.
+    private let session: URLSession
+    private let delegate: Delegate
+
+    /// - Parameter backstop: URLSession's own idle limit, a safety net behind the transport's
+    ///   exact ``HTTPTransportConfiguration/idleTimeout``; long-lived streams have none.
+    init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // The transport times requests out itself (and streams may stay silent for long).
+        configuration.timeoutIntervalForRequest = 7 * 24 * 3600
+        configuration.timeoutIntervalForResource = 7 * 24 * 3600
+        configuration.httpShouldSetCookies = true
+        delegate = Delegate()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "MCPHTTP.URLSessionExchanger"
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.timeoutInterval = 7 * 24 * 3600
+        for (name, value) in request.headers {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        if let body = request.body { urlRequest.httpBody = Data(body) }
+        let task = session.dataTask(with: urlRequest)
+        let owner = TaskOwner(task)
+        let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        continuation.onTermination = { _ in owner.cancel() }
+        let route = Route(body: continuation)
+        delegate.register(route, for: task.taskIdentifier)
+        let head = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<HTTPResponseHead, any Error>) in
+                route.awaitHead(waiter)
+                owner.resume()
+            }
+        } onCancel: {
+            owner.cancel()
+        }
+        return HTTPResponse(head: head, body: body, close: { owner.cancel() })
+    }
+
+    func shutdown() {
+        session.invalidateAndCancel()
+    }
+
+    /// Holds a data task so that the stream's termination handler can cancel it.
+    private final class TaskOwner: @unchecked Sendable {
+        // Safety: URLSessionTask's methods are thread-safe.
+        private let task: URLSessionDataTask
+        init(_ task: URLSessionDataTask) { self.task = task }
+        func resume() { task.resume() }
+        func cancel() { task.cancel() }
+    }
+
+    /// Where one task's response goes: a waiter for the head, then the body stream.
+    private final class Route: @unchecked Sendable {
+        // Safety: `headWaiter` and `headDelivered` are used with `lock` held.
+        private let lock = Lock()
+        private var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+        private var early: Result<HTTPResponseHead, any Error>?
+        private var headDelivered = false
+        let body: AsyncThrowingStream<Data, any Error>.Continuation
+
+        init(body: AsyncThrowingStream<Data, any Error>.Continuation) {
+            self.body = body
+        }
+
+        func awaitHead(_ waiter: CheckedContinuation<HTTPResponseHead, any Error>) {
+            lock.lock()
+            if let early {
+                self.early = nil
+                lock.unlock()
+                waiter.resume(with: early)
+                return
+            }
+            headWaiter = waiter
+            lock.unlock()
+        }
+
+        /// Delivers the head (or the failure before it); once only.
+        func deliverHead(_ result: Result<HTTPResponseHead, any Error>) {
+            lock.lock()
+            guard !headDelivered else {
+                lock.unlock()
+                return
+            }
+            headDelivered = true
+            let waiter = headWaiter
+            headWaiter = nil
+            if waiter == nil { early = result }
+            lock.unlock()
+            waiter?.resume(with: result)
+        }
+    }
+
+    private final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // Safety: `routes` is used with `lock` held.
+        private let lock = Lock()
+        private var routes: [Int: Route] = [:]
+
+        func register(_ route: Route, for identifier: Int) {
+            lock.withLock { routes[identifier] = route }
+        }
+
+        private func route(_ identifier: Int) -> Route? {
+            lock.withLock { routes[identifier] }
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+        ) {
+            guard let route = route(dataTask.taskIdentifier) else {
+                completionHandler(.cancel)
+                return
+            }
+            guard let http = response as? HTTPURLResponse else {
+                route.deliverHead(.failure(HTTPTransportError.make(.network, "the response is not an HTTP response")))
+                completionHandler(.cancel)
+                return
+            }
+            var headers: [String: String] = [:]
+            for (name, value) in http.allHeaderFields {
+                if let name = name as? String, let value = value as? String { headers[name] = value }
+            }
+            route.deliverHead(.success(HTTPResponseHead(status: http.statusCode, headers: headers)))
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            route(dataTask.taskIdentifier)?.body.yield(data)
+        }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            // Not followed: the 3xx is the response.
+            completionHandler(nil)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            let route = lock.withLock { routes.removeValue(forKey: task.taskIdentifier) }
+            guard let route else { return }
+            if let error {
+                let failure = Self.describe(error)
+                route.deliverHead(.failure(failure))
+                route.body.finish(throwing: failure)
+            } else {
+                route.deliverHead(.failure(HTTPTransportError.make(.network, "the server sent no response")))
+                route.body.finish()
+            }
+        }
+
+        /// A URLSession error as this module's: cancellation stays cancellation.
+        static func describe(_ error: any Error) -> any Error {
+            if let urlError = error as? URLError {
+                if urlError.code == .cancelled { return CancellationError() }
+                return HTTPTransportError.make(.network, "the request failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
+            }
+            return HTTPTransportError.make(.network, "the request failed: \(error.localizedDescription)")
+        }
+    }
+}
