@@ -1,0 +1,89 @@
+import Foundation
+import OnDeviceMCPTestSupport
+import Testing
+
+/// A script of `Tests/Interop/http` running on a free loopback port: started by a test,
+/// stopped (standard input closed, then killed) when the test is done with it.
+final class HTTPPeer: @unchecked Sendable {
+    // Safety: `process` and `input` are only touched by `stop()`, which runs once.
+    private let process: Process
+    private let input: Pipe
+    let port: Int
+
+    private init(process: Process, input: Pipe, port: Int) {
+        self.process = process
+        self.input = input
+        self.port = port
+    }
+
+    static let root = URL(fileURLWithPath: #filePath)  // Tests/MCPHTTPTests/Support/HTTPPeer.swift
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The Python with the `mcp` SDK: `ONDEVICE_MCP_PYTHON`, else `.venv/bin/python`.
+    static let python: String? = {
+        let candidate = ProcessInfo.processInfo.environment["ONDEVICE_MCP_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? root.appendingPathComponent(".venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+    }()
+
+    /// Whether the peers can run: a Python is there, or CI (where its absence must fail).
+    static var enabled: Bool {
+        if python != nil { return true }
+        guard let ci = ProcessInfo.processInfo.environment["CI"] else { return false }
+        return !ci.isEmpty && ci != "0" && ci.lowercased() != "false"
+    }
+
+    struct StartFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts `script` with `arguments` and waits (at most 60 s, a hang guard) for its `PORT n` line.
+    static func start(_ script: String, _ arguments: [String] = []) async throws -> HTTPPeer {
+        guard let python else { throw StartFailure(description: "no Python with the mcp SDK: run scripts/bootstrap-python.sh") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [root.appendingPathComponent("Tests/Interop/http/\(script)").path] + arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let handle = output.fileHandleForReading
+        // A blocking read of the first line, on a thread of its own, within a hang guard.
+        let first: String
+        do {
+            first = try await withHangGuard(Sanitizers.stretched(.seconds(60)), "\(script) printing its port") {
+                await onThread {
+                    var bytes: [UInt8] = []
+                    while true {
+                        let byte = handle.readData(ofLength: 1)
+                        guard let first = byte.first, first != 0x0A else { break }
+                        bytes.append(first)
+                    }
+                    return String(decoding: bytes, as: UTF8.self)
+                }
+            }
+        } catch {
+            process.terminate()
+            throw error
+        }
+        guard first.hasPrefix("PORT "), let port = Int(first.dropFirst(5)) else {
+            process.terminate()
+            throw StartFailure(description: "\(script) \(arguments.joined(separator: " ")) did not print its port (got \(first.debugDescription))")
+        }
+        return HTTPPeer(process: process, input: input, port: port)
+    }
+
+    func url(_ path: String = "/mcp") throws -> URL {
+        guard let url = URL(string: "http://127.0.0.1:\(port)\(path)") else { throw StartFailure(description: "bad path \(path)") }
+        return url
+    }
+
+    /// Closes the script's standard input (it exits) and makes sure it is gone.
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
