@@ -64,7 +64,10 @@ let package = Package(
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSONCore"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         .testTarget(
-            name: "MCPHTTPTests", dependencies: ["MCPHTTP", "MCP", "MCPCore", "MCPPlatform", "OnDeviceMCPTestSupport"],
+            name: "MCPHTTPTests",
+            dependencies: [
+                "MCPHTTP", "MCP", "MCPCore", "MCPPlatform", "OnDeviceMCPTestSupport", "MCPFoundationModels", "PortableFoundationModels",
+            ],
             exclude: ["Peers"]
         ),
         // What the test targets share (not a product, not API).
