@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "MCPBenchmarks",
-            dependencies: ["MCPCore", "JSONSchema", "MCP", "MCPFoundationModels"],
+            dependencies: ["MCPCore", "JSONSchema", "MCP", "MCPFoundationModels", "MCPHTTP"],
             path: "Benchmarks/MCPBenchmarks"
         ),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),

@@ -53,6 +53,10 @@ if wants("stdio") {
     fflush(nil)
     try await StdioBenchmarks.run()
 }
+if wants("http") {
+    fflush(nil)
+    try await HTTPBenchmarks.run()
+}
 if wants("memory") {
     fflush(nil)
     try await MemoryBenchmarks.run()
