@@ -135,7 +135,7 @@ struct PythonHTTPServerTests {
                     #expect(client.protocolVersion == version, "handshake \(handshake)")
                     #expect(client.serverInfo.name == "ondevice-http-peer")
                     let tools = try await client.listTools().map(\.name).sorted()
-                    #expect(tools == ["add", "locate", "slow"], "handshake \(handshake)")
+                    #expect(tools == ["add", "hold", "locate", "release", "slow"], "handshake \(handshake)")
                     let sum = try await client.callTool(name: "add", arguments: ["a": 2, "b": 3])
                     #expect(sum.content.first?.text == "5", "handshake \(handshake)")
                     let reports = Recorded<Double>()
@@ -164,6 +164,27 @@ struct PythonHTTPServerTests {
                 #expect(client.protocolVersion == .v2026_07_28)
                 let located = try await client.callTool(name: "locate", arguments: ["region": "Zürich "])
                 #expect(located.content.first?.text == "region Zürich ")
+                await client.close()
+            }
+        }
+    }
+
+    @Test(
+        "progress arrives while the call is still running (URLSession streams the events as they come)",
+        arguments: [MCPClient.Handshake.auto, .version(.v2025_11_25)])
+    func progressWhileRunning(handshake: MCPClient.Handshake) async throws {
+        try await withServer("streamable") { server in
+            try await withHangGuard(hangLimit, "a held call") {
+                let client = try await MCPClient.connect(
+                    to: .http(server.url("/mcp")), configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(60)))
+                // The call ends only after release(), which is called from its first progress report.
+                let releases = Recorded<Task<CallToolResult, any Error>>()
+                let held = try await client.callTool(name: "hold") { _ in
+                    releases.append(Task { try await client.callTool(name: "release") })
+                }
+                #expect(held.content.first?.text == "released")
+                let release = try #require(releases.values.first)
+                #expect(try await release.value.content.first?.text == "ok")
                 await client.close()
             }
         }
@@ -198,7 +219,7 @@ struct PythonHTTPServerTests {
                 for handshake in [MCPClient.Handshake.auto, .version(.v2024_11_05)] {
                     let client = try await MCPClient.connect(
                         to: .http(server.url("/sse")), configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(30)))
-                    #expect(try await client.listTools().map(\.name).sorted() == ["add", "locate", "slow"])
+                    #expect(try await client.listTools().map(\.name).sorted() == ["add", "hold", "locate", "release", "slow"])
                     let sum = try await client.callTool(name: "add", arguments: ["a": 20, "b": 22])
                     #expect(sum.content.first?.text == "42")
                     let reports = Recorded<Double>()
