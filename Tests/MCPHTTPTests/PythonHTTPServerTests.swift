@@ -125,57 +125,50 @@ private let handshakes: [(MCPClient.Handshake, ProtocolVersion)] = [
 
 @Suite("HTTP transport against the Python SDK's server", .enabled(if: PythonWithSDK.enabled), .serialized)
 struct PythonHTTPServerTests {
-    @Test("Streamable HTTP in every era the SDK speaks: tools/list, tools/call, progress", arguments: ["streamable", "streamable-json"])
+    @Test(
+        "Streamable HTTP in every era the SDK speaks: tools/list, tools/call, mirrored arguments, progress, calls at once",
+        arguments: ["streamable", "streamable-json"])
     func everyEra(mode: String) async throws {
         try await withServer(mode) { server in
             try await withHangGuard(hangLimit, "the \(mode) server's eras") {
                 for (handshake, version) in handshakes {
-                    let configuration = MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(30))
+                    let configuration = MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(60), discoverTimeout: .seconds(60))
                     let client = try await MCPClient.connect(to: .http(server.url("/mcp")), configuration: configuration)
                     #expect(client.protocolVersion == version, "handshake \(handshake)")
                     #expect(client.serverInfo.name == "ondevice-http-peer")
+
+                    // Before any tools/list: in 2026-07-28 the server refuses the call without its
+                    // Mcp-Param-Region header (-32020); the transport learns it and sends it again.
+                    let first = try await client.callTool(name: "locate", arguments: ["region": "Zürich "])
+                    #expect(first.content.first?.text == "region Zürich ", "handshake \(handshake)")
+
                     let tools = try await client.listTools().map(\.name).sorted()
-                    #expect(tools == ["add", "locate", "slow"], "handshake \(handshake)")
+                    #expect(tools == ["add", "hold", "locate", "release", "slow"], "handshake \(handshake)")
                     let sum = try await client.callTool(name: "add", arguments: ["a": 2, "b": 3])
                     #expect(sum.content.first?.text == "5", "handshake \(handshake)")
+                    let located = try await client.callTool(name: "locate", arguments: ["region": "eu-west"])
+                    #expect(located.content.first?.text == "region eu-west", "handshake \(handshake)")
+                    let unknown = try await client.callTool(name: "nope")
+                    #expect(unknown.isError == true)
+
                     let reports = Recorded<Double>()
                     let slow = try await client.callTool(name: "slow", arguments: ["steps": 3]) { reports.append($0.progress) }
                     #expect(slow.content.first?.text == "done", "handshake \(handshake)")
                     if mode == "streamable" {
                         // Progress comes on the call's event stream, before its result.
                         #expect(reports.values == [1, 2, 3], "handshake \(handshake)")
+                        // And it comes while the call runs: this call ends only after release(),
+                        // which is called from its first progress report.
+                        let releases = Recorded<Task<CallToolResult, any Error>>()
+                        let held = try await client.callTool(name: "hold") { _ in
+                            releases.append(Task { try await client.callTool(name: "release") })
+                        }
+                        #expect(held.content.first?.text == "released", "handshake \(handshake)")
+                        let release = try #require(releases.values.first)
+                        #expect(try await release.value.content.first?.text == "ok")
                     }
-                    // Its argument goes in an Mcp-Param-Region header too (checked by the server in 2026-07-28).
-                    let located = try await client.callTool(name: "locate", arguments: ["region": "eu-west"])
-                    #expect(located.content.first?.text == "region eu-west", "handshake \(handshake)")
-                    let unknown = try await client.callTool(name: "nope")
-                    #expect(unknown.isError == true)
-                    await client.close()
-                }
-            }
-        }
-    }
 
-    @Test("a 2026-07-28 call to a tool with a mirrored argument, before any tools/list")
-    func mirroredArgumentWithoutListing() async throws {
-        try await withServer("streamable") { server in
-            try await withHangGuard(hangLimit, "a mirrored argument") {
-                let client = try await MCPClient.connect(to: .http(server.url("/mcp")), configuration: MCPClient.Configuration(requestTimeout: .seconds(30)))
-                #expect(client.protocolVersion == .v2026_07_28)
-                let located = try await client.callTool(name: "locate", arguments: ["region": "Zürich "])
-                #expect(located.content.first?.text == "region Zürich ")
-                await client.close()
-            }
-        }
-    }
-
-    @Test("calls in flight at once over one connection")
-    func concurrentCalls() async throws {
-        try await withServer("streamable") { server in
-            try await withHangGuard(hangLimit, "concurrent calls") {
-                for handshake in [MCPClient.Handshake.auto, .version(.v2025_11_25)] {
-                    let client = try await MCPClient.connect(
-                        to: .http(server.url("/mcp")), configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(30)))
+                    // Calls in flight at once over one connection.
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for index in 0..<8 {
                             group.addTask {
@@ -197,8 +190,8 @@ struct PythonHTTPServerTests {
             try await withHangGuard(hangLimit, "HTTP+SSE") {
                 for handshake in [MCPClient.Handshake.auto, .version(.v2024_11_05)] {
                     let client = try await MCPClient.connect(
-                        to: .http(server.url("/sse")), configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(30)))
-                    #expect(try await client.listTools().map(\.name).sorted() == ["add", "locate", "slow"])
+                        to: .http(server.url("/sse")), configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(60), discoverTimeout: .seconds(60)))
+                    #expect(try await client.listTools().map(\.name).sorted() == ["add", "hold", "locate", "release", "slow"])
                     let sum = try await client.callTool(name: "add", arguments: ["a": 20, "b": 22])
                     #expect(sum.content.first?.text == "42")
                     let reports = Recorded<Double>()
@@ -216,7 +209,7 @@ struct PythonHTTPServerTests {
             try await withHangGuard(hangLimit, "session renewal") {
                 let transport = try HTTPClientTransport(url: server.url("/mcp"))
                 let client = try await MCPClient.connect(
-                    over: transport, configuration: MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: .seconds(30)))
+                    over: transport, configuration: MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: .seconds(60)))
                 let first = try #require(transport.core.sessionID)
                 // End the session behind the client's back.
                 var request = URLRequest(url: server.url("/mcp"))
@@ -234,13 +227,17 @@ struct PythonHTTPServerTests {
         }
     }
 
-    @Test("nothing listening: connect fails with a network error")
+}
+
+@Suite("HTTP transport over URLSession")
+struct URLSessionTransportTests {
+    @Test("nothing listening: connect fails at once with a network error")
     func nothingListening() async throws {
-        // A port that was free a moment ago (the server stopped).
-        let server = try await PythonHTTPServer.start("streamable")
-        await server.stop()
-        await #expect(throws: HTTPTransportError.network) {
-            try await MCPClient.connect(to: .http(server.url("/mcp")), configuration: MCPClient.Configuration(requestTimeout: .seconds(30)))
+        // Port 1 on this machine: nothing listens there.
+        let url = try #require(URL(string: "http://127.0.0.1:1/mcp"))
+        let error = await #expect(throws: HTTPTransportError.network) {
+            try await MCPClient.connect(to: .http(url), configuration: MCPClient.Configuration(requestTimeout: .seconds(60)))
         }
+        #expect(error?.detail.contains("127.0.0.1") == true || error?.detail.contains("connect") == true)
     }
 }

@@ -9,7 +9,9 @@ prints that port on the first line of standard output. Modes:
 
 Tools: add(a, b) -> a + b; slow(steps) reports progress `steps` times, then says "done";
 locate(region) -> "region <region>", whose `region` is mirrored in the `Mcp-Param-Region`
-header (2026-07-28's x-mcp-header), which the server checks.
+header (2026-07-28's x-mcp-header), which the server checks; hold() reports progress once, then
+waits (up to 30 s) until release() is called: a client that sees the progress only when the
+call's response ends never calls release in time.
 The server exits when its standard input closes (the test's end).
 """
 
@@ -41,6 +43,27 @@ def make_server() -> MCPServer:
             await ctx.report_progress(step, steps, f"step {step}")
             await anyio.sleep(0.01)
         return "done"
+
+    gates: list[anyio.Event] = []
+
+    @server.tool()
+    async def hold(ctx: Context) -> str:
+        """Reports progress, then waits for release()."""
+        gate = anyio.Event()
+        gates.append(gate)
+        await ctx.report_progress(1, 2, "waiting for release")
+        with anyio.move_on_after(30):
+            await gate.wait()
+            return "released"
+        return "timed out"
+
+    @server.tool()
+    def release() -> str:
+        """Releases every hold() call waiting."""
+        for gate in gates:
+            gate.set()
+        gates.clear()
+        return "ok"
 
     @server.tool()
     def locate(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})]) -> str:

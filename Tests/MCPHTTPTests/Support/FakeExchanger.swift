@@ -131,6 +131,10 @@ final class FakeExchanger: HTTPExchanging, @unchecked Sendable {
     private let handler: Handler
     let requests = Recorded<HTTPRequest>()
     let shutdowns = Counter()
+    /// Set when the first request arrives.
+    let firstRequest = OneShot<Void>()
+    /// Set when the transport shuts the exchanger down.
+    let shutDown = OneShot<Void>()
 
     init(_ handler: @escaping Handler) {
         self.handler = handler
@@ -138,8 +142,13 @@ final class FakeExchanger: HTTPExchanging, @unchecked Sendable {
 
     func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         requests.append(request)
+        _ = firstRequest.set(())
         let response = try await handler(request)
-        try Task.checkCancellation()
+        if Task.isCancelled {
+            // Cancelled while the server answered: the body is never read.
+            if case .feed(let feed) = response.body { feed.close() }
+            throw CancellationError()
+        }
         let body: AsyncThrowingStream<Data, any Error>
         var close: @Sendable () -> Void = {}
         switch response.body {
@@ -160,6 +169,7 @@ final class FakeExchanger: HTTPExchanging, @unchecked Sendable {
 
     func shutdown() {
         _ = shutdowns.next()
+        _ = shutDown.set(())
     }
 
     /// The recorded requests with this method.
