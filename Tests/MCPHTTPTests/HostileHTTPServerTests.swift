@@ -40,18 +40,18 @@ struct HostileHTTPServerTests {
 
     @Test("Each hostile server ends the connection with a clear error within its deadline", arguments: cases)
     func hostile(_ test: Case) async throws {
-        let peer = try await HTTPPeer.start("hostile_http_server.py", ["--mode", test.mode])
-        defer { peer.stop() }
-        let url = try peer.url(test.mode == "legacy-sse" ? "/sse" : "/mcp")
-        let outcome: Result<String, any Error> = try await withHangGuard(Sanitizers.stretched(.seconds(60)), test.mode) {
-            do {
-                let client = try await MCPClient.connect(to: .http(url, configuration: Self.transport), configuration: Self.client)
-                let tools = try await client.listTools()
-                let echo = tools.contains { $0.name == "echo" } ? try await client.callTool(name: "echo", arguments: ["text": "hi"]).text : ""
-                await client.close()
-                return .success("\(tools.count) tools; echo \(echo)")
-            } catch {
-                return .failure(error)
+        let outcome: Result<String, any Error> = try await HTTPPeer.with("hostile_http_server.py", ["--mode", test.mode]) { peer in
+            let url = try peer.url(test.mode == "legacy-sse" ? "/sse" : "/mcp")
+            return try await withHangGuard(Sanitizers.stretched(.seconds(60)), test.mode) {
+                do {
+                    let client = try await MCPClient.connect(to: .http(url, configuration: Self.transport), configuration: Self.client)
+                    let tools = try await client.listTools()
+                    let echo = tools.contains { $0.name == "echo" } ? try await client.callTool(name: "echo", arguments: ["text": "hi"]).text : ""
+                    await client.close()
+                    return .success("\(tools.count) tools; echo \(echo)")
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         switch (outcome, test.expected) {

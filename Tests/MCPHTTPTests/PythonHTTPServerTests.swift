@@ -39,11 +39,14 @@ private final class PythonHTTPServer: @unchecked Sendable {
     // Safety: `process` and `input` are only used by `stop()`, once.
     private let process: Process
     private let input: Pipe
+    /// Fulfilled by the process's termination handler: the exit, as an event.
+    private let exited: OneShot<Void>
     let port: Int
 
-    private init(process: Process, input: Pipe, port: Int) {
+    private init(process: Process, input: Pipe, exited: OneShot<Void>, port: Int) {
         self.process = process
         self.input = input
+        self.exited = exited
         self.port = port
     }
 
@@ -65,6 +68,8 @@ private final class PythonHTTPServer: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        let exited = OneShot<Void>()
+        process.terminationHandler = { _ in _ = exited.set(()) }
         try process.run()
         // The first line is the port; read on a thread of its own (a blocking read).
         let handle = output.fileHandleForReading
@@ -81,18 +86,17 @@ private final class PythonHTTPServer: @unchecked Sendable {
             process.terminate()
             throw ServerError("the Python server did not print its port (got \"\(line)\")")
         }
-        return PythonHTTPServer(process: process, input: input, port: port)
+        return PythonHTTPServer(process: process, input: input, exited: exited, port: port)
     }
 
-    /// Stops the server: closes its input (it exits), then waits for it.
+    /// Stops the server: closes its input (it exits), and if it has not exited within 10 s
+    /// (a hang guard), kills it; returns once it is gone.
     func stop() async {
         try? input.fileHandleForWriting.close()
-        let process = process
-        await onThread {
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning, Date() < deadline { usleep(10_000) }
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+        let exited = exited
+        if (try? await withHangGuard(.seconds(10), "the Python server exiting", { await exited.wait() })) == nil {
+            kill(process.processIdentifier, SIGKILL)
+            await exited.wait()
         }
     }
 

@@ -31,18 +31,18 @@ struct StreamableInteropTests {
         _ arguments: [String] = [], handshake: MCPClient.Handshake,
         _ body: @escaping @Sendable (MCPClient, HTTPPeer) async throws -> Void
     ) async throws {
-        let peer = try await HTTPPeer.start("streamable_server.py", arguments)
-        defer { peer.stop() }
-        let url = try peer.url()
-        try await withHangGuard(Sanitizers.stretched(.seconds(90)), "streamable_server \(arguments)") {
-            let client = try await MCPClient.connect(to: .http(url), configuration: configuration(handshake))
-            do {
-                try await body(client, peer)
-            } catch {
+        try await HTTPPeer.with("streamable_server.py", arguments) { peer in
+            let url = try peer.url()
+            try await withHangGuard(Sanitizers.stretched(.seconds(90)), "streamable_server \(arguments)") {
+                let client = try await MCPClient.connect(to: .http(url), configuration: configuration(handshake))
+                do {
+                    try await body(client, peer)
+                } catch {
+                    await client.close()
+                    throw error
+                }
                 await client.close()
-                throw error
             }
-            await client.close()
         }
     }
 
@@ -104,17 +104,23 @@ struct StreamableInteropTests {
         let first = try await HTTPPeer.start("streamable_server.py")
         let port = first.port
         let url = try first.url()
-        try await withHangGuard(Sanitizers.stretched(.seconds(90)), "restart") {
-            let client = try await MCPClient.connect(to: .http(url), configuration: Self.configuration(handshake))
-            let one = try await client.callTool(name: "echo", arguments: ["text": "one"])
-            #expect(one.text == "one")
-            first.stop()
-            let second = try await HTTPPeer.start("streamable_server.py", ["--port", "\(port)"])
-            defer { second.stop() }
-            let two = try await client.callTool(name: "echo", arguments: ["text": "two"])
-            #expect(two.text == "two")
-            await client.close()
+        let client: MCPClient
+        do {
+            client = try await MCPClient.connect(to: .http(url), configuration: Self.configuration(handshake))
+        } catch {
+            await first.stop()
+            throw error
         }
+        let one = try await client.callTool(name: "echo", arguments: ["text": "one"])
+        #expect(one.text == "one")
+        await first.stop()
+        try await HTTPPeer.with("streamable_server.py", ["--port", "\(port)"]) { _ in
+            let two = try await withHangGuard(Sanitizers.stretched(.seconds(60)), "a call after the restart") {
+                try await client.callTool(name: "echo", arguments: ["text": "two"])
+            }
+            #expect(two.text == "two")
+        }
+        await client.close()
     }
 
     #if !canImport(FoundationModels)

@@ -5,14 +5,17 @@ import Testing
 /// A script of `Tests/Interop/http` running on a free loopback port: started by a test,
 /// stopped (standard input closed, then killed) when the test is done with it.
 final class HTTPPeer: @unchecked Sendable {
-    // Safety: `process` and `input` are only touched by `stop()`, which runs once.
+    // Safety: `process` and `input` are only touched by `stop()`; `exited` is thread-safe.
     private let process: Process
     private let input: Pipe
+    /// Fulfilled by the process's termination handler: the exit, as an event.
+    private let exited: OneShot<Void>
     let port: Int
 
-    private init(process: Process, input: Pipe, port: Int) {
+    private init(process: Process, input: Pipe, exited: OneShot<Void>, port: Int) {
         self.process = process
         self.input = input
+        self.exited = exited
         self.port = port
     }
 
@@ -48,6 +51,8 @@ final class HTTPPeer: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        let exited = OneShot<Void>()
+        process.terminationHandler = { _ in _ = exited.set(()) }
         try process.run()
         let handle = output.fileHandleForReading
         // A blocking read of the first line, on a thread of its own, within a hang guard.
@@ -72,7 +77,7 @@ final class HTTPPeer: @unchecked Sendable {
             process.terminate()
             throw StartFailure(description: "\(script) \(arguments.joined(separator: " ")) did not print its port (got \(first.debugDescription))")
         }
-        return HTTPPeer(process: process, input: input, port: port)
+        return HTTPPeer(process: process, input: input, exited: exited, port: port)
     }
 
     func url(_ path: String = "/mcp") throws -> URL {
@@ -80,10 +85,29 @@ final class HTTPPeer: @unchecked Sendable {
         return url
     }
 
-    /// Closes the script's standard input (it exits) and makes sure it is gone.
-    func stop() {
+    /// Stops the script: closes its standard input (it exits), and if it has not exited
+    /// within 10 s (a hang guard), kills it; returns once it is gone.
+    func stop() async {
         try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        let exited = exited
+        if (try? await withHangGuard(.seconds(10), "the peer exiting", { await exited.wait() })) == nil {
+            kill(process.processIdentifier, SIGKILL)
+            await exited.wait()
+        }
+    }
+
+    /// Runs `body` with the script running, and stops it after, whether `body` throws or not.
+    static func with<Result: Sendable>(
+        _ script: String, _ arguments: [String] = [], _ body: (HTTPPeer) async throws -> Result
+    ) async throws -> Result {
+        let peer = try await start(script, arguments)
+        do {
+            let result = try await body(peer)
+            await peer.stop()
+            return result
+        } catch {
+            await peer.stop()
+            throw error
+        }
     }
 }
