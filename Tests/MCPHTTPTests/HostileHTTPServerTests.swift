@@ -36,7 +36,8 @@ struct HostileHTTPServerTests {
     /// Short limits, so a hang is seen in seconds: the transport's idle limit, the client's
     /// deadlines.
     static let transport = HTTPTransportConfiguration(idleTimeout: .seconds(3))
-    static let client = MCPClient.Configuration(requestTimeout: .seconds(8), discoverTimeout: .seconds(8))
+    static let client = MCPClient.Configuration(
+        requestTimeout: Sanitizers.stretched(.seconds(20)), discoverTimeout: Sanitizers.stretched(.seconds(20)))
 
     @Test("Each hostile server ends the connection with a clear error within its deadline", arguments: cases)
     func hostile(_ test: Case) async throws {
@@ -44,7 +45,9 @@ struct HostileHTTPServerTests {
             let url = try peer.url(test.mode == "legacy-sse" ? "/sse" : "/mcp")
             return try await withHangGuard(Sanitizers.stretched(.seconds(60)), test.mode) {
                 do {
-                    let client = try await MCPClient.connect(to: .http(url, configuration: Self.transport), configuration: Self.client)
+                    // A slow server is given time; the broken ones, 3 s of silence.
+                    let transport = test.mode == "slow-headers" ? HTTPTransportConfiguration(idleTimeout: .seconds(30)) : Self.transport
+                    let client = try await MCPClient.connect(to: .http(url, configuration: transport), configuration: Self.client)
                     let tools = try await client.listTools()
                     let echo = tools.contains { $0.name == "echo" } ? try await client.callTool(name: "echo", arguments: ["text": "hi"]).text : ""
                     await client.close()

@@ -7,6 +7,9 @@ import Testing
 
 @testable import MCPHTTP
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(FoundationModels)
 import FoundationModels
 #else
@@ -91,9 +94,14 @@ struct StreamableInteropTests {
 
     @Test("A session the server forgets (404) is renewed by a new handshake, and the call succeeds")
     func forgottenSession() async throws {
-        try await Self.withServer([], handshake: .version(.v2025_11_25)) { client, _ in
-            let forgot = try await client.callTool(name: "forget_sessions")
-            #expect(!forgot.isError)
+        try await Self.withServer([], handshake: .version(.v2025_11_25)) { client, peer in
+            let first = try await client.callTool(name: "echo", arguments: ["text": "first"])
+            #expect(first.text == "first")
+            // The server drops every session, from outside MCP.
+            var request = URLRequest(url: try peer.url("/admin/forget"))
+            request.httpMethod = "POST"
+            let (_, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
             let again = try await client.callTool(name: "echo", arguments: ["text": "again"])
             #expect(again.text == "again")
         }
