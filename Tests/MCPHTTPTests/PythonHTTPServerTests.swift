@@ -10,113 +10,10 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The package's root directory, found from this file's path.
-private let packageRoot = URL(fileURLWithPath: #filePath)  // Tests/MCPHTTPTests/PythonHTTPServerTests.swift
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// The Python with the official `mcp` SDK: `ONDEVICE_MCP_PYTHON`, else `<package>/.venv/bin/python`.
-private enum PythonWithSDK {
-    static let path: String? = {
-        let candidate: String
-        if let override = ProcessInfo.processInfo.environment["ONDEVICE_MCP_PYTHON"], !override.isEmpty {
-            candidate = override
-        } else {
-            candidate = packageRoot.appendingPathComponent(".venv/bin/python").path
-        }
-        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-    }()
-
-    /// Whether the tests run: when there is a Python, and always under CI (where its absence fails them).
-    static var enabled: Bool {
-        if path != nil { return true }
-        guard let ci = ProcessInfo.processInfo.environment["CI"] else { return false }
-        return !ci.isEmpty && ci != "0" && ci.lowercased() != "false"
-    }
-}
-
-/// `Tests/MCPHTTPTests/Peers/streamable_server.py`, running on a free loopback port.
-private final class PythonHTTPServer: @unchecked Sendable {
-    // Safety: `process` and `input` are only used by `stop()`, once.
-    private let process: Process
-    private let input: Pipe
-    /// Fulfilled by the process's termination handler: the exit, as an event.
-    private let exited: OneShot<Void>
-    let port: Int
-
-    private init(process: Process, input: Pipe, exited: OneShot<Void>, port: Int) {
-        self.process = process
-        self.input = input
-        self.exited = exited
-        self.port = port
-    }
-
-    func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
-    }
-
-    /// Starts the server in `mode` and waits for its port.
-    static func start(_ mode: String) async throws -> PythonHTTPServer {
-        guard let python = PythonWithSDK.path else {
-            throw ServerError("no Python with the mcp SDK (run scripts/bootstrap-python.sh, or set ONDEVICE_MCP_PYTHON)")
-        }
-        let script = packageRoot.appendingPathComponent("Tests/MCPHTTPTests/Peers/streamable_server.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, mode]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let exited = OneShot<Void>()
-        process.terminationHandler = { _ in _ = exited.set(()) }
-        try process.run()
-        // The first line is the port; read on a thread of its own (a blocking read).
-        let handle = output.fileHandleForReading
-        let line: String = await onThread {
-            var bytes: [UInt8] = []
-            while true {
-                let byte = handle.readData(ofLength: 1)
-                guard let first = byte.first, first != 0x0A else { break }
-                bytes.append(first)
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        guard let port = Int(line.trimmingCharacters(in: .whitespaces)) else {
-            process.terminate()
-            throw ServerError("the Python server did not print its port (got \"\(line)\")")
-        }
-        return PythonHTTPServer(process: process, input: input, exited: exited, port: port)
-    }
-
-    /// Stops the server: closes its input (it exits), and if it has not exited within 10 s
-    /// (a hang guard), kills it; returns once it is gone.
-    func stop() async {
-        try? input.fileHandleForWriting.close()
-        let exited = exited
-        if (try? await withHangGuard(.seconds(10), "the Python server exiting", { await exited.wait() })) == nil {
-            kill(process.processIdentifier, SIGKILL)
-            await exited.wait()
-        }
-    }
-
-    struct ServerError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-}
-
-/// Runs `body` with a server in `mode`, stopping it afterwards.
-private func withServer<T: Sendable>(_ mode: String, _ body: (PythonHTTPServer) async throws -> T) async throws -> T {
-    let server = try await PythonHTTPServer.start(mode)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
+/// Runs `body` with `Tests/MCPHTTPTests/Peers/streamable_server.py` in `mode` on a free
+/// loopback port, stopping it afterwards.
+private func withServer<T: Sendable>(_ mode: String, _ body: (HTTPPeer) async throws -> T) async throws -> T {
+    try await HTTPPeer.with("streamable_server.py", [mode], directory: "Tests/MCPHTTPTests/Peers", body)
 }
 
 private let hangLimit = Sanitizers.stretched(.seconds(120))
@@ -127,7 +24,7 @@ private let handshakes: [(MCPClient.Handshake, ProtocolVersion)] = [
     (.version(.v2025_03_26), .v2025_03_26), (.version(.v2024_11_05), .v2024_11_05),
 ]
 
-@Suite("HTTP transport against the Python SDK's server", .enabled(if: PythonWithSDK.enabled), .serialized)
+@Suite("HTTP transport against the Python SDK's server", .enabled(if: HTTPPeer.enabled), .serialized)
 struct PythonHTTPServerTests {
     @Test(
         "Streamable HTTP in every era the SDK speaks: tools/list, tools/call, mirrored arguments, progress, calls at once",
@@ -137,7 +34,7 @@ struct PythonHTTPServerTests {
             try await withHangGuard(hangLimit, "the \(mode) server's eras") {
                 for (handshake, version) in handshakes {
                     let configuration = MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(60), discoverTimeout: .seconds(60))
-                    let client = try await MCPClient.connect(to: .http(server.url("/mcp")), configuration: configuration)
+                    let client = try await MCPClient.connect(to: .http(try server.url("/mcp")), configuration: configuration)
                     #expect(client.protocolVersion == version, "handshake \(handshake)")
                     #expect(client.serverInfo.name == "ondevice-http-peer")
 
@@ -194,7 +91,7 @@ struct PythonHTTPServerTests {
             try await withHangGuard(hangLimit, "HTTP+SSE") {
                 for handshake in [MCPClient.Handshake.auto, .version(.v2024_11_05)] {
                     let client = try await MCPClient.connect(
-                        to: .http(server.url("/sse")), configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(60), discoverTimeout: .seconds(60)))
+                        to: .http(try server.url("/sse")), configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(60), discoverTimeout: .seconds(60)))
                     #expect(try await client.listTools().map(\.name).sorted() == ["add", "hold", "locate", "release", "slow"])
                     let sum = try await client.callTool(name: "add", arguments: ["a": 20, "b": 22])
                     #expect(sum.content.first?.text == "42")
@@ -211,12 +108,12 @@ struct PythonHTTPServerTests {
     func sessionRenewal() async throws {
         try await withServer("streamable") { server in
             try await withHangGuard(hangLimit, "session renewal") {
-                let transport = try HTTPClientTransport(url: server.url("/mcp"))
+                let transport = try HTTPClientTransport(url: try server.url("/mcp"))
                 let client = try await MCPClient.connect(
                     over: transport, configuration: MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: .seconds(60)))
                 let first = try #require(transport.core.sessionID)
                 // End the session behind the client's back.
-                var request = URLRequest(url: server.url("/mcp"))
+                var request = URLRequest(url: try server.url("/mcp"))
                 request.httpMethod = "DELETE"
                 request.setValue(first, forHTTPHeaderField: "Mcp-Session-Id")
                 request.setValue("2025-11-25", forHTTPHeaderField: "MCP-Protocol-Version")

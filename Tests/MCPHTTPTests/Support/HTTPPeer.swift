@@ -2,7 +2,7 @@ import Foundation
 import OnDeviceMCPTestSupport
 import Testing
 
-/// A script of `Tests/Interop/http` running on a free loopback port: started by a test,
+/// A Python peer script (by default one of `Tests/Interop/http`) running on a free loopback port: started by a test,
 /// stopped (standard input closed, then killed) when the test is done with it.
 final class HTTPPeer: @unchecked Sendable {
     // Safety: `process` and `input` are only touched by `stop()`; `exited` is thread-safe.
@@ -40,12 +40,13 @@ final class HTTPPeer: @unchecked Sendable {
         let description: String
     }
 
-    /// Starts `script` with `arguments` and waits (at most 60 s, a hang guard) for its `PORT n` line.
-    static func start(_ script: String, _ arguments: [String] = []) async throws -> HTTPPeer {
+    /// Starts `script` of `directory` with `arguments` and waits (a hang guard of 60 s) for its
+    /// first line: `PORT n`, or the port alone.
+    static func start(_ script: String, _ arguments: [String] = [], directory: String = "Tests/Interop/http") async throws -> HTTPPeer {
         guard let python else { throw StartFailure(description: "no Python with the mcp SDK: run scripts/bootstrap-python.sh") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [root.appendingPathComponent("Tests/Interop/http/\(script)").path] + arguments
+        process.arguments = [root.appendingPathComponent("\(directory)/\(script)").path] + arguments
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -73,7 +74,8 @@ final class HTTPPeer: @unchecked Sendable {
             process.terminate()
             throw error
         }
-        guard first.hasPrefix("PORT "), let port = Int(first.dropFirst(5)) else {
+        let number = first.hasPrefix("PORT ") ? first.dropFirst(5) : Substring(first)
+        guard let port = Int(number.trimmingCharacters(in: .whitespaces)) else {
             process.terminate()
             throw StartFailure(description: "\(script) \(arguments.joined(separator: " ")) did not print its port (got \(first.debugDescription))")
         }
@@ -98,9 +100,10 @@ final class HTTPPeer: @unchecked Sendable {
 
     /// Runs `body` with the script running, and stops it after, whether `body` throws or not.
     static func with<Result: Sendable>(
-        _ script: String, _ arguments: [String] = [], _ body: (HTTPPeer) async throws -> Result
+        _ script: String, _ arguments: [String] = [], directory: String = "Tests/Interop/http",
+        _ body: (HTTPPeer) async throws -> Result
     ) async throws -> Result {
-        let peer = try await start(script, arguments)
+        let peer = try await start(script, arguments, directory: directory)
         do {
             let result = try await body(peer)
             await peer.stop()
