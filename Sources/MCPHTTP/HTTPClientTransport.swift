@@ -224,7 +224,7 @@ final class HTTPTransportCore: @unchecked Sendable {
             exchange?.abandon()
             if modern { return }
         }
-        let outcome = Outcome<Result<Void, any Error>>()
+        let outcome = OneShot<Result<Void, any Error>>()
         let exchange = Exchange()
         let requestID = message.id.flatMap { id -> RequestID? in
             if case .request = message { return id }
@@ -253,7 +253,7 @@ final class HTTPTransportCore: @unchecked Sendable {
                         if inFlight[requestID] === exchange { inFlight[requestID] = nil }
                     }
                 }
-                outcome.set(result)
+                outcome.fulfill(result)
             }
         }
         guard let started else { throw TransportError.closed }
@@ -909,7 +909,7 @@ final class HTTPTransportCore: @unchecked Sendable {
             response.close()
             return false
         }
-        let endpoint = Outcome<Result<URL, HTTPTransportError>>()
+        let endpoint = OneShot<Result<URL, HTTPTransportError>>()
         let reader: Task<Void, Never>? = lock.withLock {
             startTask { [self] in
                 await readLegacyStream(response.body, endpoint: endpoint, base: url)
@@ -941,7 +941,7 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     /// Reads the HTTP+SSE event stream: the `endpoint` event first, then messages. Its end
     /// ends the connection (``receive()`` throws).
-    private func readLegacyStream(_ body: AsyncThrowingStream<Data, any Error>, endpoint: Outcome<Result<URL, HTTPTransportError>>, base: URL)
+    private func readLegacyStream(_ body: AsyncThrowingStream<Data, any Error>, endpoint: OneShot<Result<URL, HTTPTransportError>>, base: URL)
         async
     {
         var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
@@ -963,10 +963,10 @@ final class HTTPTransportCore: @unchecked Sendable {
                         else {
                             let error = HTTPTransportError.make(
                                 .invalidEndpoint, "the HTTP+SSE server's endpoint \"\(event.text)\" is not a URL on its own origin")
-                            endpoint.set(.failure(error))
+                            endpoint.fulfill(.failure(error))
                             throw error
                         }
-                        endpoint.set(.success(target))
+                        endpoint.fulfill(.success(target))
                     case "message":
                         _ = try handleEvent(event, answering: nil)
                     default:
@@ -976,12 +976,12 @@ final class HTTPTransportCore: @unchecked Sendable {
             }
             try Task.checkCancellation()
         } catch is CancellationError {
-            endpoint.set(.failure(HTTPTransportError.make(.streamEnded, "the HTTP+SSE stream was closed")))
+            endpoint.fulfill(.failure(HTTPTransportError.make(.streamEnded, "the HTTP+SSE stream was closed")))
             return
         } catch {
             failure = error
         }
-        endpoint.set(.failure(HTTPTransportError.make(.invalidEndpoint, "the HTTP+SSE server's stream ended before its endpoint event")))
+        endpoint.fulfill(.failure(HTTPTransportError.make(.invalidEndpoint, "the HTTP+SSE server's stream ended before its endpoint event")))
         if !isClosed { inboundContinuation.finish(throwing: failure) }
     }
 

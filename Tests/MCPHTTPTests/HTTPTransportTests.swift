@@ -429,7 +429,7 @@ struct HTTPTransportTests {
     @Test("a 2026-07-28 client: headers from the envelope, no session, and cancelling closes the stream without a notification")
     func modernEra() async throws {
         let feed = Feed()
-        let callArrived = OneShot<Void>()
+        let callArrived = OnDeviceMCPTestSupport.OneShot<Void>()
         let (transport, fake) = try fakeTransport { request in
             switch request.message {
             case .request(let rpc)? where rpc.method == "server/discover":

@@ -1,18 +1,21 @@
 internal import MCPPlatform
 
-/// A value set once, which any number of tasks can wait for.
-final class OneShot<Value: Sendable>: @unchecked Sendable {
+/// A value set once, which any number of tasks can wait for; a waiter whose task is
+/// cancelled stops waiting (and gets `nil`) without affecting the others.
+package final class OneShot<Value: Sendable>: @unchecked Sendable {
     // Safety: every stored property below is read and written with `lock` held.
     private let lock = Lock()
     private var value: Value?
     private var waiters: [UInt64: CheckedContinuation<Value?, Never>] = [:]
     private var nextID: UInt64 = 0
 
+    package init() {}
+
     /// The value, if it has been set.
-    var current: Value? { lock.withLock { value } }
+    package var current: Value? { lock.withLock { value } }
 
     /// Sets the value and wakes every waiter; later calls do nothing.
-    func fulfill(_ newValue: Value) {
+    package func fulfill(_ newValue: Value) {
         lock.lock()
         guard value == nil else {
             lock.unlock()
@@ -27,7 +30,7 @@ final class OneShot<Value: Sendable>: @unchecked Sendable {
 
     /// Waits for the value at most `duration`; returns `nil` if it is not set by then (or the
     /// calling task is cancelled first).
-    func wait(within duration: Duration) async -> Value? {
+    package func wait(within duration: Duration) async -> Value? {
         if let value = current { return value }
         return await withTaskGroup(of: Value?.self) { group in
             group.addTask { await self.wait() }
@@ -44,7 +47,7 @@ final class OneShot<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Waits for the value; returns `nil` if the calling task is cancelled first.
-    func wait() async -> Value? {
+    package func wait() async -> Value? {
         let id: UInt64 = lock.withLock {
             nextID += 1
             return nextID

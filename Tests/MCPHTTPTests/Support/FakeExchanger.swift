@@ -42,7 +42,7 @@ final class Feed: Sendable {
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
     /// Set when the stream ends from the reading side (the transport cancelled the request)
     /// or is finished.
-    let terminated = OneShot<Void>()
+    let terminated = OnDeviceMCPTestSupport.OneShot<Void>()
 
     init() {
         (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
@@ -132,9 +132,9 @@ final class FakeExchanger: HTTPExchanging, @unchecked Sendable {
     let requests = Recorded<HTTPRequest>()
     let shutdowns = Counter()
     /// Set when the first request arrives.
-    let firstRequest = OneShot<Void>()
+    let firstRequest = OnDeviceMCPTestSupport.OneShot<Void>()
     /// Set when the transport shuts the exchanger down.
-    let shutDown = OneShot<Void>()
+    let shutDown = OnDeviceMCPTestSupport.OneShot<Void>()
 
     init(_ handler: @escaping Handler) {
         self.handler = handler

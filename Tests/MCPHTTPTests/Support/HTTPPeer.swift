@@ -9,10 +9,10 @@ final class HTTPPeer: @unchecked Sendable {
     private let process: Process
     private let input: Pipe
     /// Fulfilled by the process's termination handler: the exit, as an event.
-    private let exited: OneShot<Void>
+    private let exited: OnDeviceMCPTestSupport.OneShot<Void>
     let port: Int
 
-    private init(process: Process, input: Pipe, exited: OneShot<Void>, port: Int) {
+    private init(process: Process, input: Pipe, exited: OnDeviceMCPTestSupport.OneShot<Void>, port: Int) {
         self.process = process
         self.input = input
         self.exited = exited
@@ -52,7 +52,7 @@ final class HTTPPeer: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let exited = OneShot<Void>()
+        let exited = OnDeviceMCPTestSupport.OneShot<Void>()
         process.terminationHandler = { _ in _ = exited.set(()) }
         try process.run()
         let handle = output.fileHandleForReading
