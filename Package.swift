@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "MCPFoundationModels", targets: ["MCPFoundationModels"]),
         .library(name: "MCPHTTP", targets: ["MCPHTTP"]),
         .executable(name: "ondevice-mcp", targets: ["ondevice-mcp"]),
+        .executable(name: "ondevice-mcp-http", targets: ["ondevice-mcp-http"]),
     ],
     dependencies: [],
     targets: [
@@ -49,6 +50,9 @@ let package = Package(
             dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform", "OnDeviceMCPExamples"]
         ),
         .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine", "MCP"]),
+        // ondevice-mcp with the HTTP transport: ondevice-mcp hands remote commands (--url, url
+        // entries of --config) over to it, so that serve never loads Foundation.
+        .executableTarget(name: "ondevice-mcp-http", dependencies: ["MCPCommandLine", "MCP", "MCPHTTP"]),
         .executableTarget(
             name: "BridgeExample",
             dependencies: ["MCP", "MCPFoundationModels", "PortableFoundationModels"],

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import MCPCore
 import MCP
 
@@ -93,8 +98,8 @@ public enum CommandLineParser {
         case .tools:
             let scan = try Scan(
                 arguments, command: command, flags: Scan.boxFlags.union(["--json", "--schemas"]),
-                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--config", "--for-prompt"]), repeated: Scan.boxRepeated,
-                allowsServerCommand: true)
+                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--config", "--for-prompt", "--url"]),
+                repeated: Scan.boxRepeated.union(["--header"]), allowsServerCommand: true)
             if let extra = scan.positionals.first {
                 let hint = scan.values["--for-prompt"] != nil ? "; quote the prompt of --for-prompt as one argument" : ""
                 throw UsageError("unexpected argument '\(extra)'\(hint)", command: command)
@@ -120,15 +125,17 @@ public enum CommandLineParser {
         case .chat:
             let scan = try Scan(
                 arguments, command: command, flags: Scan.boxFlags.union(["--allow-writes"]),
-                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--config"]), repeated: Scan.boxRepeated, allowsServerCommand: true)
+                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--config", "--url"]), repeated: Scan.boxRepeated.union(["--header"]),
+                allowsServerCommand: true)
             if let extra = scan.positionals.first {
                 throw UsageError("unexpected argument '\(extra)'; chat reads prompts from standard input, one a line", command: command)
             }
             return .chat(ChatOptions(server: try scan.server(), allowsWrites: scan.flags.contains("--allow-writes"), timeoutSeconds: try scan.timeout()))
         case .call:
             let scan = try Scan(
-                arguments, command: command, flags: Scan.boxFlags.union(["--json"]), valued: Scan.boxValued.union(["--data-dir", "--timeout"]),
-                repeated: Scan.boxRepeated, allowsServerCommand: true)
+                arguments, command: command, flags: Scan.boxFlags.union(["--json"]),
+                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--url"]), repeated: Scan.boxRepeated.union(["--header"]),
+                allowsServerCommand: true)
             guard let tool = scan.positionals.first else {
                 throw UsageError("missing TOOL: the name of the tool to call", command: command)
             }
@@ -256,6 +263,19 @@ private struct Scan {
     func server() throws(UsageError) -> ServerChoice {
         let boxOptions = Self.boxFlags.intersection(flags).union(Self.boxValued.intersection(values.keys))
             .union(Self.boxRepeated.intersection(repeatedValues.keys)).sorted()
+        if let url = try single("--url") {
+            if serverCommand != nil || values["--config"] != nil || values["--data-dir"] != nil {
+                let other = serverCommand != nil ? "'-- CMD'" : values["--config"] != nil ? "--config" : "--data-dir"
+                throw UsageError("--url names a remote server; it cannot be used with \(other)", command: command)
+            }
+            if let option = boxOptions.first {
+                throw UsageError("\(option) is for servers this program starts; a remote server (--url) runs elsewhere", command: command)
+            }
+            return .remote(url: try Self.remoteURL(url, command: command), headers: try headers())
+        }
+        if let header = repeatedValues["--header"]?.first {
+            throw UsageError("--header '\(header)' is for a remote server; give its --url", command: command)
+        }
         if let file = try single("--config") {
             if serverCommand != nil {
                 throw UsageError("--config and '-- CMD' both name servers; give one", command: command)
@@ -278,6 +298,42 @@ private struct Scan {
             throw UsageError("--data-dir is for the built-in server; it cannot be used with '-- CMD'", command: command)
         }
         return .command(executable: executable, arguments: Array(serverCommand.dropFirst()), sandbox: try sandbox(boxOptions))
+    }
+
+    /// The `--header 'Name: value'` options, by name.
+    private func headers() throws(UsageError) -> [String: String] {
+        var result: [String: String] = [:]
+        for header in repeatedValues["--header"] ?? [] {
+            guard let colon = header.firstIndex(of: ":") else {
+                throw UsageError("--header needs 'Name: value', not '\(header)'", command: command)
+            }
+            let name = Self.trimmed(header[..<colon])
+            let value = Self.trimmed(header[header.index(after: colon)...])
+            let token = name.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0) }
+            guard !name.isEmpty, token else {
+                throw UsageError("--header '\(header)': '\(name)' is not a header name", command: command)
+            }
+            guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+                throw UsageError("--header '\(name)': the value must be one line", command: command)
+            }
+            result[name] = value
+        }
+        return result
+    }
+
+    /// `text` without spaces and tabs at either end.
+    private static func trimmed(_ text: Substring) -> String {
+        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+
+    /// An `http` or `https` URL with a host.
+    static func remoteURL(_ text: String, command: CommandName?) throws(UsageError) -> String {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            throw UsageError("--url needs an http:// or https:// URL with a host, not '\(text)'", command: command)
+        }
+        return text
     }
 
     /// The box for a server command, from the box options; `nil` for `--no-sandbox`.

@@ -58,10 +58,21 @@ public enum HelpText {
           its "env" entries are set in its environment, in the box (values are taken
           literally); "cwd" (relative: to the file's directory) is its working directory. A
           tool name two servers share gets the server's label as a prefix (two 'search'
-          tools: notes_search, mail_search). Remote servers ("url", or "type" "http" or
-          "sse") need the HTTP transport, which this version does not have: such a file is
-          refused. An entry with "disabled": true is left out; other keys are ignored, with
-          a warning.
+          tools: notes_search, mail_search). A remote server is an entry with "url" (and
+          "headers", an object of strings), reached over MCP's Streamable HTTP. An entry with
+          "disabled": true is left out; other keys are ignored, with a warning.
+        """
+
+    /// The options that name a remote server: shared by the help of tools, call and chat.
+    public static let remoteOptions = """
+        REMOTE SERVER (in place of '-- CMD'):
+          --url URL             A server reached over MCP's Streamable HTTP (http:// or https://;
+                                the 2024-11-05 HTTP+SSE transport is found by itself)
+          --header 'NAME: VALUE'  Send this header with every request (repeatable), such as
+                                'Authorization: Bearer TOKEN'; no credentials go over plain
+                                http:// except to this machine
+          ondevice-mcp runs remote commands through ondevice-mcp-http, built beside it: it
+          keeps the HTTP transport (and Foundation) out of 'serve'.
         """
 
     /// The box a server command runs in, and the options that change it: shared by the help
@@ -117,13 +128,13 @@ public enum HelpText {
         case .serve:
             "USAGE: ondevice-mcp serve [--data-dir DIR] [--root DIR ...]    (see 'ondevice-mcp serve --help')"
         case .tools:
-            "USAGE: ondevice-mcp tools [--schemas | --for-prompt TEXT] [--json] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp tools --help')"
+            "USAGE: ondevice-mcp tools [--schemas | --for-prompt TEXT] [--json] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp tools --help')"
         case .call:
-            "USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp call --help')"
+            "USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp call --help')"
         case .schema:
             "USAGE: ondevice-mcp schema [FILE | -] [--name NAME] [--json]    (see 'ondevice-mcp schema --help')"
         case .chat:
-            "USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
+            "USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
         }
     }
 
@@ -153,7 +164,7 @@ public enum HelpText {
     static let tools = """
         OVERVIEW: List the tools of servers, as MCP lists them and as the model gets them.
 
-        USAGE: ondevice-mcp tools [--schemas | --for-prompt TEXT] [--json] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | [BOX OPTIONS] -- CMD ARGS...]
+        USAGE: ondevice-mcp tools [--schemas | --for-prompt TEXT] [--json] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]
 
         Prints one block per tool: its name and title, its description, and a one-line
         summary of its arguments. With --config, the tools of every server of the file,
@@ -199,6 +210,8 @@ public enum HelpText {
 
         \(configFile)
 
+        \(remoteOptions)
+
         \(boxOptions)
 
         \(exitStatus)
@@ -235,7 +248,7 @@ public enum HelpText {
     static let chat = """
         OVERVIEW: Chat with the on-device language model over the tools of servers.
 
-        USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | [BOX OPTIONS] -- CMD ARGS...]
+        USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]
 
         Connects to the server (with --config, to every server of the file), bridges the
         tools and gives each turn the ones its prompt needs, within the context budget (see
@@ -264,6 +277,8 @@ public enum HelpText {
 
         \(configFile)
 
+        \(remoteOptions)
+
         \(boxOptions)
 
         \(exitStatus)
@@ -272,7 +287,7 @@ public enum HelpText {
     static let call = """
         OVERVIEW: Call one tool of a server and print its result.
 
-        USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | [BOX OPTIONS] -- CMD ARGS...]
+        USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]
 
         JSON-ARGUMENTS is a JSON object, one shell argument: '{"timezone":"Europe/Lisbon"}'.
         Prints the result's text blocks as text; its structuredContent as pretty JSON when it
@@ -285,6 +300,8 @@ public enum HelpText {
           --data-dir DIR      The built-in server's data directory
           -- CMD ARGS...      Call a tool of the stdio MCP server CMD instead
           -h, --help          Show this help
+
+        \(remoteOptions)
 
         \(boxOptions)
 

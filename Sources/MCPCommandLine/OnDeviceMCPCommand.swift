@@ -23,6 +23,18 @@ public enum OnDeviceMCPCommand {
         await run(Array(commandLine.dropFirst()), standardOutput: StandardStream.output, standardError: StandardStream.error).rawValue
     }
 
+    /// The entry point of `ondevice-mcp-http`: the same commands, with `remote` connecting
+    /// to remote servers (`--url`, `url` entries of `--config`).
+    ///
+    /// `ondevice-mcp` itself has no HTTP transport, so that `serve` never loads Foundation:
+    /// it hands a remote command over to `ondevice-mcp-http` beside it (see ``RemoteConnector``).
+    public static func main(_ commandLine: [String], remote: @escaping RemoteConnector) async -> Int32 {
+        await run(
+            Array(commandLine.dropFirst()), standardOutput: StandardStream.output, standardError: StandardStream.error,
+            builtInServer: nil, remote: remote
+        ).rawValue
+    }
+
     /// Runs a command line (without the program name), writing to the given outputs.
     ///
     /// - Returns: The exit status; see ``ExitCode`` for the rule.
@@ -37,11 +49,11 @@ public enum OnDeviceMCPCommand {
     static func run(
         _ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput,
         builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)? = nil,
-        standardInput: CommandInput = .standard, model: SystemLanguageModel
+        standardInput: CommandInput = .standard, model: SystemLanguageModel, remote: RemoteConnector? = nil
     ) async -> ExitCode {
         await run(
             arguments, standardOutput: standardOutput, standardError: standardError, builtInServer: builtInServer,
-            standardInput: standardInput, anyModel: model)
+            standardInput: standardInput, anyModel: model, remote: remote)
     }
 
     /// Runs a command line with another server in the built-in server's place (for tests).
@@ -51,7 +63,7 @@ public enum OnDeviceMCPCommand {
     static func run(
         _ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput,
         builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)?,
-        standardInput: CommandInput = .standard, anyModel: (any Sendable)? = nil
+        standardInput: CommandInput = .standard, anyModel: (any Sendable)? = nil, remote: RemoteConnector? = nil
     ) async -> ExitCode {
         let command: ParsedCommand
         do {
@@ -60,8 +72,14 @@ public enum OnDeviceMCPCommand {
             standardError.write("\(error)\n\(HelpText.usage(for: error.command))\n")
             return .usageError
         }
-        let runner = Runner(
+        if remote == nil, command.reachesRemoteServer {
+            // Before anything starts: ondevice-mcp-http runs the whole command (or this says why not).
+            standardError.write("error: \(RemoteHandOver.handOver())\n")
+            return .failure
+        }
+        var runner = Runner(
             output: standardOutput, errors: standardError, builtInServer: builtInServer, input: standardInput, model: anyModel)
+        runner.remote = remote
         switch command {
         case .start(let server):
             return await runner.start(server: server)
@@ -98,6 +116,9 @@ struct Runner {
     var input: CommandInput = .standard
     /// The language model (a `SystemLanguageModel`) in place of the default one, when set.
     var model: (any Sendable)?
+    /// Connects to remote servers; `nil` in `ondevice-mcp`, which hands remote commands over
+    /// to `ondevice-mcp-http`.
+    var remote: RemoteConnector?
 
     func fail(_ message: String, _ code: ExitCode = .failure) -> ExitCode {
         errors.write("error: \(message)\n")
@@ -185,7 +206,7 @@ struct Runner {
         case .command(let executable, let arguments, let sandbox):
             do {
                 return try await Self.connect(
-                    ServerLaunch(executable: executable, arguments: arguments, sandbox: sandbox), configuration: configuration)
+                    process: ServerLaunch(executable: executable, arguments: arguments, sandbox: sandbox), configuration: configuration)
             } catch let error as TransportError {
                 throw Abort(code: fail("\(error)"))
             } catch {
@@ -193,6 +214,14 @@ struct Runner {
             }
         case .configuration(let file, _):
             throw Abort(code: fail("this command talks to one server; '\(file)' names several"))
+        case .remote(let text, let headers):
+            do {
+                return try await connectRemote(text, headers: headers, configuration: configuration)
+            } catch let error as Abort {
+                throw error
+            } catch {
+                throw Abort(code: failure(error, during: "connecting to \(text)", timeout: timeout))
+            }
         }
     }
 

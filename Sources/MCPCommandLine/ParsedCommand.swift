@@ -29,6 +29,9 @@ public enum ServerChoice: Hashable, Sendable {
     /// ``ServerConfiguration``), each started as a child process in `sandbox` (`nil`: unboxed)
     /// with its entry's environment set in the box.
     case configuration(file: String, sandbox: Sandbox? = .standard)
+    /// A remote server reached over MCP's Streamable HTTP transport (`--url URL`), with the
+    /// `--header 'Name: value'` headers on every request.
+    case remote(url: String, headers: [String: String] = [:])
 }
 
 /// The options of `ondevice-mcp tools`.

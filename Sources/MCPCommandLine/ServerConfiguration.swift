@@ -26,15 +26,21 @@ internal import MCPPlatform
 /// directory). `"type": "stdio"` is accepted; an entry with `"disabled": true` is left out.
 /// Other keys are kept in ``Entry/ignoredKeys``, for a warning.
 ///
-/// A remote server (an entry with `url`, or `"type"` `http`, `sse` or `streamable-http`) is
-/// refused: it needs the HTTP transport, which this version does not have.
+/// A remote server is an entry with `url` (or `serverUrl`, `httpUrl`) and optional `headers`
+/// (an object of strings), reached over MCP's Streamable HTTP transport (falling back to the
+/// older HTTP+SSE transport by itself); `"type"` `http`, `sse` or `streamable-http` is accepted
+/// with it.
 public struct ServerConfiguration: Hashable, Sendable {
-    /// One server of the file: a command to start as a child process.
+    /// One server of the file: a command to start as a child process, or a remote server.
     public struct Entry: Hashable, Sendable {
         /// The key of the entry in `mcpServers`: the server's label.
         public var name: String
-        /// The command: a path, or a name looked up in `PATH`.
+        /// The command: a path, or a name looked up in `PATH` (empty for a remote server).
         public var command: String
+        /// A remote server's URL (`url`); `nil` for a command.
+        public var url: String?
+        /// Headers sent to a remote server with every request (`headers`).
+        public var headers: [String: String] = [:]
         /// Its arguments (`args`).
         public var arguments: [String]
         /// Environment variables set for the server (`env`).
@@ -169,20 +175,12 @@ public struct ServerConfiguration: Hashable, Sendable {
             guard let text = value.stringValue else { throw invalid("has \"type\" \(described(value)), not a string") }
             type = text
         }
+        let remoteProblem = { (message: String) in ServerConfigurationError(.remoteServer, "\(server) \(message)", server: name) }
         if let key = addressKeys.first(where: { object[$0] != nil }) {
-            let address = object[key]?.stringValue.map { " at \($0)" } ?? ""
-            throw ServerConfigurationError(
-                .remoteServer,
-                "\(server) is a remote server (\"\(key)\"\(address)): remote servers need the HTTP transport, which this version "
-                    + "of ondevice-mcp does not have; give the server a \"command\" that runs it locally over stdio, or leave it out",
-                server: name)
+            return try remoteEntry(name: name, object: object, key: key, invalid: remoteProblem)
         }
         if let type, remoteTypes.contains(type) {
-            throw ServerConfigurationError(
-                .remoteServer,
-                "\(server) is a remote server (\"type\": \"\(type)\"): remote servers need the HTTP transport, which this version "
-                    + "of ondevice-mcp does not have; give the server a \"command\" that runs it locally over stdio, or leave it out",
-                server: name)
+            throw remoteProblem("has \"type\": \"\(type)\" but no \"url\": a remote server needs its address")
         }
         if let type, type != "stdio" {
             throw invalid("has \"type\" \"\(type)\"; a server this version can start has \"type\" \"stdio\" (or none)")
@@ -229,10 +227,41 @@ public struct ServerConfiguration: Hashable, Sendable {
                 currentDirectory = (directory.hasSuffix("/") ? directory : directory + "/") + text
             }
         }
-        let ignored = object.keys.filter { !knownKeys.contains($0) }
+        let ignored = object.keys.filter { !knownKeys.contains($0) && !addressKeys.contains($0) && $0 != "headers" }
         return Entry(
             name: name, command: command, arguments: arguments, environment: environment, currentDirectory: currentDirectory,
             ignoredKeys: ignored)
+    }
+
+    /// A remote server's entry: its `url` (an http or https URL) and `headers`.
+    static func remoteEntry(
+        name: String, object: JSONObject, key: String, invalid: (String) -> ServerConfigurationError
+    ) throws(ServerConfigurationError) -> Entry {
+        guard let value = object[key], let url = value.stringValue else {
+            throw invalid("has \"\(key)\" \(object[key].map(described) ?? "null"), not a string")
+        }
+        let lowered = url.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+            throw invalid("has \"\(key)\" \"\(url)\", not an http:// or https:// URL")
+        }
+        if object["command"] != nil {
+            throw invalid("has both \"\(key)\" and \"command\"; a server is either remote or started here")
+        }
+        var headers: [String: String] = [:]
+        if let value = object["headers"] {
+            guard let fields = value.objectValue else { throw invalid("has \"headers\" \(described(value)), not an object of strings") }
+            for (field, element) in fields {
+                guard let text = element.stringValue else {
+                    throw invalid("has \"headers\" \"\(field)\" \(described(element)), not a string")
+                }
+                headers[field] = text
+            }
+        }
+        var entry = Entry(name: name, command: "")
+        entry.url = url
+        entry.headers = headers
+        entry.ignoredKeys = object.keys.filter { !knownKeys.contains($0) && !addressKeys.contains($0) && $0 != "headers" }
+        return entry
     }
 
     /// `a string`, `an array`, `null`.
@@ -262,7 +291,8 @@ public struct ServerConfigurationError: Error, Hashable, Sendable, CustomStringC
         public static let notAConfiguration = Reason("notAConfiguration")
         /// An entry is not one this version can start: no `command`, or a value of the wrong type.
         public static let invalidEntry = Reason("invalidEntry")
-        /// An entry names a remote server (`url`, or a `type` of `http` or `sse`).
+        /// A remote server's entry (`url`, or a `type` of `http` or `sse`) cannot be used: no
+        /// `url`, one that is not http or https, `headers` that are not strings, or a `command` too.
         public static let remoteServer = Reason("remoteServer")
 
         /// The reason's name, such as `invalidEntry`.

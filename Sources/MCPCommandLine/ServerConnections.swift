@@ -18,6 +18,20 @@ struct ServerLaunch: Hashable, Sendable {
     var currentDirectory: String?
     /// The box; `nil` runs the server unboxed.
     var sandbox: Sandbox?
+    /// A remote server's URL and headers, instead of a process.
+    var remote: (url: String, headers: [String: String])?
+
+    static func == (lhs: ServerLaunch, rhs: ServerLaunch) -> Bool {
+        lhs.executable == rhs.executable && lhs.arguments == rhs.arguments && lhs.environment == rhs.environment
+            && lhs.currentDirectory == rhs.currentDirectory && lhs.sandbox == rhs.sandbox && lhs.remote?.url == rhs.remote?.url
+            && lhs.remote?.headers == rhs.remote?.headers
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(executable)
+        hasher.combine(arguments)
+        hasher.combine(remote?.url)
+    }
 
     /// A `-- CMD` server.
     init(executable: String, arguments: [String], sandbox: Sandbox?) {
@@ -34,6 +48,9 @@ struct ServerLaunch: Hashable, Sendable {
     /// the server gets.
     init(entry: ServerConfiguration.Entry, sandbox: Sandbox?, inherited: [String: String]) {
         executable = entry.command
+        if let url = entry.url {
+            remote = (url, entry.headers)
+        }
         arguments = entry.arguments
         currentDirectory = entry.currentDirectory
         if !entry.environment.isEmpty {
@@ -45,9 +62,10 @@ struct ServerLaunch: Hashable, Sendable {
         }
     }
 
-    /// The command line, for messages.
+    /// The command line (or a remote server's URL), for messages.
     var commandLine: String {
-        ([executable] + arguments).joined(separator: " ")
+        if let remote { return remote.url }
+        return ([executable] + arguments).joined(separator: " ")
     }
 }
 
@@ -97,7 +115,7 @@ extension Runner {
             for (index, server) in launches.enumerated() {
                 group.addTask {
                     do {
-                        return (index, .success(try await Self.connect(server.launch, configuration: clientConfiguration)))
+                        return (index, .success(try await connect(server.launch, configuration: clientConfiguration)))
                     } catch {
                         return (index, .failure(error))
                     }
@@ -125,7 +143,7 @@ extension Runner {
             if let error = failure.error as? TransportError {
                 reason = "\(error)"
             } else {
-                reason = failureMessage(failure.error, during: "connecting to '\(failure.launch.executable)'", timeout: timeout)
+                reason = failureMessage(failure.error, during: "connecting to '\(failure.launch.commandLine)'", timeout: timeout)
             }
             throw Abort(code: fail("server \"\(failure.label)\" of '\(file)': \(reason)"))
         }
@@ -143,7 +161,15 @@ extension Runner {
     }
 
     /// Starts a server process and connects to it.
-    static func connect(_ launch: ServerLaunch, configuration: MCPClient.Configuration) async throws -> MCPClient {
+    func connect(_ launch: ServerLaunch, configuration: MCPClient.Configuration) async throws -> MCPClient {
+        if let remote = launch.remote {
+            return try await connectRemote(remote.url, headers: remote.headers, configuration: configuration)
+        }
+        return try await Self.connect(process: launch, configuration: configuration)
+    }
+
+    /// Starts a server process and connects to it.
+    static func connect(process launch: ServerLaunch, configuration: MCPClient.Configuration) async throws -> MCPClient {
         #if os(watchOS) || os(tvOS)
         // No posix_spawn here, so no ProcessTransport: a server command cannot be started.
         throw TransportError.launchFailure("cannot launch '\(launch.commandLine)': this platform cannot start processes")

@@ -129,7 +129,7 @@ let parseCases: [ParseCase] = [
     ParseCase("call --timeout nan", ["call", "clock_now", "--timeout", "nan"], .error("not 'nan'", .call)),
     ParseCase("call --timeout beyond a day", ["call", "clock_now", "--timeout", "1e9"], .error("at most 86400", .call)),
     ParseCase("call --timeout without a value", ["call", "clock_now", "--timeout"], .error("option '--timeout' needs a value", .call)),
-] + boxParseCases + configParseCases + forPromptParseCases
+] + boxParseCases + configParseCases + forPromptParseCases + remoteParseCases
 
 /// `server` with `sandbox` as its box.
 private func boxed(_ sandbox: Sandbox?, _ executable: String = "srv", _ arguments: [String] = []) -> ServerChoice {
@@ -216,6 +216,28 @@ let configParseCases: [ParseCase] = [
     ParseCase("the main job takes no '-- CMD'", ["--config", "s.json", "--", "srv"], .error("the main job takes its servers from --config FILE")),
     ParseCase("the main job: a command after --config", ["--config", "s.json", "tools"], .error("put the command first: ondevice-mcp tools --config FILE")),
     ParseCase("the main job: an option of a command", ["--config", "s.json", "--json"], .error("unknown option '--json' for ondevice-mcp")),
+]
+
+/// `--url URL [--header 'Name: value']`: a remote server, for tools, call and chat.
+let remoteParseCases: [ParseCase] = [
+    ParseCase(
+        "tools --url URL", ["tools", "--url", "https://mcp.example.com/mcp"],
+        .command(.tools(ToolsOptions(server: .remote(url: "https://mcp.example.com/mcp"))))),
+    ParseCase(
+        "call --url with two headers", ["call", "echo", "--url=http://127.0.0.1:8000/mcp", "--header", "Authorization: Bearer t", "--header", "X-Team:  blue "],
+        .command(.call(CallOptions(tool: "echo", server: .remote(url: "http://127.0.0.1:8000/mcp", headers: ["Authorization": "Bearer t", "X-Team": "blue"]))))),
+    ParseCase(
+        "chat --url", ["chat", "--url", "https://mcp.example.com/mcp"],
+        .command(.chat(ChatOptions(server: .remote(url: "https://mcp.example.com/mcp"))))),
+    ParseCase("--url that is not http", ["tools", "--url", "ftp://example.com"], .error("--url needs an http:// or https:// URL with a host, not 'ftp://example.com'", .tools)),
+    ParseCase("--url without a host", ["call", "t", "--url", "https:///mcp"], .error("--url needs an http:// or https:// URL with a host", .call)),
+    ParseCase("--url with a server command", ["tools", "--url", "https://e.com/mcp", "--", "srv"], .error("--url names a remote server; it cannot be used with '-- CMD'", .tools)),
+    ParseCase("--url with --config", ["chat", "--url", "https://e.com/mcp", "--config", "s.json"], .error("--url names a remote server; it cannot be used with --config", .chat)),
+    ParseCase("--url with a box option", ["tools", "--url", "https://e.com/mcp", "--allow-network"], .error("--allow-network is for servers this program starts", .tools)),
+    ParseCase("--header without --url", ["tools", "--header", "A: b"], .error("--header 'A: b' is for a remote server; give its --url", .tools)),
+    ParseCase("--header without a colon", ["tools", "--url", "https://e.com/mcp", "--header", "Authorization"], .error("--header needs 'Name: value', not 'Authorization'", .tools)),
+    ParseCase("--header with a bad name", ["tools", "--url", "https://e.com/mcp", "--header", "Bad Name: x"], .error("'Bad Name' is not a header name", .tools)),
+    ParseCase("serve takes no --url", ["serve", "--url", "https://e.com/mcp"], .error("unknown option '--url' for serve", .serve)),
 ]
 
 /// `tools --for-prompt TEXT`: what a turn with that prompt would get.

@@ -63,8 +63,8 @@ let configUsageCases: [ConfigUsageCase] = [
         name: "an entry without command", text: #"{"mcpServers": {"git": {"args": []}}}"#, argv: ["tools", "--schemas"], command: .tools,
         message: #"server "git" in '"#),
     ConfigUsageCase(
-        name: "a remote server", text: #"{"mcpServers": {"docs": {"url": "https://example.com/mcp"}}}"#, argv: [], command: nil,
-        message: #"server "docs" in '"#),
+        name: "a remote server whose url is not http", text: #"{"mcpServers": {"docs": {"url": "ftp://example.com/mcp"}}}"#, argv: [],
+        command: nil, message: #"server "docs" in '"#),
 ]
 
 @Suite("--config and --for-prompt", .serialized)

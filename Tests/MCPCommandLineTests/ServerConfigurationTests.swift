@@ -87,21 +87,22 @@ let refusedConfigurations: [RefusedConfiguration] = [
         #"has "disabled" a string, not true or false"#, server: "a"),
     RefusedConfiguration(
         "an empty name", #"{"mcpServers": {"": {"command": "x"}}}"#, .invalidEntry, "a server in the configuration has an empty name", server: ""),
-    // Remote servers: the HTTP transport is a later version's.
+    // Remote servers that cannot be reached as written.
     RefusedConfiguration(
-        "a url entry", #"{"mcpServers": {"time": {"command": "uvx"}, "docs": {"url": "https://example.com/mcp"}}}"#, .remoteServer,
-        #"server "docs" in the configuration is a remote server ("url" at https://example.com/mcp): remote servers need the HTTP transport, which this version of ondevice-mcp does not have"#,
-        server: "docs"),
+        "a url that is not http", #"{"mcpServers": {"docs": {"url": "ftp://example.com/mcp"}}}"#, .remoteServer,
+        #"server "docs" in the configuration has "url" "ftp://example.com/mcp", not an http:// or https:// URL"#, server: "docs"),
     RefusedConfiguration(
-        "a url entry with type http", #"{"mcpServers": {"docs": {"type": "http", "url": "https://example.com/mcp", "headers": {}}}}"#,
-        .remoteServer, #"server "docs" in the configuration is a remote server ("url" at https://example.com/mcp)"#, server: "docs"),
+        "a url that is not a string", #"{"mcpServers": {"docs": {"url": 7}}}"#, .remoteServer,
+        #"has "url" an integer, not a string"#, server: "docs"),
+    RefusedConfiguration(
+        "a url and a command", #"{"mcpServers": {"docs": {"url": "https://example.com/mcp", "command": "x"}}}"#, .remoteServer,
+        #"has both "url" and "command""#, server: "docs"),
+    RefusedConfiguration(
+        "headers that are not strings", #"{"mcpServers": {"docs": {"url": "https://example.com/mcp", "headers": {"X": 1}}}}"#,
+        .remoteServer, #"has "headers" "X" an integer, not a string"#, server: "docs"),
     RefusedConfiguration(
         "type sse without a url", #"{"mcpServers": {"events": {"type": "sse"}}}"#, .remoteServer,
-        #"server "events" in the configuration is a remote server ("type": "sse"): remote servers need the HTTP transport"#,
-        server: "events"),
-    RefusedConfiguration(
-        "Windsurf's serverUrl", #"{"mcpServers": {"w": {"serverUrl": "https://example.com/sse"}}}"#, .remoteServer,
-        #"is a remote server ("serverUrl" at https://example.com/sse)"#, server: "w"),
+        #"server "events" in the configuration has "type": "sse" but no "url""#, server: "events"),
 ]
 
 @Suite("mcpServers configuration files")
@@ -134,6 +135,18 @@ struct ServerConfigurationTests {
         #expect(alpha.currentDirectory == "/src/app")
         #expect(alpha.ignoredKeys == ["autoApprove", "envFile"])
         #expect(configuration.servers[2] == ServerConfiguration.Entry(name: "middle", command: "srv"))
+    }
+
+    @Test("Remote entries keep their URL and headers, beside commands, in the file's order", arguments: ["url", "serverUrl", "httpUrl"])
+    func remote(_ key: String) throws {
+        let text = #"{"mcpServers": {"time": {"command": "uvx"}, "docs": {"type": "http", "\#(key)": "https://example.com/mcp", "headers": {"Authorization": "Bearer t"}}}}"#
+        let configuration = try ServerConfiguration(parsing: Array(text.utf8))
+        #expect(configuration.servers.map(\.name) == ["time", "docs"])
+        let docs = try #require(configuration.servers.last)
+        #expect(docs.url == "https://example.com/mcp")
+        #expect(docs.headers == ["Authorization": "Bearer t"])
+        #expect(docs.ignoredKeys.isEmpty)
+        #expect(configuration.servers.first?.url == nil)
     }
 
     @Test("A relative cwd is taken from the file's directory", arguments: [("/etc/mcp", "/etc/mcp/work"), ("/etc/mcp/", "/etc/mcp/work")])
