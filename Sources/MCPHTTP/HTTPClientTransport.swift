@@ -69,7 +69,9 @@ public final class HTTPClientTransport: Transport {
     ///   `http://` to another machine (see ``HTTPTransportConfiguration/allowsInsecureCredentials``).
     public convenience init(url: URL, configuration: HTTPTransportConfiguration = HTTPTransportConfiguration()) throws {
         try Self.validate(url: url, configuration: configuration)
-        self.init(validated: url, configuration: configuration, exchanger: URLSessionExchanger())
+        // What may wait unread: one message or event at its limit, and a margin.
+        let waiting = max(configuration.maximumMessageBytes, configuration.maximumEventBytes) + (1 << 20)
+        self.init(validated: url, configuration: configuration, exchanger: URLSessionExchanger(maximumWaitingBytes: waiting))
     }
 
     /// A transport that sends its requests with `exchanger` (tests).
@@ -461,7 +463,7 @@ final class HTTPTransportCore: @unchecked Sendable {
     /// Reads events from a stream, delivering each message, until the answer to `awaited`
     /// (returned) or the end of the stream (`nil`).
     private func readEvents(
-        _ body: AsyncThrowingStream<Data, any Error>, parser: inout SSEParser, answering awaited: Awaited?, longLived: Bool
+        _ body: HTTPBody, parser: inout SSEParser, answering awaited: Awaited?, longLived: Bool
     ) async throws -> InboundMessage? {
         let start = parser
         let read: EventsRead = try await watched(longLived ? nil : configuration.idleTimeout, "an event stream") { [self] watch in
@@ -479,7 +481,7 @@ final class HTTPTransportCore: @unchecked Sendable {
     }
 
     private func readEvents(
-        _ body: AsyncThrowingStream<Data, any Error>, from start: SSEParser, answering awaited: Awaited?, watch: IdleWatch
+        _ body: HTTPBody, from start: SSEParser, answering awaited: Awaited?, watch: IdleWatch
     ) async throws -> EventsRead {
         var parser = start
         for try await chunk in body {
@@ -941,7 +943,7 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     /// Reads the HTTP+SSE event stream: the `endpoint` event first, then messages. Its end
     /// ends the connection (``receive()`` throws).
-    private func readLegacyStream(_ body: AsyncThrowingStream<Data, any Error>, endpoint: OneShot<Result<URL, HTTPTransportError>>, base: URL)
+    private func readLegacyStream(_ body: HTTPBody, endpoint: OneShot<Result<URL, HTTPTransportError>>, base: URL)
         async
     {
         var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)

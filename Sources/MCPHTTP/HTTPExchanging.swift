@@ -39,11 +39,42 @@ struct HTTPResponseHead: Sendable {
     }
 }
 
+/// A response body, in chunks as they arrive; each chunk is reported as read when the
+/// reader takes it, so that the exchanger can bound what is waiting to be read.
+struct HTTPBody: AsyncSequence, Sendable {
+    typealias Element = Data
+    typealias Failure = any Error
+
+    let chunks: AsyncThrowingStream<Data, any Error>
+    /// Called with the size of each chunk the reader takes.
+    let taken: @Sendable (Int) -> Void
+
+    init(_ chunks: AsyncThrowingStream<Data, any Error>, taken: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.chunks = chunks
+        self.taken = taken
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var chunks: AsyncThrowingStream<Data, any Error>.AsyncIterator
+        let taken: @Sendable (Int) -> Void
+
+        mutating func next() async throws -> Data? {
+            let chunk = try await chunks.next()
+            if let chunk { taken(chunk.count) }
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(chunks: chunks.makeAsyncIterator(), taken: taken)
+    }
+}
+
 /// A response whose head has arrived; its body arrives in chunks.
 struct HTTPResponse: Sendable {
     var head: HTTPResponseHead
     /// The body, as it arrives. Cancelling the task that iterates it cancels the request.
-    var body: AsyncThrowingStream<Data, any Error>
+    var body: HTTPBody
     /// Stops the request: the reader is done with the body (harmless once it has ended).
     var close: @Sendable () -> Void
 }

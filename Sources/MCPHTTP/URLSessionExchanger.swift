@@ -19,9 +19,14 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
     private let session: URLSession
     private let delegate: Delegate
 
-    /// - Parameter backstop: URLSession's own idle limit, a safety net behind the transport's
-    ///   exact ``HTTPTransportConfiguration/idleTimeout``; long-lived streams have none.
-    init() {
+    /// The most bytes of one response that may wait unread: URLSession delivers a body as
+    /// fast as the server sends it, whatever the reader does, so a body that outruns its
+    /// reader by more than this is cancelled with ``HTTPTransportError/messageTooLarge``.
+    let maximumWaitingBytes: Int
+
+    /// - Parameter maximumWaitingBytes: See ``maximumWaitingBytes``.
+    init(maximumWaitingBytes: Int = 9 << 20) {
+        self.maximumWaitingBytes = max(1, maximumWaitingBytes)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -48,7 +53,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
         let owner = TaskOwner(task)
         let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         continuation.onTermination = { _ in owner.cancel() }
-        let route = Route(body: continuation)
+        let route = Route(body: continuation, limit: maximumWaitingBytes, owner: owner)
         delegate.register(route, for: task.taskIdentifier)
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<HTTPResponseHead, any Error>) in
@@ -58,7 +63,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
         } onCancel: {
             owner.cancel()
         }
-        return HTTPResponse(head: head, body: body, close: { owner.cancel() })
+        return HTTPResponse(head: head, body: HTTPBody(body) { route.taken($0) }, close: { owner.cancel() })
     }
 
     func shutdown() {
@@ -81,10 +86,42 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
         private var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
         private var early: Result<HTTPResponseHead, any Error>?
         private var headDelivered = false
+        /// Bytes delivered and not yet taken by the reader.
+        private var waiting = 0
+        private let limit: Int
+        private let owner: TaskOwner
         let body: AsyncThrowingStream<Data, any Error>.Continuation
 
-        init(body: AsyncThrowingStream<Data, any Error>.Continuation) {
+        init(body: AsyncThrowingStream<Data, any Error>.Continuation, limit: Int, owner: TaskOwner) {
             self.body = body
+            self.limit = limit
+            self.owner = owner
+        }
+
+        /// Passes a chunk to the reader, or cancels the request when more than the limit
+        /// would be waiting unread (the reader gets the error after what it has).
+        func deliver(_ data: Data) {
+            let over: Bool = lock.withLock {
+                waiting += data.count
+                return waiting > limit
+            }
+            guard !over else {
+                owner.cancel()
+                body.finish(throwing: HTTPTransportError.make(
+                    .messageTooLarge, "the server sent more than \(limit) bytes faster than they were read; the response was cut"))
+                return
+            }
+            body.yield(data)
+        }
+
+        /// Whether a body of `length` bytes (`-1`: unknown) is over the limit.
+        func refusesLength(_ length: Int64) -> Bool {
+            length > Int64(limit)
+        }
+
+        /// The reader took `count` bytes.
+        func taken(_ count: Int) {
+            lock.withLock { waiting -= count }
         }
 
         func awaitHead(_ waiter: CheckedContinuation<HTTPResponseHead, any Error>) {
@@ -146,11 +183,14 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
                 if let name = name as? String, let value = value as? String { headers[name] = value }
             }
             route.deliverHead(.success(HTTPResponseHead(status: http.statusCode, headers: headers)))
-            completionHandler(.allow)
+            // A body announced larger than may ever wait unread is not received at all: the
+            // transport refuses it from its head, and URLSession would otherwise queue it
+            // for the delegate faster than the request can be cancelled.
+            completionHandler(route.refusesLength(http.expectedContentLength) ? .cancel : .allow)
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            route(dataTask.taskIdentifier)?.body.yield(data)
+            route(dataTask.taskIdentifier)?.deliver(data)
         }
 
         func urlSession(

@@ -164,7 +164,7 @@ final class FakeExchanger: HTTPExchanging, @unchecked Sendable {
             let chunk = Data(repeating: 0x20, count: size)
             body = AsyncThrowingStream(unfolding: { chunk })
         }
-        return HTTPResponse(head: HTTPResponseHead(status: response.status, headers: response.headers), body: body, close: close)
+        return HTTPResponse(head: HTTPResponseHead(status: response.status, headers: response.headers), body: HTTPBody(body), close: close)
     }
 
     func shutdown() {
