@@ -370,7 +370,8 @@ extension LanguageModelSession {
             }
             var outputs = [Transcript.ToolOutput?](repeating: nil, count: calls.count)
             for try await (index, output) in group { outputs[index] = output }
-            return outputs.map { $0! }
+            // Every index is filled once the group ends without throwing.
+            return outputs.compactMap { $0 }
         }
     }
 
