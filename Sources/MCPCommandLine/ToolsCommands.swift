@@ -115,11 +115,9 @@ extension Runner {
             throw Abort(code: failure(error, during: "tools/list", timeout: timeout))
         }
         let tools = await provider.availableTools
+        // The provider counted each definition when it listed them; the same counts here.
+        let tokens = Dictionary(await provider.availableCandidates.map { ($0.name, $0.tokens) }) { first, _ in first }
         await provider.close()
-        var tokens: [String: Int] = [:]
-        for tool in tools {
-            tokens[tool.name] = await BridgedToolset.tokens(of: tool, model: model, budget: budget)
-        }
         return BridgedServers(
             tools: tools, selection: selection, tokens: tokens, budget: budget,
             contextSize: BridgedToolset.contextSize(of: model, budget: budget),

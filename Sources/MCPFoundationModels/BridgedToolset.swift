@@ -102,8 +102,7 @@ public struct BridgedToolset: Sendable {
     /// The estimated tokens of a tool's definition: its name, description and encoded
     /// parameters schema at the budget's characters per token.
     public static func estimatedTokens(of tool: MCPBridgedTool, budget: ContextBudget) -> Int {
-        let schemaCharacters = (try? JSONEncoder().encode(tool.parameters).count) ?? 0
-        return budget.tokens(forCharacters: tool.name.count + tool.description.count + schemaCharacters)
+        ContextMeasure.estimatedTokens(of: tool, budget: budget)
     }
 }
 

@@ -38,7 +38,7 @@ struct ContextMeasure: Sendable {
         if #available(iOS 26.4, macOS 26.4, visionOS 26.4, *), let count = try? await model.tokenCount(for: tools) {
             return count
         }
-        return tools.reduce(0) { $0 + estimate(tool: $1) }
+        return tools.reduce(0) { $0 + Self.estimatedTokens(of: $1, budget: budget) }
     }
 
     /// The tokens of `entries`.
@@ -58,8 +58,9 @@ struct ContextMeasure: Sendable {
         return budget.tokens(forCharacters: text.count)
     }
 
-    /// The estimate of one tool's definition: its name, description and encoded parameters.
-    func estimate(tool: any Tool) -> Int {
+    /// The characters of a tool's name, description and encoded parameters schema, at the
+    /// budget's characters per token: the fallback wherever the model cannot count.
+    static func estimatedTokens(of tool: any Tool, budget: ContextBudget) -> Int {
         let schema = (try? JSONEncoder().encode(tool.parameters).count) ?? 0
         return budget.tokens(forCharacters: tool.name.count + tool.description.count + schema)
     }

@@ -168,6 +168,12 @@ public actor MCPSessionProvider {
         catalog?.entries.map(\.tool) ?? []
     }
 
+    /// The same tools as the selector sees them, each with the tokens its definition costs
+    /// (counted by the model where it can, once per tool list).
+    public var availableCandidates: [ToolCandidate] {
+        catalog?.candidates ?? []
+    }
+
     // MARK: Turns
 
     /// The session for a turn whose prompt is not known yet: the current one while nothing
@@ -187,9 +193,7 @@ public actor MCPSessionProvider {
         startWatching()
         if let current, current.isResponding { return current }
         var reasons: [SessionBuild.Reason] = []
-        if catalog == nil || changesApplied != changesHeard {
-            let heard = changesHeard
-            let relisted = try await relist()
+        if let (relisted, heard) = try await relistIfChanged() {
             if let current, current.isResponding { return current }
             if catalog != nil { reasons.append(.toolsChanged) }
             catalog = relisted
@@ -202,7 +206,7 @@ public actor MCPSessionProvider {
         chosen.excluded = catalog.excluded + choice.excluded
         let tools = choice.selected.compactMap { catalog.tool(named: $0.name) }
 
-        let fixed = try await fixedTokens(tools: tools, prompt: prompt)
+        let fixed = await fixedTokens(toolTokens: choice.tokens, prompt: prompt)
         let historyTokens = await tokens(of: history)
         let contextSize = measure.contextSize
         var entries = history
@@ -276,9 +280,8 @@ public actor MCPSessionProvider {
     /// The tools a turn with `prompt` would get, and why the others would not: what
     /// ``session(for:)`` would choose, without building a session.
     public func selection(for prompt: String) async throws -> ToolSelection {
-        if catalog == nil || changesApplied != changesHeard {
-            let heard = changesHeard
-            catalog = try await relist()
+        if let (relisted, heard) = try await relistIfChanged() {
+            catalog = relisted
             changesApplied = heard
         }
         let catalog = self.catalog ?? ToolCatalog()
@@ -326,6 +329,14 @@ public actor MCPSessionProvider {
         return Set(catalog.candidates.filter { pins.contains($0.name) || pins.contains($0.serverName) }.map(\.name))
     }
 
+    /// A new catalog and the count of changes it reflects, when no catalog was listed yet or
+    /// a change was heard since; `nil` otherwise. The caller decides whether to keep it.
+    private func relistIfChanged() async throws -> (ToolCatalog, heard: Int)? {
+        guard catalog == nil || changesApplied != changesHeard else { return nil }
+        let heard = changesHeard
+        return (try await relist(), heard)
+    }
+
     /// Lists every server's tools and bridges them.
     private func relist() async throws -> ToolCatalog {
         var listings: [(server: String, client: MCPClient, listing: ToolListing)] = []
@@ -368,7 +379,8 @@ public actor MCPSessionProvider {
             history.removeSubrange(start...)
         }
         let tools = currentTools.compactMap { catalog?.tool(named: $0) }
-        let fixed = try await fixedTokens(tools: tools, prompt: prompt)
+        let toolTokens = catalog?.candidates.filter { currentTools.contains($0.name) }.reduce(0) { $0 + $1.tokens } ?? 0
+        let fixed = await fixedTokens(toolTokens: toolTokens, prompt: prompt)
         let historyTokens = await tokens(of: history)
         let contextSize = measure.contextSize
         let room = max(0, contextSize - fixed)
@@ -390,9 +402,10 @@ public actor MCPSessionProvider {
 
     // MARK: Counting
 
-    /// The tokens of everything in a turn but the history: instructions, tools, the prompt
-    /// and the room kept for the answer.
-    private func fixedTokens(tools: [MCPBridgedTool], prompt: String) async throws -> Int {
+    /// The tokens of everything in a turn but the history: instructions, the tools'
+    /// definitions (`toolTokens`, as the catalog counted them), the prompt and the room kept
+    /// for the answer.
+    private func fixedTokens(toolTokens: Int, prompt: String) async -> Int {
         let instructions: Int
         if let known = instructionsTokens {
             instructions = known
@@ -401,9 +414,6 @@ public actor MCPSessionProvider {
                 segments: [.text(Transcript.TextSegment(content: configuration.instructions))], toolDefinitions: []))
             instructions = await measure.tokens(for: [entry])
             instructionsTokens = instructions
-        }
-        let toolTokens = tools.reduce(0) { total, tool in
-            total + (catalog?.candidates.first { $0.name == tool.name }?.tokens ?? measure.estimate(tool: tool))
         }
         let promptTokens = prompt.isEmpty ? 0 : await measure.tokens(forPrompt: prompt)
         return instructions + toolTokens + promptTokens + configuration.budget.responseTokens
