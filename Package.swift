@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "OnDeviceMCPExamplesTests", dependencies: ["OnDeviceMCPExamples", "MCP", "OnDeviceMCPTestSupport"]),
         .testTarget(name: "PortableFoundationModelsTests", dependencies: ["PortableFoundationModels"]),
         .testTarget(
-            name: "MCPFoundationModelsTests", dependencies: ["MCPFoundationModels", "PortableFoundationModels", "MCP"],
+            name: "MCPFoundationModelsTests", dependencies: ["MCPFoundationModels", "PortableFoundationModels", "MCP", "OnDeviceMCPTestSupport"],
             exclude: ["Fixtures"]
         ),
         // A test MCP server with one fault per mode (raw JSON-RPC over stdio, no MCPServer),

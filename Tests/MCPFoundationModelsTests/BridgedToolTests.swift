@@ -3,6 +3,7 @@
 // exists only where Apple's FoundationModels does not.
 import Foundation
 import MCP
+import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 

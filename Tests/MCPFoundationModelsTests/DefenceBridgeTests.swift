@@ -1,4 +1,5 @@
 import MCP
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCPFoundationModels

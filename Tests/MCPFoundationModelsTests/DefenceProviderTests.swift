@@ -1,5 +1,6 @@
 #if !canImport(FoundationModels)
 import MCP
+import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 

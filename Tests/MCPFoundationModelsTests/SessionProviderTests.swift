@@ -1,6 +1,7 @@
 #if !canImport(FoundationModels)
 import Foundation
 import MCP
+import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 

@@ -59,15 +59,3 @@ func connectedServer(_ tools: [MCPTool]) async throws -> (MCPServer, MCPClient) 
     let client = try await MCPClient.connect(to: server)
     return (server, client)
 }
-
-/// Records values from concurrent code.
-final class Recorder<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Value] = []
-
-    func append(_ value: Value) {
-        lock.withLock { stored.append(value) }
-    }
-
-    var values: [Value] { lock.withLock { stored } }
-}

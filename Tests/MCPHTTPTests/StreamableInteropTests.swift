@@ -66,7 +66,7 @@ struct StreamableInteropTests {
         try await Self.withServer(arguments, handshake: handshake) { client, _ in
             let echo = try await client.callTool(name: "echo", arguments: ["text": "héllo"])
             #expect(echo.text == "héllo")
-            let progress = LockedValues<Double>()
+            let progress = Recorder<Double>()
             let slow = try await client.callTool(name: "slow", arguments: ["seconds": 0.2, "steps": 4]) { report in
                 progress.append(report.progress)
             }
@@ -136,7 +136,7 @@ struct StreamableInteropTests {
     @Test("tools/list_changed reaches a running MCPSessionProvider: the next turn offers the new tool", arguments: [MCPClient.Handshake.version(.v2025_11_25), .auto])
     func listChangedReachesProvider(_ handshake: MCPClient.Handshake) async throws {
         try await Self.withServer([], handshake: handshake) { client, _ in
-            let offered = LockedValues<[String]>()
+            let offered = Recorder<[String]>()
             let model = ScriptedLanguageModel { request in
                 offered.append(request.tools.map(\.name))
                 return .text("ok")
@@ -174,17 +174,4 @@ struct StreamableInteropTests {
         }
     }
     #endif
-}
-
-/// Values appended from concurrent code.
-final class LockedValues<Value: Sendable>: @unchecked Sendable {
-    // Safety: `stored` is read and written with `lock` held.
-    private let lock = NSLock()
-    private var stored: [Value] = []
-
-    func append(_ value: Value) {
-        lock.withLock { stored.append(value) }
-    }
-
-    var values: [Value] { lock.withLock { stored } }
 }
