@@ -1,0 +1,401 @@
+internal import Foundation
+internal import MCPPlatform
+
+/// Sends plain `http://` requests over the transport's own TCP connections, reading each
+/// response only as fast as its reader takes it.
+///
+/// This is the transport's answer to a server that floods: URLSession (on Linux, libcurl
+/// under FoundationNetworking) receives a body as fast as the server sends it and queues it
+/// for its delegate, whatever the reader does, so a 64 MiB answer can sit in memory before a
+/// cancellation lands. Here each response has a reading thread that stops reading once
+/// ``window`` bytes wait unread, so TCP's own flow control holds the server back, and that
+/// a cancellation or a dropped body stops at once (a wake-up pipe beside the socket).
+///
+/// What it speaks: HTTP/1.1 with `Content-Length` and chunked bodies and bodies that end with
+/// the connection; connections kept alive and reused (a few per host); a reused connection
+/// the server closed before answering is retried once on a new one. No redirects are followed
+/// (a `3xx` is the response), no compression is asked for, no cookies are kept, and no proxy
+/// is used — ``HTTPClientTransport`` uses URLSession instead when a proxy is configured.
+final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
+    /// The most bytes of one response read ahead of its reader: reading pauses there until the
+    /// reader takes some.
+    let window: Int
+    private let pool: ConnectionPool
+    // Safety: `live` and `isShutDown` are used with `lock` held.
+    private let lock = Lock()
+    private var live: [ObjectIdentifier: Exchange] = [:]
+    private var isShutDown = false
+
+    init(window: Int = 256 << 10, maximumIdleConnections: Int = 8) {
+        self.window = max(1, window)
+        pool = ConnectionPool(maximumIdle: maximumIdleConnections)
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let target = try Target(request.url)
+        let bytes = try Self.serialize(request, to: target)
+        let exchange = try Exchange(window: window)
+        let admitted = lock.withLock {
+            guard !isShutDown else { return false }
+            live[ObjectIdentifier(exchange)] = exchange
+            return true
+        }
+        guard admitted else {
+            exchange.release()
+            throw CancellationError()
+        }
+        let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        continuation.onTermination = { _ in exchange.cancel() }
+        let pool = pool
+        do {
+            try POSIX.startThread(named: "MCPHTTP.connection") { [weak self] in
+                exchange.run(bytes, method: request.method, to: target, pool: pool, body: continuation)
+                self?.forget(exchange)
+            }
+        } catch {
+            forget(exchange)
+            exchange.release()
+            throw HTTPTransportError.make(.network, "cannot start the connection's thread: \(error)")
+        }
+        let head = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<HTTPResponseHead, any Error>) in
+                exchange.awaitHead(waiter)
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
+        return HTTPResponse(head: head, body: HTTPBody(body) { exchange.taken($0) }, close: { exchange.cancel() })
+    }
+
+    func shutdown() {
+        let exchanges = lock.withLock {
+            isShutDown = true
+            let all = Array(live.values)
+            live = [:]
+            return all
+        }
+        for exchange in exchanges { exchange.cancel() }
+        pool.closeAll()
+    }
+
+    private func forget(_ exchange: Exchange) {
+        _ = lock.withLock { live.removeValue(forKey: ObjectIdentifier(exchange)) }
+    }
+
+    // MARK: Requests
+
+    /// Where a request goes: the address to connect to, and what goes in its request line.
+    struct Target: Sendable {
+        var host: String
+        var port: Int
+        /// The `Host` field's value.
+        var authority: String
+        /// The request target: the path (at least `/`) and the query.
+        var path: String
+        /// The pool's key for connections to this host and port.
+        var key: String { "\(host) \(port)" }
+
+        init(_ url: URL) throws {
+            guard url.scheme?.lowercased() == "http",
+                let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                var host = components.host, !host.isEmpty
+            else {
+                throw HTTPTransportError.make(.network, "\(url.absoluteString) is not a plain http:// URL with a host")
+            }
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            self.host = host
+            port = components.port ?? 80
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            authority = components.port.map { "\(bracketed):\($0)" } ?? bracketed
+            let encodedPath = components.percentEncodedPath
+            path = (encodedPath.isEmpty ? "/" : encodedPath) + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
+        }
+    }
+
+    /// The request's bytes: request line, fields, `Host` and `Content-Length`, body.
+    ///
+    /// - Throws: ``HTTPTransportError/network`` for a field that could split the head (a line
+    ///   break or a NUL in a value, a name that is not a token): nothing is sent.
+    static func serialize(_ request: HTTPRequest, to target: Target) throws -> [UInt8] {
+        var head = "\(request.method) \(target.path) HTTP/1.1\r\nHost: \(target.authority)\r\n"
+        for (name, value) in request.headers {
+            let lowered = name.lowercased()
+            if lowered == "host" || lowered == "content-length" || lowered == "connection" || lowered == "transfer-encoding" { continue }
+            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+                throw HTTPTransportError.make(.network, "refusing to send a header named \(String(reflecting: name)): not a valid field name")
+            }
+            guard !value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                throw HTTPTransportError.make(.network, "refusing to send the \(name) header: its value contains a line break")
+            }
+            head += "\(name): \(value)\r\n"
+        }
+        if let body = request.body {
+            head += "Content-Length: \(body.count)\r\n"
+        } else if request.method == "POST" || request.method == "PUT" {
+            head += "Content-Length: 0\r\n"
+        }
+        head += "\r\n"
+        var bytes = Array(head.utf8)
+        if let body = request.body { bytes.append(contentsOf: body) }
+        return bytes
+    }
+
+    /// RFC 9110's `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    // MARK: One exchange
+
+    /// One request and its response: the reading thread, the head's waiter, and how much
+    /// of the body waits unread.
+    final class Exchange: @unchecked Sendable {
+        // Safety: everything below is used with `condition` held, apart from the wake-up
+        // pipe's descriptors, which are immutable and closed only by `release()` once the
+        // thread is done and `cancel()` can no longer write to them (`released`).
+        private let condition = ConditionLock()
+        private let wake: (read: Int32, write: Int32)
+        private let window: Int
+        private var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+        private var early: Result<HTTPResponseHead, any Error>?
+        private var headDelivered = false
+        private var cancelled = false
+        private var released = false
+        /// Bytes delivered to the body and not yet taken by its reader.
+        private var waiting = 0
+
+        init(window: Int) throws {
+            self.window = window
+            do {
+                wake = try POSIX.makeWakePipe()
+            } catch {
+                throw HTTPTransportError.make(.network, "cannot make the connection's wake-up pipe: \(error)")
+            }
+        }
+
+        /// Stops the exchange: the head's waiter gets `CancellationError` at once, and the
+        /// thread stops whatever it waits for (connecting, sending, reading, room to deliver).
+        func cancel() {
+            condition.lock()
+            cancelled = true
+            if !released { POSIX.signalWakePipe(wake.write) }
+            condition.broadcast()
+            condition.unlock()
+            deliverHead(.failure(CancellationError()))
+        }
+
+        /// Closes the wake-up pipe: the thread is done with it.
+        func release() {
+            condition.withLock {
+                guard !released else { return }
+                released = true
+                POSIX.close(wake.read)
+                POSIX.close(wake.write)
+            }
+        }
+
+        func awaitHead(_ waiter: CheckedContinuation<HTTPResponseHead, any Error>) {
+            condition.lock()
+            if let early {
+                self.early = nil
+                condition.unlock()
+                waiter.resume(with: early)
+                return
+            }
+            headWaiter = waiter
+            condition.unlock()
+        }
+
+        /// Delivers the head (or the failure before it); the first call wins.
+        private func deliverHead(_ result: Result<HTTPResponseHead, any Error>) {
+            condition.lock()
+            guard !headDelivered else {
+                condition.unlock()
+                return
+            }
+            headDelivered = true
+            let waiter = headWaiter
+            headWaiter = nil
+            if waiter == nil { early = result }
+            condition.unlock()
+            waiter?.resume(with: result)
+        }
+
+        /// The reader took `count` bytes: reading may go on once enough room is free.
+        func taken(_ count: Int) {
+            condition.withLock {
+                waiting -= count
+                if waiting <= window / 2 { condition.signal() }
+            }
+        }
+
+        /// Counts a chunk as waiting, then blocks while more than the window waits unread.
+        /// Returns `false` once the exchange is cancelled.
+        private func admit(_ count: Int) -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            waiting += count
+            while waiting > window && !cancelled { condition.wait() }
+            return !cancelled
+        }
+
+        private var isCancelled: Bool { condition.withLock { cancelled } }
+
+        /// The thread's body: connects (or reuses a connection), sends, and reads the response
+        /// into `body` until it ends, fails or is cancelled.
+        func run(_ bytes: [UInt8], method: String, to target: Target, pool: ConnectionPool, body: AsyncThrowingStream<Data, any Error>.Continuation) {
+            defer { release() }
+            var outcome: Result<Void, any Error>
+            var attempt = 0
+            repeat {
+                attempt += 1
+                let reused = attempt == 1 ? pool.take(target.key) : nil
+                outcome = exchange(bytes, method: method, to: target, over: reused, pool: pool, body: body)
+                // A kept-alive connection the server closed before it answered: once more, on a new one.
+                if case .failure(let error as StaleConnection) = outcome {
+                    outcome = .failure(error.underlying)
+                    if reused != nil, !isCancelled { continue }
+                }
+                break
+            } while attempt < 2
+            switch outcome {
+            case .success:
+                body.finish()
+            case .failure(let error):
+                let failure: any Error = isCancelled ? CancellationError() : error
+                deliverHead(.failure(failure))
+                body.finish(throwing: failure)
+            }
+        }
+
+        /// A reused connection that failed before any byte of its response arrived.
+        private struct StaleConnection: Error {
+            var underlying: any Error
+        }
+
+        private func exchange(
+            _ bytes: [UInt8], method: String, to target: Target, over reused: Int32?, pool: ConnectionPool,
+            body: AsyncThrowingStream<Data, any Error>.Continuation
+        ) -> Result<Void, any Error> {
+            let socket: Int32
+            if let reused {
+                socket = reused
+            } else {
+                do throws(SocketFailure) {
+                    socket = try POSIX.connectTCP(host: target.host, port: target.port, wake: wake.read)
+                } catch {
+                    return .failure(Self.describe(error, "cannot connect to \(target.authority)"))
+                }
+            }
+            var keep = false
+            defer { if !keep { POSIX.close(socket) } }
+            do throws(SocketFailure) {
+                try POSIX.sendAll(socket, bytes, wake: wake.read)
+            } catch {
+                let failure = Self.describe(error, "cannot send the request to \(target.authority)")
+                return .failure(reused != nil ? StaleConnection(underlying: failure) : failure)
+            }
+            var parser = HTTP1ResponseParser(requestMethod: method)
+            var received = 0
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
+            defer { buffer.deallocate() }
+            while true {
+                let count: Int
+                do throws(SocketFailure) {
+                    count = try POSIX.receive(socket, into: buffer, wake: wake.read)
+                } catch {
+                    let failure = Self.describe(error, "the connection to \(target.authority) failed")
+                    return .failure(reused != nil && received == 0 ? StaleConnection(underlying: failure) : failure)
+                }
+                received += count
+                let events: [HTTP1ResponseParser.Event]
+                do throws(HTTP1ResponseParser.Malformed) {
+                    events = count == 0 ? try parser.finish() : try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                } catch {
+                    let failure = HTTPTransportError.make(.network, "\(target.authority) sent a broken HTTP response: \(error)")
+                    return .failure(reused != nil && received == 0 ? StaleConnection(underlying: failure) : failure)
+                }
+                for event in events {
+                    switch event {
+                    case .head(let status, let headers):
+                        deliverHead(.success(HTTPResponseHead(status: status, headers: headers)))
+                    case .body(let chunk):
+                        guard !chunk.isEmpty else { continue }
+                        body.yield(Data(chunk))
+                        guard admit(chunk.count) else { return .failure(CancellationError()) }
+                    case .end(let reusable):
+                        if reusable, !isCancelled {
+                            keep = true
+                            pool.put(socket, for: target.key)
+                        }
+                        return .success(())
+                    }
+                }
+            }
+        }
+
+        private static func describe(_ failure: SocketFailure, _ what: String) -> any Error {
+            switch failure {
+            case .cancelled: CancellationError()
+            case .failed(let reason): HTTPTransportError.make(.network, "\(what): \(reason)")
+            }
+        }
+    }
+
+    // MARK: Kept-alive connections
+
+    /// Idle connections kept for the next request to the same host and port.
+    final class ConnectionPool: @unchecked Sendable {
+        // Safety: `idle` and `closed` are used with `lock` held.
+        private let lock = Lock()
+        private var idle: [String: [Int32]] = [:]
+        private var closed = false
+        let maximumIdle: Int
+
+        init(maximumIdle: Int) {
+            self.maximumIdle = maximumIdle
+        }
+
+        deinit {
+            for descriptors in idle.values {
+                for descriptor in descriptors { POSIX.close(descriptor) }
+            }
+        }
+
+        /// An idle connection to `key` the server has not closed, if there is one.
+        func take(_ key: String) -> Int32? {
+            while let descriptor = lock.withLock({ idle[key]?.popLast() }) {
+                if POSIX.isIdleConnectionUsable(descriptor) { return descriptor }
+                POSIX.close(descriptor)
+            }
+            return nil
+        }
+
+        /// Keeps a connection whose response is complete, or closes it when the pool is full or closed.
+        func put(_ descriptor: Int32, for key: String) {
+            let kept = lock.withLock {
+                guard !closed, idle[key, default: []].count < maximumIdle else { return false }
+                idle[key, default: []].append(descriptor)
+                return true
+            }
+            if !kept { POSIX.close(descriptor) }
+        }
+
+        func closeAll() {
+            let all = lock.withLock {
+                closed = true
+                let all = idle.values.flatMap { $0 }
+                idle = [:]
+                return all
+            }
+            for descriptor in all { POSIX.close(descriptor) }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+// TCP client sockets for the HTTP transport's own connections: name resolution, a connect
+// that can be abandoned, and reads and writes that wait on the socket and a wake-up pipe at
+// once, so that another thread can stop them at any moment.
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Why a socket operation did not complete.
+package enum SocketFailure: Error, Sendable, CustomStringConvertible {
+    /// The wake-up pipe was signalled: the caller gave up on the operation.
+    case cancelled
+    /// The operation failed; the text says what failed and why.
+    case failed(String)
+
+    package var description: String {
+        switch self {
+        case .cancelled: "cancelled"
+        case .failed(let text): text
+        }
+    }
+}
+
+extension POSIX {
+    #if canImport(Glibc)
+    private static let streamSocketType = Int32(SOCK_STREAM.rawValue)
+    private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #elseif canImport(Musl)
+    private static let streamSocketType = SOCK_STREAM
+    private static let sendFlags = MSG_NOSIGNAL
+    #else
+    private static let streamSocketType = SOCK_STREAM
+    // Darwin has no MSG_NOSIGNAL: SIGPIPE is ignored process-wide instead (see connectTCP).
+    private static let sendFlags: Int32 = 0
+    #endif
+
+    /// Connects to `host` (a name or an address literal) on `port`, trying each address the
+    /// name resolves to in turn.
+    ///
+    /// The socket is close-on-exec and non-blocking, with Nagle's algorithm off; every wait
+    /// (the connect itself) also watches `wake`, and a byte there ends it with
+    /// ``SocketFailure/cancelled``. Name resolution cannot be interrupted: it runs to its end
+    /// on the calling thread, and a cancellation is noticed just after.
+    package static func connectTCP(host: String, port: Int, wake: Int32) throws(SocketFailure) -> Int32 {
+        ignoreBrokenPipeSignal()
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = streamSocketType
+        hints.ai_flags = AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            let reason = status == EAI_SYSTEM ? message(for: errno) : String(cString: gai_strerror(status))
+            throw .failed("the name does not resolve: \(reason)")
+        }
+        defer { freeaddrinfo(first) }
+        var failures: [String] = []
+        var next: UnsafeMutablePointer<addrinfo>? = first
+        while let entry = next {
+            next = entry.pointee.ai_next
+            if isSignalled(wake) { throw .cancelled }
+            do throws(SocketFailure) {
+                return try connect(entry.pointee, wake: wake)
+            } catch .cancelled {
+                throw .cancelled
+            } catch {
+                failures.append(error.description)
+            }
+        }
+        throw .failed(failures.joined(separator: "; "))
+    }
+
+    /// One attempt: a socket for the address, and a connect that waits for the socket or `wake`.
+    private static func connect(_ address: addrinfo, wake: Int32) throws(SocketFailure) -> Int32 {
+        let made: Int32 = spawnLock.withLock {
+            // Under the spawn lock, so that no child spawned meanwhile inherits the socket
+            // before it is close-on-exec (Darwin has no SOCK_CLOEXEC).
+            let descriptor = socket(address.ai_family, address.ai_socktype, address.ai_protocol)
+            if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            return descriptor
+        }
+        guard made >= 0 else { throw .failed("socket: \(message(for: errno))") }
+        var keep = false
+        defer { if !keep { close(made) } }
+        _ = fcntl(made, F_SETFL, fcntl(made, F_GETFL) | O_NONBLOCK)
+        var on: Int32 = 1
+        _ = setsockopt(made, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+        _ = setsockopt(made, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        var result = systemConnect(made, address.ai_addr, address.ai_addrlen)
+        while result != 0 && errno == EINTR {
+            result = systemConnect(made, address.ai_addr, address.ai_addrlen)
+        }
+        if result != 0 {
+            guard errno == EINPROGRESS || errno == EALREADY else { throw .failed("connect: \(message(for: errno))") }
+            try wait(for: made, writable: true, wake: wake)
+            var failure: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            guard getsockopt(made, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 else {
+                throw .failed("getsockopt: \(message(for: errno))")
+            }
+            guard failure == 0 else { throw .failed("connect: \(message(for: failure))") }
+        }
+        keep = true
+        return made
+    }
+
+    private static func systemConnect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
+        #if canImport(Darwin)
+        Darwin.connect(descriptor, address, length)
+        #elseif canImport(Glibc)
+        Glibc.connect(descriptor, address, length)
+        #else
+        Musl.connect(descriptor, address, length)
+        #endif
+    }
+
+    private static func systemSend(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+        #if canImport(Darwin)
+        Darwin.send(socket, bytes, count, flags)
+        #elseif canImport(Glibc)
+        Glibc.send(socket, bytes, count, flags)
+        #else
+        Musl.send(socket, bytes, count, flags)
+        #endif
+    }
+
+    /// Waits until `socket` can be read (or written), or `wake` has a byte.
+    ///
+    /// - Throws: ``SocketFailure/cancelled`` when `wake` is signalled (it is left signalled:
+    ///   the caller's wake-up pipe means "stop", once and for all).
+    package static func wait(for socket: Int32, writable: Bool, wake: Int32) throws(SocketFailure) {
+        var entries = [
+            pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: socket, events: Int16(writable ? POLLOUT : POLLIN), revents: 0),
+        ]
+        while true {
+            let ready = poll(&entries, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .failed("poll: \(message(for: errno))")
+            }
+            if entries[0].revents != 0 { throw .cancelled }
+            if entries[1].revents != 0 { return }
+        }
+    }
+
+    /// Whether a wake-up pipe has a byte, without waiting.
+    package static func isSignalled(_ wake: Int32) -> Bool {
+        var entry = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&entry, 1, 0)
+            if ready >= 0 { return ready == 1 }
+            if errno != EINTR { return false }
+        }
+    }
+
+    /// Sends all of `bytes` on a non-blocking socket, waiting for room as needed.
+    package static func sendAll(_ socket: Int32, _ bytes: [UInt8], wake: Int32) throws(SocketFailure) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                systemSend(socket, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, sendFlags)
+            }
+            if count >= 0 {
+                offset += count
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: try wait(for: socket, writable: true, wake: wake)
+            default: throw .failed("send: \(message(for: errno))")
+            }
+        }
+    }
+
+    /// Reads what the socket has (at most `buffer.count` bytes), waiting for it as needed;
+    /// returns 0 when the peer closed its side.
+    package static func receive(_ socket: Int32, into buffer: UnsafeMutableRawBufferPointer, wake: Int32) throws(SocketFailure) -> Int {
+        while true {
+            let count = recv(socket, buffer.baseAddress, buffer.count, 0)
+            if count >= 0 { return count }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: try wait(for: socket, writable: false, wake: wake)
+            default: throw .failed("recv: \(message(for: errno))")
+            }
+        }
+    }
+
+    /// Whether an idle kept-alive connection can carry another request: the peer has sent
+    /// nothing (no close, no stray bytes) since its last response.
+    package static func isIdleConnectionUsable(_ socket: Int32) -> Bool {
+        var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&entry, 1, 0)
+            if ready >= 0 { return ready == 0 }
+            if errno != EINTR { return false }
+        }
+    }
+}
