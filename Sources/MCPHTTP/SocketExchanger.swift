@@ -25,6 +25,22 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
     private let lock = Lock()
     private var live: [ObjectIdentifier: Exchange] = [:]
     private var isShutDown = false
+    let statistics = Statistics()
+
+    /// What the exchanger did, for tests: connections opened, and the most bytes of one
+    /// response that ever waited unread.
+    final class Statistics: @unchecked Sendable {
+        // Safety: both counters are used with `lock` held.
+        private let lock = Lock()
+        private var opened = 0
+        private var peak = 0
+
+        var connectionsOpened: Int { lock.withLock { opened } }
+        var peakUnreadBytes: Int { lock.withLock { peak } }
+
+        func noteConnection() { lock.withLock { opened += 1 } }
+        func noteUnread(_ count: Int) { lock.withLock { peak = max(peak, count) } }
+    }
 
     init(window: Int = 256 << 10, maximumIdleConnections: Int = 8) {
         self.window = max(1, window)
@@ -38,7 +54,7 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
     func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         let target = try Target(request.url)
         let bytes = try Self.serialize(request, to: target)
-        let exchange = try Exchange(window: window)
+        let exchange = try Exchange(window: window, statistics: statistics)
         let admitted = lock.withLock {
             guard !isShutDown else { return false }
             live[ObjectIdentifier(exchange)] = exchange
@@ -171,8 +187,11 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
         /// Bytes delivered to the body and not yet taken by its reader.
         private var waiting = 0
 
-        init(window: Int) throws {
+        private let statistics: Statistics
+
+        init(window: Int, statistics: Statistics) throws {
             self.window = window
+            self.statistics = statistics
             do {
                 wake = try POSIX.makeWakePipe()
             } catch {
@@ -242,6 +261,7 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
             condition.lock()
             defer { condition.unlock() }
             waiting += count
+            statistics.noteUnread(waiting)
             while waiting > window && !cancelled { condition.wait() }
             return !cancelled
         }
@@ -290,6 +310,7 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
             } else {
                 do throws(SocketFailure) {
                     socket = try POSIX.connectTCP(host: target.host, port: target.port, wake: wake.read)
+                    statistics.noteConnection()
                 } catch {
                     return .failure(Self.describe(error, "cannot connect to \(target.authority)"))
                 }
