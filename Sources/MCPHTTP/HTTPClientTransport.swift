@@ -77,7 +77,7 @@ public final class HTTPClientTransport: Transport {
     /// body as fast as it comes, whatever the reader does), unless a proxy applies; URLSession
     /// for `https://`, for proxies, and on Apple platforms (where it is the system's networking,
     /// with its policies such as App Transport Security).
-    static func exchanger(for url: URL, configuration: HTTPTransportConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) -> any HTTPExchanging {
+    package static func exchanger(for url: URL, configuration: HTTPTransportConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) -> any HTTPExchanging {
         #if !canImport(Darwin)
         if url.scheme?.lowercased() == "http", let host = url.host, !Self.proxyApplies(to: host, environment: environment) {
             return SocketExchanger()

@@ -1,15 +1,15 @@
 /// One event of a Server-Sent Events stream.
-struct SSEEvent: Hashable, Sendable {
+package struct SSEEvent: Hashable, Sendable {
     /// The event type: the `event` field, `"message"` when the event had none.
-    var type: String
+    package var type: String
     /// The `data` lines, joined with line feeds (UTF-8 bytes, not decoded).
-    var data: [UInt8]
+    package var data: [UInt8]
     /// The last event ID when the event was dispatched (its own `id` field, or an earlier
     /// event's); `nil` when the stream has set none.
-    var id: String?
+    package var id: String?
 
     /// The data as text (invalid UTF-8 replaced).
-    var text: String { String(decoding: data, as: UTF8.self) }
+    package var text: String { String(decoding: data, as: UTF8.self) }
 }
 
 /// An incremental parser for `text/event-stream` bodies (the WHATWG HTML "event stream
@@ -25,17 +25,17 @@ struct SSEEvent: Hashable, Sendable {
 /// Memory is bounded: the bytes of one event — every line since the last blank line,
 /// comments included — may not pass `maximumEventBytes`; the parser throws
 /// ``EventTooLarge`` as soon as they do, before holding more.
-struct SSEParser: Sendable {
+package struct SSEParser: Sendable {
     /// An event longer than the parser's limit; the stream cannot be read further.
-    struct EventTooLarge: Error, Hashable, Sendable {
-        let limit: Int
+    package struct EventTooLarge: Error, Hashable, Sendable {
+        package let limit: Int
     }
 
     /// The most bytes one event may take, counting all of its lines.
-    let maximumEventBytes: Int
+    package let maximumEventBytes: Int
     /// The last event ID (the `id` field), kept across events, as the spec's reconnection
     /// needs it (`Last-Event-ID`).
-    private(set) var lastEventID: String?
+    package private(set) var lastEventID: String?
     /// The reconnection time the server asked for with `retry`, in milliseconds.
     private(set) var reconnectionTime: Int?
     /// How many events the parser has dispatched.
@@ -52,18 +52,18 @@ struct SSEParser: Sendable {
     private var pastStart = false
     private var bomMatched = 0
 
-    init(maximumEventBytes: Int) {
+    package init(maximumEventBytes: Int) {
         self.maximumEventBytes = maximumEventBytes
     }
 
     /// Whether part of an event has arrived but not its final blank line.
     /// (Comment lines alone are not part of an event.)
-    var isMidEvent: Bool { !line.isEmpty || hasData || eventType != nil || (bomMatched > 0 && !pastStart) }
+    package var isMidEvent: Bool { !line.isEmpty || hasData || eventType != nil || (bomMatched > 0 && !pastStart) }
 
     /// Feeds the next bytes of the stream; returns the events they complete, in order.
     ///
     /// - Throws: ``EventTooLarge`` when an event passes the limit (the parser is then spent).
-    mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws(EventTooLarge) -> [SSEEvent] where Bytes.Element == UInt8 {
+    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws(EventTooLarge) -> [SSEEvent] where Bytes.Element == UInt8 {
         var events: [SSEEvent] = []
         for byte in bytes {
             if !pastStart {
@@ -91,7 +91,7 @@ struct SSEParser: Sendable {
     }
 
     /// Ends the stream; returns whether it ended in the middle of an event (which is dropped).
-    mutating func finish() -> Bool {
+    package mutating func finish() -> Bool {
         let midEvent = isMidEvent
         line.removeAll()
         resetEvent()
