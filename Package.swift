@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PortableFoundationModels", targets: ["PortableFoundationModels"]),
         .library(name: "MCPFoundationModels", targets: ["MCPFoundationModels"]),
         .library(name: "MCPHTTP", targets: ["MCPHTTP"]),
+        .library(name: "ChatCompletions", targets: ["ChatCompletions"]),
         .executable(name: "ondevice-mcp", targets: ["ondevice-mcp"]),
         .executable(name: "ondevice-mcp-http", targets: ["ondevice-mcp-http"]),
     ],
@@ -40,6 +41,10 @@ let package = Package(
         // MCP's Streamable HTTP client transport (and the 2024-11-05 HTTP+SSE fallback), over
         // URLSession: the one module that needs Foundation's networking.
         .target(name: "MCPHTTP", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        // A model on an OpenAI-compatible chat-completions server (llama.cpp, Ollama, vLLM, hosted
+        // APIs) behind PortableFoundationModels, over MCPHTTP's HTTP layer. Empty where
+        // FoundationModels exists.
+        .target(name: "ChatCompletions", dependencies: ["PortableFoundationModels", "MCPHTTP", "JSONCore", "MCPPlatform"]),
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
         .target(name: "PortableFoundationModels"),
         .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]),
@@ -91,6 +96,12 @@ let package = Package(
         ),
         .testTarget(name: "OnDeviceMCPExamplesTests", dependencies: ["OnDeviceMCPExamples", "MCP", "OnDeviceMCPTestSupport"]),
         .testTarget(name: "PortableFoundationModelsTests", dependencies: ["PortableFoundationModels"]),
+        .testTarget(
+            name: "ChatCompletionsTests",
+            dependencies: [
+                "ChatCompletions", "PortableFoundationModels", "MCPFoundationModels", "MCP", "MCPCore", "JSONCore", "JSONSchema",
+                "OnDeviceMCPExamples", "OnDeviceMCPTestSupport", "MCPHTTP",
+            ]),
         .testTarget(
             name: "MCPFoundationModelsTests", dependencies: ["MCPFoundationModels", "PortableFoundationModels", "MCP", "OnDeviceMCPTestSupport"],
             exclude: ["Fixtures"]

@@ -1,7 +1,7 @@
 internal import MCPPlatform
 
 /// When a watched operation last made progress, so that it can fail after a quiet spell.
-final class IdleWatch: @unchecked Sendable {
+package final class IdleWatch: @unchecked Sendable {
     // Safety: `last` is used with `lock` held.
     private let lock = Lock()
     private var last = ContinuousClock.now
@@ -12,7 +12,7 @@ final class IdleWatch: @unchecked Sendable {
     }
 
     /// Notes progress: the quiet spell starts again.
-    func touch() {
+    package func touch() {
         let now = ContinuousClock.now
         lock.withLock { last = now }
     }
@@ -30,7 +30,7 @@ final class IdleWatch: @unchecked Sendable {
 
 /// Runs `body`, failing with `timeout()` when it makes no progress (``IdleWatch/touch()``)
 /// for `limit`; `body` is then cancelled, and this returns once it has ended.
-func withIdleTimeout<T: Sendable>(
+package func withIdleTimeout<T: Sendable>(
     _ limit: Duration, timeout: @escaping @Sendable () -> any Error, _ body: @escaping @Sendable (IdleWatch) async throws -> T
 ) async throws -> T {
     let watch = IdleWatch(limit: limit)

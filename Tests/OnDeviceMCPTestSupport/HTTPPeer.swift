@@ -1,48 +1,46 @@
-import Foundation
-import OnDeviceMCPTestSupport
-import Testing
+public import Foundation
 
 /// A Python peer script (by default one of `Tests/Interop/http`) running on a free loopback port: started by a test,
 /// stopped (standard input closed, then killed) when the test is done with it.
-final class HTTPPeer: @unchecked Sendable {
+public final class HTTPPeer: @unchecked Sendable {
     // Safety: `process` and `input` are only touched by `stop()`; `exited` is thread-safe.
     private let process: Process
     private let input: Pipe
     /// Fulfilled by the process's termination handler: the exit, as an event.
-    private let exited: OnDeviceMCPTestSupport.OneShot<Void>
-    let port: Int
+    private let exited: OneShot<Void>
+    public let port: Int
 
-    private init(process: Process, input: Pipe, exited: OnDeviceMCPTestSupport.OneShot<Void>, port: Int) {
+    private init(process: Process, input: Pipe, exited: OneShot<Void>, port: Int) {
         self.process = process
         self.input = input
         self.exited = exited
         self.port = port
     }
 
-    static let root = URL(fileURLWithPath: #filePath)  // Tests/MCPHTTPTests/Support/HTTPPeer.swift
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let root = URL(fileURLWithPath: #filePath)  // Tests/OnDeviceMCPTestSupport/HTTPPeer.swift
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The Python with the `mcp` SDK: `ONDEVICE_MCP_PYTHON`, else `.venv/bin/python`.
-    static let python: String? = {
+    public static let python: String? = {
         let candidate = ProcessInfo.processInfo.environment["ONDEVICE_MCP_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
             ?? root.appendingPathComponent(".venv/bin/python").path
         return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }()
 
     /// Whether the peers can run: a Python is there, or CI (where its absence must fail).
-    static var enabled: Bool {
+    public static var enabled: Bool {
         if python != nil { return true }
         guard let ci = ProcessInfo.processInfo.environment["CI"] else { return false }
         return !ci.isEmpty && ci != "0" && ci.lowercased() != "false"
     }
 
-    struct StartFailure: Error, CustomStringConvertible {
-        let description: String
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Starts `script` of `directory` with `arguments` and waits (a hang guard of 60 s) for its
     /// first line: `PORT n`, or the port alone.
-    static func start(_ script: String, _ arguments: [String] = [], directory: String = "Tests/Interop/http") async throws -> HTTPPeer {
+    public static func start(_ script: String, _ arguments: [String] = [], directory: String = "Tests/Interop/http") async throws -> HTTPPeer {
         guard let python else { throw StartFailure(description: "no Python with the mcp SDK: run scripts/bootstrap-python.sh") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -52,7 +50,7 @@ final class HTTPPeer: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let exited = OnDeviceMCPTestSupport.OneShot<Void>()
+        let exited = OneShot<Void>()
         process.terminationHandler = { _ in _ = exited.set(()) }
         try process.run()
         let handle = output.fileHandleForReading
@@ -82,14 +80,14 @@ final class HTTPPeer: @unchecked Sendable {
         return HTTPPeer(process: process, input: input, exited: exited, port: port)
     }
 
-    func url(_ path: String = "/mcp") throws -> URL {
+    public func url(_ path: String = "/mcp") throws -> URL {
         guard let url = URL(string: "http://127.0.0.1:\(port)\(path)") else { throw StartFailure(description: "bad path \(path)") }
         return url
     }
 
     /// Stops the script: closes its standard input (it exits), and if it has not exited
     /// within 10 s (a hang guard), kills it; returns once it is gone.
-    func stop() async {
+    public func stop() async {
         try? input.fileHandleForWriting.close()
         let exited = exited
         if (try? await withHangGuard(.seconds(10), "the peer exiting", { await exited.wait() })) == nil {
@@ -99,7 +97,7 @@ final class HTTPPeer: @unchecked Sendable {
     }
 
     /// Runs `body` with the script running, and stops it after, whether `body` throws or not.
-    static func with<Result: Sendable>(
+    public static func with<Result: Sendable>(
         _ script: String, _ arguments: [String] = [], directory: String = "Tests/Interop/http",
         _ body: (HTTPPeer) async throws -> Result
     ) async throws -> Result {

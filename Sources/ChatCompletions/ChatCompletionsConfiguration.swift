@@ -1,0 +1,69 @@
+// ChatCompletions: an OpenAI-compatible model behind PortableFoundationModels.
+#if !canImport(FoundationModels)
+public import PortableFoundationModels
+
+/// Options for a ``ChatCompletionsModel``.
+///
+/// ```swift
+/// var configuration = ChatCompletionsConfiguration()
+/// configuration.apiKey = { ProcessInfo.processInfo.environment["OPENAI_API_KEY"] }
+/// let model = try await ChatCompletionsModel.connect(to: url, model: "gpt-4o-mini", configuration: configuration)
+/// ```
+public struct ChatCompletionsConfiguration: Sendable {
+    /// How the model calls tools.
+    public enum ToolCalling: Sendable, Equatable {
+        /// Guided generation, as Apple's on-device model does it: every step's output is
+        /// constrained by a JSON Schema (`response_format: json_schema`) whose choices are
+        /// "answer" or "call one of these tools with arguments of its schema", so every call
+        /// names a listed tool with arguments that match. Works with any model the server
+        /// constrains (llama.cpp, vLLM, Ollama, OpenAI); the default.
+        case guided
+        /// The server's own function calling (`tools`, `tool_calls`): the model's chat template
+        /// decides the format. Arguments are not constrained unless the server does it.
+        case native
+    }
+
+    /// The API key, asked for before each request (so it can refresh); sent as
+    /// `Authorization: Bearer …`. `nil`, or a closure returning `nil`, sends none.
+    public var apiKey: (@Sendable () async throws -> String?)?
+    /// Headers sent with every request.
+    public var headers: [String: String]
+    /// How the model calls tools (default ``ToolCalling/guided``).
+    public var toolCalling: ToolCalling
+    /// The model's context size, when the server does not say (llama.cpp does, through its
+    /// `/props`); default 4096, the on-device model's.
+    public var contextSize: Int?
+    /// Options for requests whose own options leave them unset (temperature, sampling, the
+    /// response length).
+    public var defaultOptions: GenerationOptions
+    /// How many rounds of tool calls one prompt may take before the model must answer
+    /// (guided generation then offers only the answer). Default 4: a small model that calls
+    /// tools in a loop still answers.
+    public var maximumToolRounds: Int
+    /// How long the server may send nothing (no headers, no bytes of the answer) before the
+    /// request fails with ``ChatCompletionsError/timedOut`` (default 120 s: a prompt's
+    /// evaluation on a slow machine can take a while before the first token).
+    public var idleTimeout: Duration
+    /// The most bytes of one answer read (default 4 MiB).
+    public var maximumResponseBytes: Int
+    /// Whether the API key may go over plain `http://` to another machine (default `false`).
+    public var allowsInsecureCredentials: Bool
+
+    /// Creates a configuration; every parameter has a default.
+    public init(
+        apiKey: (@Sendable () async throws -> String?)? = nil, headers: [String: String] = [:], toolCalling: ToolCalling = .guided,
+        contextSize: Int? = nil, defaultOptions: GenerationOptions = GenerationOptions(), maximumToolRounds: Int = 4,
+        idleTimeout: Duration = .seconds(120), maximumResponseBytes: Int = 4 << 20, allowsInsecureCredentials: Bool = false
+    ) {
+        self.apiKey = apiKey
+        self.headers = headers
+        self.toolCalling = toolCalling
+        self.contextSize = contextSize
+        self.defaultOptions = defaultOptions
+        self.maximumToolRounds = maximumToolRounds
+        self.idleTimeout = idleTimeout
+        self.maximumResponseBytes = maximumResponseBytes
+        self.allowsInsecureCredentials = allowsInsecureCredentials
+    }
+}
+#endif

