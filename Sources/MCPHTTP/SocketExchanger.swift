@@ -117,7 +117,7 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
 
         init(_ url: URL) throws {
             guard url.scheme?.lowercased() == "http",
-                let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                let components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: true),
                 var host = components.host, !host.isEmpty
             else {
                 throw HTTPTransportError.make(.network, "\(url.absoluteString) is not a plain http:// URL with a host")

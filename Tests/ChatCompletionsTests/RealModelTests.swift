@@ -5,6 +5,7 @@ import JSONSchema
 import MCP
 import MCPCore
 import MCPFoundationModels
+import MCPHTTP
 import OnDeviceMCPExamples
 import OnDeviceMCPTestSupport
 import PortableFoundationModels
@@ -69,6 +70,194 @@ struct RealModelTests {
                 }
             }
         }
+    }
+
+    /// Prompts a user of the example tools might type: the time, and notes to add, list, search and delete.
+    static let prompts: [String] = [
+        "What time is it?", "Tell me the current time.", "What is the date today?", "What day of the week is it?",
+        "Is it morning or evening now?", "Add a note: buy milk.", "Remember that the meeting is at 3 pm.",
+        "Save a note saying call the dentist.", "Write down: pick up the kids at 5.", "Add a note about the project deadline on Friday.",
+        "List my notes.", "Show me all my notes.", "What notes do I have?", "Read my notes back to me.", "How many notes have I saved?",
+        "Search my notes for milk.", "Find the note about the dentist.", "Do I have a note mentioning the meeting?",
+        "Look for notes about the project.", "Search notes for kids.", "Delete the note about milk.", "Remove the dentist note.",
+        "Delete my first note.", "Erase the note about the meeting.", "What time is it in UTC?", "Note that the car needs a service.",
+        "Add a shopping note: eggs, bread, butter.", "Search my notes for eggs.", "What is on my notes list now?", "What's the time, please?",
+        "Jot down: water the plants.", "Find notes containing plants.",
+    ]
+
+    @Test(
+        "Over 32 turns, every tool call the model makes names a listed tool with arguments that validate against its input schema",
+        .disabled(if: Sanitizers.threadSanitizerIsActive, "the model's coverage does not change under TSan; the ordinary run reports it"))
+    func everyCallValid() async throws {
+        try await ModelServer.with { root in
+            try await withHangGuard(Sanitizers.stretched(.seconds(900)), "32 turns") {
+                try await withExampleServer { client in
+                    var configuration = Self.configuration
+                    configuration.maximumToolRounds = 1
+                    let backend = try await ChatCompletionsModel.connect(to: root, configuration: configuration)
+                    let schemas = try await Dictionary(uniqueKeysWithValues: client.listTools().map { ($0.name, try JSONSchema($0.inputSchema)) })
+                    // The notes tools write and delete: this test's app allows them.
+                    let provider = MCPSessionProvider(client: client, model: backend.systemLanguageModel, configuration: .init(policy: .allowAll))
+                    var seen = Set<String>()
+                    var calls = 0
+                    var invalid: [String] = []
+                    var answered = 0
+                    for prompt in Self.prompts {
+                        let answer = try await provider.respond(to: prompt)
+                        if !answer.isEmpty { answered += 1 }
+                        for entry in try await provider.session().transcript {
+                            guard case .toolCalls(let batch) = entry, !seen.contains(batch.id) else { continue }
+                            seen.insert(batch.id)
+                            for call in batch {
+                                calls += 1
+                                guard let schema = schemas[call.toolName] else {
+                                    invalid.append("\(prompt): unknown tool \(call.toolName)")
+                                    continue
+                                }
+                                let arguments = try JSONValue(parsing: call.arguments.jsonString)
+                                let result = schema.validate(arguments)
+                                if !result.isValid { invalid.append("\(prompt): \(call.toolName) \(call.arguments.jsonString): \(result)") }
+                            }
+                        }
+                    }
+                    print("real model report: \(Self.prompts.count) turns, \(answered) answered, \(calls) tool calls, \(calls - invalid.count) valid")
+                    #expect(calls > 0)
+                    #expect(invalid.isEmpty, "\(invalid)")
+                    #expect(answered == Self.prompts.count)
+                    await provider.close()
+                }
+            }
+        }
+    }
+
+    /// A reminder, generated with guided generation.
+    struct Reminder: Generable, Equatable {
+        var title: String
+        var minutes: Int
+
+        static var generationSchema: GenerationSchema {
+            GenerationSchema(
+                type: Reminder.self, description: "A reminder",
+                properties: [
+                    GenerationSchema.Property(name: "title", description: "What to remember", type: String.self),
+                    GenerationSchema.Property(name: "minutes", description: "In how many minutes", type: Int.self),
+                ])
+        }
+
+        init(title: String, minutes: Int) {
+            self.title = title
+            self.minutes = minutes
+        }
+
+        init(_ content: GeneratedContent) throws {
+            title = try content.value(forProperty: "title")
+            minutes = try content.value(forProperty: "minutes")
+        }
+
+        var generatedContent: GeneratedContent {
+            GeneratedContent(properties: ["title": title, "minutes": minutes])
+        }
+    }
+
+    @Test("A Generable response decodes, with and without tools offered")
+    func generable() async throws {
+        try await ModelServer.with { root in
+            try await withHangGuard(Self.hangLimit, "a Generable response") {
+                let backend = try await ChatCompletionsModel.connect(to: root, configuration: Self.configuration)
+                let session = LanguageModelSession(model: backend.systemLanguageModel, instructions: "You write reminders.")
+                let reminder = try await session.respond(to: "Remind me to stretch in 20 minutes.", generating: Reminder.self).content
+                #expect(!reminder.title.isEmpty)
+                let again = LanguageModelSession(model: backend.systemLanguageModel, tools: [Echo()], instructions: "You write reminders.")
+                let second = try await again.respond(to: "Remind me to call Sam in 5 minutes.", generating: Reminder.self).content
+                #expect(!second.title.isEmpty)
+            }
+        }
+    }
+
+    /// A tool that returns its text.
+    struct Echo: Tool {
+        let name = "echo"
+        let description = "Repeats a text."
+        var parameters: GenerationSchema {
+            GenerationSchema(type: GeneratedContent.self, properties: [GenerationSchema.Property(name: "text", type: String.self)])
+        }
+        func call(arguments: GeneratedContent) async throws -> String {
+            (try? arguments.value(String.self, forProperty: "text")) ?? ""
+        }
+    }
+
+    @Test("A conversation longer than the model's context is carried on by the provider")
+    func longConversation() async throws {
+        try await ModelServer.with(contextSize: 1024) { root in
+            try await withHangGuard(Sanitizers.stretched(.seconds(600)), "a long conversation") {
+                try await withExampleServer { client in
+                    var configuration = Self.configuration
+                    configuration.maximumToolRounds = 0
+                    configuration.defaultOptions = GenerationOptions(temperature: 0, maximumResponseTokens: 40)
+                    let backend = try await ChatCompletionsModel.connect(to: root, configuration: configuration)
+                    #expect(backend.contextSize == 1024)
+                    let provider = MCPSessionProvider(client: client, model: backend.systemLanguageModel)
+                    let animals = ["cat", "dog", "horse", "owl", "whale", "fox", "bee", "crow", "seal", "wolf", "hare", "deer"]
+                    var total = 0
+                    for (turn, animal) in animals.enumerated() {
+                        let facts = (1...12).map { "Fact \($0) about the \(animal): it is an animal that people have watched for a long time." }
+                        let prompt = "Turn \(turn + 1). Read these notes.\n" + facts.joined(separator: "\n") + "\nIn one sentence, what animal are the notes about?"
+                        let answer = try await provider.respond(to: prompt)
+                        #expect(!answer.isEmpty)
+                        total += try await backend.tokenCount(for: prompt) + backend.tokenCount(for: answer)
+                    }
+                    // The conversation passed the context many times over: the provider shortened the history to carry on.
+                    #expect(total > 1024)
+                    await provider.close()
+                }
+            }
+        }
+    }
+
+    @Test("Cancelling a turn stops the server generating")
+    func cancellation() async throws {
+        try await ModelServer.with { root in
+            try await withHangGuard(Self.hangLimit, "a cancelled turn") {
+                var configuration = Self.configuration
+                configuration.defaultOptions = GenerationOptions(temperature: 0.8, maximumResponseTokens: 3000)
+                let backend = try await ChatCompletionsModel.connect(to: root, configuration: configuration)
+                let session = LanguageModelSession(model: backend.systemLanguageModel)
+                // A small model counts on and on: without the cancellation it would stop only at 3000 tokens.
+                let turn = Task { try await session.respond(to: "Count from 1 to 5000, one number per line.") }
+                let slots = try #require(URL(string: "slots", relativeTo: root))
+                // Waits (polling the server's state: it has no event for this) until it generates.
+                while try await Self.get(slots).arrayValue?.contains(where: { $0["is_processing"]?.boolValue == true }) != true {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                turn.cancel()
+                let outcome = await turn.result
+                #expect(throws: CancellationError.self) { try outcome.get() }
+                // The server stops once it sees the connection closed: it goes idle, having
+                // predicted far fewer tokens than the 3000 it was asked for.
+                while try await Self.get(slots).arrayValue?.contains(where: { $0["is_processing"]?.boolValue == true }) == true {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                let metrics = try #require(URL(string: "metrics", relativeTo: root))
+                let predicted = try await Self.text(metrics).split(separator: "\n")
+                    .first { $0.hasPrefix("llamacpp:tokens_predicted_total ") }
+                    .flatMap { Double($0.split(separator: " ").last ?? "") }
+                let tokens = try #require(predicted)
+                #expect(tokens < 2000, "the server predicted \(tokens) tokens")
+            }
+        }
+    }
+
+    static func text(_ url: URL) async throws -> String {
+        let exchanger = HTTPClientTransport.exchanger(for: url, configuration: HTTPTransportConfiguration())
+        defer { exchanger.shutdown() }
+        let response = try await exchanger.exchange(HTTPRequest(method: "GET", url: url, headers: [], body: nil))
+        var bytes: [UInt8] = []
+        for try await chunk in response.body { bytes += chunk }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func get(_ url: URL) async throws -> JSONValue {
+        try JSONValue(parsing: try await text(url))
     }
 }
 

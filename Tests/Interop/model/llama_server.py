@@ -50,7 +50,7 @@ def main():
     port = free_port()
     command = [
         server, "-m", model_path(), "--host", "127.0.0.1", "--port", str(port), "--ctx-size", str(args.ctx_size),
-        "--", "--parallel", "1", "--threads", "2", "--no-webui",
+        "--", "--parallel", "1", "--threads", "2", "--no-webui", "--metrics",
     ]
     if args.jinja:
         command.append("--jinja")
