@@ -343,22 +343,26 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
                     let failure = HTTPTransportError.make(.network, "\(target.authority) sent a broken HTTP response: \(error)")
                     return .failure(reused != nil && received == 0 ? StaleConnection(underlying: failure) : failure)
                 }
+                // A reader that stopped (or closed the response) mid-batch ends the exchange,
+                // unless the batch completes the response: then the connection is clean and kept.
+                var stopped = false
                 for event in events {
                     switch event {
                     case .head(let status, let headers):
                         deliverHead(.success(HTTPResponseHead(status: status, headers: headers)))
                     case .body(let chunk):
-                        guard !chunk.isEmpty else { continue }
+                        guard !chunk.isEmpty, !stopped else { continue }
                         body.yield(Data(chunk))
-                        guard admit(chunk.count) else { return .failure(CancellationError()) }
+                        if !admit(chunk.count) { stopped = true }
                     case .end(let reusable):
-                        if reusable, !isCancelled {
+                        if reusable {
                             keep = true
                             pool.put(socket, for: target.key)
                         }
-                        return .success(())
+                        return stopped ? .failure(CancellationError()) : .success(())
                     }
                 }
+                if stopped { return .failure(CancellationError()) }
             }
         }
 

@@ -94,15 +94,18 @@ struct RealModelTests {
                 try await withExampleServer { client in
                     var configuration = Self.configuration
                     configuration.maximumToolRounds = 1
+                    configuration.defaultOptions = GenerationOptions(temperature: 0, maximumResponseTokens: 48)
                     let backend = try await ChatCompletionsModel.connect(to: root, configuration: configuration)
                     let schemas = try await Dictionary(uniqueKeysWithValues: client.listTools().map { ($0.name, try JSONSchema($0.inputSchema)) })
-                    // The notes tools write and delete: this test's app allows them.
-                    let provider = MCPSessionProvider(client: client, model: backend.systemLanguageModel, configuration: .init(policy: .allowAll))
                     var seen = Set<String>()
                     var calls = 0
                     var invalid: [String] = []
                     var answered = 0
                     for prompt in Self.prompts {
+                        // A conversation per prompt: the server's prompt cache keeps the shared
+                        // instructions and tools, so each turn costs its own tokens only. The notes
+                        // tools write and delete: this test's app allows them.
+                        let provider = MCPSessionProvider(client: client, model: backend.systemLanguageModel, configuration: .init(policy: .allowAll))
                         let answer = try await provider.respond(to: prompt)
                         if !answer.isEmpty { answered += 1 }
                         for entry in try await provider.session().transcript {
@@ -119,12 +122,12 @@ struct RealModelTests {
                                 if !result.isValid { invalid.append("\(prompt): \(call.toolName) \(call.arguments.jsonString): \(result)") }
                             }
                         }
+                        await provider.close()
                     }
                     print("real model report: \(Self.prompts.count) turns, \(answered) answered, \(calls) tool calls, \(calls - invalid.count) valid")
                     #expect(calls > 0)
                     #expect(invalid.isEmpty, "\(invalid)")
                     #expect(answered == Self.prompts.count)
-                    await provider.close()
                 }
             }
         }
