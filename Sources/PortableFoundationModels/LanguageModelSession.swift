@@ -11,8 +11,9 @@ public import Foundation
 /// `respond` runs the tool loop the way Apple's session does: it asks the model; when the model
 /// asks for tools it runs them (concurrently when it asks for several), appends the calls and
 /// outputs to the transcript and asks again, until the model answers. A tool that throws ends
-/// `respond` with `ToolCallError`; a second `respond` while one runs fails with
-/// `GenerationError.concurrentRequests`.
+/// `respond` with `ToolCallError`; an error the model's backend throws (such as its own
+/// `GenerationError.exceededContextWindowSize` or `.refusal`) ends it unchanged; a second
+/// `respond` while one runs fails with `GenerationError.concurrentRequests`.
 ///
 /// The session keeps to its model's context as Apple's does. Before every request (the first of
 /// a turn and each one after tool outputs) it counts the request, instructions, tool definitions,
