@@ -11,7 +11,8 @@ internal import MCPCore
 indirect enum ArgumentShape: Sendable, Hashable {
     /// An object with declared properties (a named node).
     case object(ObjectShape)
-    /// A string, optionally pinned to one value or constrained by a pattern.
+    /// A string, optionally pinned to one value or constrained by a pattern (the guide's
+    /// whole-string pattern, not the schema's; see ``WholeStringPattern``).
     case string(constant: String?, pattern: String?)
     /// One of a list of strings (a named node).
     case stringChoices(name: String, description: String?, choices: [String])

@@ -31,7 +31,7 @@ public import MCPCore
 /// | integer / number `enum` and `const` | `anyOf` of `Int` / `Double` pinned by `minimum == maximum` |
 /// | `items`, `minItems`, `maxItems` | an array with element counts |
 /// | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` | `.minimum` / `.maximum` guides (exclusive bounds moved to the next integer or `Double`) |
-/// | `pattern` | a `.pattern` guide when Swift's `Regex` accepts it |
+/// | `pattern` | a `.pattern` guide for the whole string (`abc` → `[\s\S]*(?:abc)[\s\S]*`, `^abc$` → `abc`, as JSON Schema's pattern matches anywhere and a guide's the whole string) when Swift's `Regex` accepts it |
 /// | `anyOf`, `oneOf`, a `type` list | `anyOf` of schemas |
 /// | `["T","null"]`, `anyOf [T, {"type":"null"}]`, `null` in `enum` | `T`, optional |
 /// | local `$ref` into `$defs`/`definitions` (or any local pointer) | a named dependency, recursion allowed; plain scalar targets inline |

@@ -261,11 +261,7 @@ struct SchemaLowering {
             var pattern: String?
             if case .string(let source)? = object["pattern"] {
                 consumed.insert("pattern")
-                if (try? Regex(source)) != nil {
-                    pattern = source
-                } else {
-                    report(.warning, at: pointer.appending("pattern"), "Swift's Regex does not accept the pattern \"\(source)\"; it is not a generation guide")
-                }
+                pattern = lowerPattern(source, at: pointer.appending("pattern"))
             }
             return Lowered(shape: .string(constant: nil, pattern: pattern))
         case "integer":
@@ -280,6 +276,27 @@ struct SchemaLowering {
             report(.error, at: pointer.appending("type"), "\"\(type)\" is not a JSON Schema type; a string is used")
             return Lowered(shape: .string(constant: nil, pattern: nil))
         }
+    }
+
+    /// The guide pattern for a JSON Schema `pattern`: its whole-string equivalent (see
+    /// ``WholeStringPattern``), or `nil` (reported) when it cannot be rewritten or Swift's
+    /// `Regex` does not accept it.
+    private mutating func lowerPattern(_ source: String, at pointer: JSONPointer) -> String? {
+        let whole: String
+        do {
+            whole = try WholeStringPattern.rewrite(source)
+        } catch where error.isMalformed {
+            report(.warning, at: pointer, "the pattern \"\(source)\" is malformed (\(error.reason)); it is not a generation guide")
+            return nil
+        } catch {
+            report(.warning, at: pointer, "the pattern \"\(source)\" matches anywhere in a string, and it cannot be rewritten to the whole-string pattern a generation guide needs: \(error.reason); it is not a generation guide, and it is checked when the arguments are validated")
+            return nil
+        }
+        guard (try? Regex(whole)) != nil else {
+            report(.warning, at: pointer, "Swift's Regex does not accept the pattern \"\(source)\"; it is not a generation guide")
+            return nil
+        }
+        return whole
     }
 
     private mutating func lowerObject(

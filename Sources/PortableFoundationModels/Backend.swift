@@ -33,6 +33,15 @@ public protocol LanguageModelBackend: Sendable {
     func tokenCount(for text: String) async throws -> Int
 
     /// One turn of the model: text, structured content, or tool calls.
+    ///
+    /// To fail as Apple's model does, throw `LanguageModelSession.GenerationError`:
+    /// `.exceededContextWindowSize` when the model rejects the request as too long (with a
+    /// `debugDescription` of the backend's own), `.refusal` with
+    /// `Refusal(transcriptEntries:explanation:)` when it refuses, `.rateLimited`,
+    /// `.guardrailViolation`, `.assetsUnavailable`. The session throws whatever a backend
+    /// throws unchanged (it wraps only the errors of tools, in `ToolCallError`), so code that
+    /// recovers from an overflow on Apple's platforms recovers from a real model's here.
+    /// Read the request's sampling mode with `options.samplingMode?.strategy`.
     func respond(to request: LanguageModelRequest) async throws -> LanguageModelTurn
 }
 

@@ -28,7 +28,7 @@ extension ConvertibleToGeneratedContent {
 
     static func segment(for content: GeneratedContent) -> Transcript.Segment {
         if case .string(let text) = content.kind { return .text(Transcript.TextSegment(content: text)) }
-        return .structure(Transcript.StructuredSegment(source: String(describing: Self.self), content: content))
+        return .structure(Transcript.StructuredSegment(schemaName: String(describing: Self.self), content: content))
     }
 }
 

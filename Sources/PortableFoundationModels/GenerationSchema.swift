@@ -228,6 +228,12 @@ public struct DynamicGenerationSchema: Sendable {
     public init(referenceTo name: String) {
         self.init(node: .reference(name))
     }
+
+    /// A schema whose only value is null (26.4): as a choice of an `anyOf`, it lets the model
+    /// answer with null. Encodes as `{"type":"null"}`.
+    public static var null: DynamicGenerationSchema {
+        DynamicGenerationSchema(node: .null)
+    }
 }
 
 // MARK: - GenerationSchema

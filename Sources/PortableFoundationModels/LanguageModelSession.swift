@@ -11,8 +11,9 @@ public import Foundation
 /// `respond` runs the tool loop the way Apple's session does: it asks the model; when the model
 /// asks for tools it runs them (concurrently when it asks for several), appends the calls and
 /// outputs to the transcript and asks again, until the model answers. A tool that throws ends
-/// `respond` with `ToolCallError`; a second `respond` while one runs fails with
-/// `GenerationError.concurrentRequests`.
+/// `respond` with `ToolCallError`; an error the model's backend throws (such as its own
+/// `GenerationError.exceededContextWindowSize` or `.refusal`) ends it unchanged; a second
+/// `respond` while one runs fails with `GenerationError.concurrentRequests`.
 ///
 /// The session keeps to its model's context as Apple's does. Before every request (the first of
 /// a turn and each one after tool outputs) it counts the request, instructions, tool definitions,
@@ -80,9 +81,27 @@ public final class LanguageModelSession: @unchecked Sendable {
             public init(debugDescription: String) { self.debugDescription = debugDescription }
         }
 
+        /// The model declined to answer; `explanation` says why.
         public struct Refusal: Sendable {
             let transcriptEntries: [Transcript.Entry]
-            public init(transcriptEntries: [Transcript.Entry]) { self.transcriptEntries = transcriptEntries }
+            /// The model's own explanation, when the backend gave one.
+            let explanationText: String?
+
+            public init(transcriptEntries: [Transcript.Entry]) {
+                self.transcriptEntries = transcriptEntries
+                self.explanationText = nil
+            }
+
+            /// Portable only: a refusal with the model's explanation, for a
+            /// ``LanguageModelBackend`` to throw in `GenerationError.refusal(_:_:)`.
+            ///
+            /// Apple's session asks its model for the explanation when `explanation` is read; a
+            /// backend for another model (whose API returns the refusal's text with the refusal)
+            /// hands the text over here, and `explanation` returns it.
+            public init(transcriptEntries: [Transcript.Entry], explanation: String) {
+                self.transcriptEntries = transcriptEntries
+                self.explanationText = explanation
+            }
         }
 
         case exceededContextWindowSize(LanguageModelSession.GenerationError.Context)
@@ -133,6 +152,39 @@ public final class LanguageModelSession: @unchecked Sendable {
 }
 
 extension LanguageModelSession.Response: Sendable where Content: Sendable {}
+
+extension LanguageModelSession.GenerationError.Refusal {
+    /// The model's explanation of why it refused.
+    ///
+    /// Portable: the explanation the backend gave (`init(transcriptEntries:explanation:)`),
+    /// else the text of the last response among the refusal's transcript entries; without
+    /// either it throws `GenerationError.refusal` again, as there is no model to ask. The
+    /// response's `transcriptEntries` hold the explanation as one response entry.
+    nonisolated(nonsending) public var explanation: LanguageModelSession.Response<String> {
+        get async throws {
+            guard let text = explanationText ?? lastResponseText else {
+                throw LanguageModelSession.GenerationError.refusal(
+                    self, .init(debugDescription: "The model gave no explanation for its refusal."))
+            }
+            let entry = Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: text))]))
+            return LanguageModelSession.Response(content: text, rawContent: GeneratedContent(kind: .string(text)), transcriptEntries: [entry][...])
+        }
+    }
+
+    /// The model's explanation of why it refused, as a stream (portable: one snapshot, the
+    /// whole explanation, as for every stream here).
+    public var explanationStream: LanguageModelSession.ResponseStream<String> {
+        LanguageModelSession.ResponseStream { try await self.explanation }
+    }
+
+    /// The text of the last response entry of the refusal's transcript entries.
+    private var lastResponseText: String? {
+        for entry in transcriptEntries.reversed() {
+            if case .response(let response) = entry { return response.segments.plainText }
+        }
+        return nil
+    }
+}
 
 extension LanguageModelSession {
     @_disfavoredOverload
@@ -319,7 +371,7 @@ extension LanguageModelSession {
         let segment: Transcript.Segment = if case .string(let text) = raw.kind, schema == nil || Content.self == String.self {
             .text(Transcript.TextSegment(content: text))
         } else {
-            .structure(Transcript.StructuredSegment(source: String(describing: Content.self), content: raw))
+            .structure(Transcript.StructuredSegment(schemaName: String(describing: Content.self), content: raw))
         }
         let answer = Transcript.Response(assetIDs: [], segments: [segment])
         // The answer fills the context as it is generated: one that does not fit overflows before
@@ -379,7 +431,7 @@ extension LanguageModelSession {
         do {
             let segments = try await callTool(tool, call.arguments).map { segment -> Transcript.Segment in
                 guard case .structure(var structure) = segment else { return segment }
-                structure.source = tool.name
+                structure.schemaName = tool.name
                 return .structure(structure)
             }
             return Transcript.ToolOutput(id: call.id, toolName: tool.name, segments: segments)

@@ -89,15 +89,38 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
         public var description: String { content }
     }
 
+    /// Structured content in a transcript, named by the schema it follows.
     public struct StructuredSegment: Sendable, Identifiable, Equatable, CustomStringConvertible {
         public var id: String
-        public var source: String
+        var storedSchemaName: String
         public var content: GeneratedContent
+
+        /// The name of the schema the content follows (27's name for `source`, back-deployed).
+        public var schemaName: String {
+            get { storedSchemaName }
+            set { storedSchemaName = newValue }
+        }
+
+        /// The name of the schema the content follows (deprecated in 27: use `schemaName`).
+        @available(*, deprecated, renamed: "schemaName")
+        public var source: String {
+            get { storedSchemaName }
+            set { storedSchemaName = newValue }
+        }
+
+        /// A segment of `content` that follows the schema named `source` (deprecated in 27).
+        @available(*, deprecated, renamed: "init(id:schemaName:content:)")
         public init(id: String = UUID().uuidString, source: String, content: GeneratedContent) {
+            self.init(id: id, schemaName: source, content: content)
+        }
+
+        /// A segment of `content` that follows the schema named `schemaName` (27).
+        public init(id: String = UUID().uuidString, schemaName: String, content: GeneratedContent) {
             self.id = id
-            self.source = source
+            self.storedSchemaName = schemaName
             self.content = content
         }
+
         public var description: String { content.jsonString }
     }
 
@@ -232,6 +255,14 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
             self.assetIDs = assetIDs
             self.segments = segments
         }
+
+        /// What is known about how the response was made (back-deployed from 27).
+        ///
+        /// Before 27 Apple's back-deployed property returns `["assetIDs": assetIDs]`, and so
+        /// does this one.
+        public var metadata: [String: any Codable & Sendable & Equatable] {
+            ["assetIDs": assetIDs]
+        }
         public var description: String { "Response: " + segments.map(\.description).joined(separator: "\n") }
     }
 }
@@ -319,7 +350,7 @@ extension Transcript {
                 switch segment {
                 case .text(let text): SegmentRecord(type: "text", id: text.id, text: text.content)
                 case .structure(let structure):
-                    SegmentRecord(type: "structure", id: structure.id, source: structure.source, content: structure.content.jsonString)
+                    SegmentRecord(type: "structure", id: structure.id, source: structure.schemaName, content: structure.content.jsonString)
                 }
             }
         }
@@ -365,7 +396,7 @@ extension Transcript {
                 case "text": return .text(TextSegment(id: record.id, content: record.text ?? ""))
                 case "structure":
                     return .structure(StructuredSegment(
-                        id: record.id, source: record.source ?? "", content: try GeneratedContent(json: record.content ?? "null")))
+                        id: record.id, schemaName: record.source ?? "", content: try GeneratedContent(json: record.content ?? "null")))
                 default: throw corrupted("Unknown segment type '\(record.type)'.")
                 }
             }
@@ -402,11 +433,11 @@ extension Transcript.OptionsRecord {
     init(_ options: GenerationOptions) {
         temperature = options.temperature
         maximumResponseTokens = options.maximumResponseTokens
-        switch options.sampling?.mode {
+        switch options.samplingMode?.strategy {
         case nil: break
         case .greedy?: sampling = "greedy"
-        case .top(let k, let seed)?: sampling = "top"; top = k; self.seed = seed
-        case .threshold(let p, let seed)?: sampling = "probabilityThreshold"; probabilityThreshold = p; self.seed = seed
+        case .randomTopK(let k, let seed)?: sampling = "top"; top = k; self.seed = seed
+        case .randomProbabilityThreshold(let p, let seed)?: sampling = "probabilityThreshold"; probabilityThreshold = p; self.seed = seed
         }
     }
 
@@ -417,7 +448,7 @@ extension Transcript.OptionsRecord {
         case "probabilityThreshold": .random(probabilityThreshold: probabilityThreshold ?? 1, seed: seed)
         default: nil
         }
-        return GenerationOptions(sampling: mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
+        return GenerationOptions(samplingMode: mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
     }
 }
 #endif

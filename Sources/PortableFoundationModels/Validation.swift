@@ -49,10 +49,8 @@ extension GenerationSchema {
             if let choices = c.choices, !choices.contains(text) {
                 fail("\"\(text)\" is not one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))")
             }
-            if let pattern = c.pattern {
-                if let regex = try? Regex(pattern), (try? regex.wholeMatch(in: text)) == nil {
-                    fail("\"\(text)\" does not match the pattern \(pattern)")
-                }
+            if let pattern = c.pattern, !Self.wholeMatches(pattern, text) {
+                fail("\"\(text)\" does not match the pattern \(pattern)")
             }
         case .integer(let c), .number(let c):
             guard case .number(let number) = content.kind else { return fail("expected a number, got \(content.kindName)") }
@@ -97,6 +95,18 @@ extension GenerationSchema {
             guard let target = definition(name) else { return fail("undefined reference '\(name)'") }
             check(content, against: target, path: path, depth: depth + 1, into: &found)
         }
+    }
+}
+
+extension GenerationSchema {
+    /// Whether a guide's `pattern` matches the whole of `text`: a guide constrains the whole
+    /// string, unlike JSON Schema's `pattern`, which matches anywhere in it. Matched on Unicode
+    /// scalars (as ECMA-262's `u` mode and a token-level decoder see text), not on Swift's
+    /// grapheme clusters, so `\n` matches inside `"\r\n"`. A pattern Swift's `Regex` rejects
+    /// constrains nothing.
+    static func wholeMatches(_ pattern: String, _ text: String) -> Bool {
+        guard let regex = try? Regex(pattern) else { return true }
+        return (try? regex.matchingSemantics(.unicodeScalar).wholeMatch(in: text)) != nil
     }
 }
 

@@ -113,6 +113,45 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("An overflow the model's backend throws itself (a real model's tokenizer) is recovered like the session's own")
+    func backendOverflowRecovered() async throws {
+        // The session estimates 4 characters per token and never finds a request too long;
+        // the backend's "tokenizer" counts 2, and it throws Apple's overflow error itself,
+        // as a backend for a real model does when the model's server rejects a request.
+        let realTokens: @Sendable (LanguageModelRequest) -> Int = { request in
+            request.transcript.reduce(0) { $0 + $1.description.count } / 2
+        }
+        let model = ScriptedLanguageModel(contextSize: 4096) { request in
+            let tokens = realTokens(request)
+            if tokens > 4096 {
+                throw LanguageModelSession.GenerationError.exceededContextWindowSize(.init(
+                    debugDescription: "This model's maximum context length is 4096 tokens. However, your messages resulted in \(tokens) tokens."))
+            }
+            let number = Int(request.promptText.split(separator: " ").last ?? "") ?? 0
+            if request.toolResults.isEmpty {
+                return .toolCalls([LanguageModelToolCall(toolName: "report_fetch", arguments: GeneratedContent(properties: ["number": number]))])
+            }
+            return .text("Answer \(number)")
+        }
+        let (_, client) = try await connectedServer([Self.reportTool(characters: 1500)])
+        let provider = MCPSessionProvider(client: client, model: model.model)
+        var events = provider.events.makeAsyncIterator()
+        for turn in 1...8 {
+            #expect(try await provider.respond(to: "Turn \(turn)") == "Answer \(turn)")
+        }
+        await provider.close()
+        var recoveries = 0
+        while let event = await events.next() {
+            if case .sessionBuilt(let build) = event, build.reasons.contains(.overflowRecovered) { recoveries += 1 }
+        }
+        #expect(recoveries >= 1)
+        // The backend did reject a request, and each rejected turn was answered in a new session.
+        let rejected = model.requests.filter { realTokens($0) > 4096 }.count
+        #expect(rejected >= 1)
+        #expect(rejected == recoveries)
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Tool output is cut to the room the turn has left, so the turn fits without an overflow")
     func outputCutToRoomLeft() async throws {
         let (_, client) = try await connectedServer([Self.reportTool(characters: 12_000)])

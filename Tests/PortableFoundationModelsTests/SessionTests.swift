@@ -310,7 +310,7 @@ struct MainActorSessionTests {
         #expect(try await session.respond(to: "find").content == #"{"found":true}"#)
         let sources = session.transcript.compactMap { entry -> String? in
             guard case .toolOutput(let output) = entry, case .structure(let segment)? = output.segments.first else { return nil }
-            return segment.source
+            return segment.schemaName
         }
         #expect(sources == ["lookup"])
     }

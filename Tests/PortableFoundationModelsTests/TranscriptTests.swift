@@ -22,7 +22,7 @@ struct TranscriptTests {
             ])),
             .toolOutput(Transcript.ToolOutput(id: "1", toolName: "get_weather", segments: [
                 .text(Transcript.TextSegment(content: "12°C")),
-                .structure(Transcript.StructuredSegment(source: "Weather", content: GeneratedContent(properties: ["celsius": 12]))),
+                .structure(Transcript.StructuredSegment(schemaName: "Weather", content: GeneratedContent(properties: ["celsius": 12]))),
             ])),
             .response(Transcript.Response(assetIDs: ["a"], segments: [.text(Transcript.TextSegment(content: "It is 12°C."))])),
         ])
