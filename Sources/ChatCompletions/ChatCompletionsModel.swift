@@ -179,7 +179,7 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
         let answer = try await completion(of: http)
         if let refusal = answer.refusal, !refusal.isEmpty {
             throw LanguageModelSession.GenerationError.refusal(
-                LanguageModelSession.GenerationError.Refusal(transcriptEntries: []),
+                LanguageModelSession.GenerationError.Refusal(transcriptEntries: [], explanation: refusal),
                 LanguageModelSession.GenerationError.Context(debugDescription: "The model refused: \(refusal)"))
         }
         do {

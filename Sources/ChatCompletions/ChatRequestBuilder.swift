@@ -165,9 +165,25 @@ enum ChatRequestBuilder {
 
     // MARK: Options
 
+    /// The request's sampling, temperature and length (each from `options`, else `defaults`):
+    /// greedy as temperature 0 and top-k 1; top-k and probability thresholds (`top_p`) with their
+    /// seeds. `top_k` is not OpenAI's, but llama.cpp, vLLM and Ollama read it; others ignore it.
     static func options(merging options: GenerationOptions, over defaults: GenerationOptions, into body: inout JSONObject) {
         if let temperature = options.temperature ?? defaults.temperature { body["temperature"] = .double(temperature) }
         if let tokens = options.maximumResponseTokens ?? defaults.maximumResponseTokens { body["max_tokens"] = .int(tokens) }
+        switch (options.samplingMode ?? defaults.samplingMode)?.strategy {
+        case .greedy?:
+            body["temperature"] = .double(0)
+            body["top_k"] = .int(1)
+        case .randomTopK(let k, let seed)?:
+            body["top_k"] = .int(k)
+            if let seed { body["seed"] = .int(Int(truncatingIfNeeded: seed)) }
+        case .randomProbabilityThreshold(let threshold, let seed)?:
+            body["top_p"] = .double(threshold)
+            if let seed { body["seed"] = .int(Int(truncatingIfNeeded: seed)) }
+        case nil:
+            break
+        }
     }
 
     // MARK: Schemas
