@@ -33,11 +33,13 @@ enum ChatRequestBuilder {
         let rounds = toolRounds(in: request)
         let offersTools = !request.tools.isEmpty && rounds < configuration.maximumToolRounds
         let shape: AnswerShape
-        switch (offersTools, configuration.toolCalling, request.schema != nil) {
-        case (true, .native, false): shape = .native
-        case (true, _, let structured): shape = .guided(structured: structured)
-        case (false, _, true): shape = .content
-        case (false, _, false): shape = .text
+        switch (request.tools.isEmpty, configuration.toolCalling, request.schema != nil) {
+        case (false, .native, false): shape = offersTools ? .native : .text
+        // Guided steps keep their format (and so the same system message, which the server's
+        // prompt cache then reuses) after the last round: only the answer is offered.
+        case (false, _, let structured): shape = .guided(structured: structured)
+        case (true, _, true): shape = .content
+        case (true, _, false): shape = .text
         }
         var body = JSONObject()
         body["model"] = .string(model)
@@ -52,7 +54,12 @@ enum ChatRequestBuilder {
                 body["response_format"] = responseFormat(try schemaJSON(schema))
             }
         case .guided(let structured):
-            body["response_format"] = responseFormat(try guidedSchema(tools: request.tools, answer: structured ? request.schema : nil))
+            body["response_format"] = responseFormat(
+                try guidedSchema(tools: offersTools ? request.tools : [], answer: structured ? request.schema : nil))
+            // A call is cut by no answer length: its JSON must end for the call to be read.
+            if offersTools, let limit = body["max_tokens"]?.intValue, limit < minimumGuidedStepTokens {
+                body["max_tokens"] = .int(minimumGuidedStepTokens)
+            }
         case .native:
             body["tools"] = .array(try request.tools.map { tool in
                 var function = JSONObject()
@@ -65,6 +72,10 @@ enum ChatRequestBuilder {
         }
         return Built(body: .object(body), shape: shape)
     }
+
+    /// The fewest tokens a guided step that offers tools may generate, whatever the answer's
+    /// limit: enough for a call's JSON.
+    static let minimumGuidedStepTokens = 256
 
     /// How many rounds of tool calls followed the request's prompt.
     static func toolRounds(in request: LanguageModelRequest) -> Int {

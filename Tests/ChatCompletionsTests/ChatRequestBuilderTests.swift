@@ -72,7 +72,7 @@ struct ChatRequestBuilderTests {
         #expect(inlined["properties"]?["corner"]?["properties"]?["x"]?["type"]?.stringValue == "integer")
     }
 
-    @Test("After the last allowed round of tool calls, the model must answer: no tools are offered")
+    @Test("After the last allowed round of tool calls, the model must answer: no tool is offered")
     func toolRounds() throws {
         let call = Transcript.Entry.toolCalls(Transcript.ToolCalls([
             Transcript.ToolCall(id: "c1", toolName: "clock_now", arguments: GeneratedContent(properties: [:]))
@@ -82,8 +82,11 @@ struct ChatRequestBuilderTests {
         var configuration = ChatCompletionsConfiguration()
         configuration.maximumToolRounds = 1
         let built = try ChatRequestBuilder.build(Self.request([call, output], tools: Self.tools()), model: "m", configuration: configuration, stream: false)
-        #expect(built.shape == .text)
-        #expect(built.body["response_format"] == nil)
+        // The same format (and system message, for the server's prompt cache), with only the answer offered.
+        #expect(built.shape == .guided(structured: false))
+        let choices = try #require(built.body["response_format"]?["json_schema"]?["schema"]?["anyOf"]?.arrayValue)
+        #expect(choices.count == 1)
+        #expect(choices[0]["properties"]?["answer"] != nil)
         // The call and its output are in the conversation, as the model wrote the call.
         let messages = try #require(built.body["messages"]?.arrayValue)
         #expect(messages.map { $0["role"]?.stringValue } == ["system", "user", "assistant", "user"])

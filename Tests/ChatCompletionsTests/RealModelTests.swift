@@ -102,10 +102,12 @@ struct RealModelTests {
                     var invalid: [String] = []
                     var answered = 0
                     for prompt in Self.prompts {
-                        // A conversation per prompt: the server's prompt cache keeps the shared
-                        // instructions and tools, so each turn costs its own tokens only. The notes
-                        // tools write and delete: this test's app allows them.
-                        let provider = MCPSessionProvider(client: client, model: backend.systemLanguageModel, configuration: .init(policy: .allowAll))
+                        // A conversation per prompt, every tool offered each time: the server's
+                        // prompt cache keeps the shared instructions and tools, so each turn costs
+                        // its own tokens only. The notes tools write and delete: this test's app
+                        // allows them.
+                        let provider = MCPSessionProvider(
+                            client: client, model: backend.systemLanguageModel, configuration: .init(policy: .allowAll, pinnedTools: Set(schemas.keys)))
                         let answer = try await provider.respond(to: prompt)
                         if !answer.isEmpty { answered += 1 }
                         for entry in try await provider.session().transcript {
