@@ -26,8 +26,9 @@ internal import MCPPlatform
 ///   with every later request. After `notifications/initialized` a GET stream carries what the
 ///   server sends on its own (tool list changes, its requests); it is reopened with
 ///   `Last-Event-ID` when it drops (with backoff, a few times in a row at most), and a POST's
-///   event stream that drops before its response is resumed the same way. A `404` for a
-///   request that carried the session id means the session expired (or the server
+///   event stream that ends or drops before its response is resumed the same way (a GET with
+///   the id of the last complete event, from which the server replays what the client missed).
+///   A `404` for a request that carried the session id means the session expired (or the server
 ///   restarted): the transport redoes the handshake itself — the client's own `initialize`
 ///   and `notifications/initialized`, replayed — and sends the message again, once.
 ///   ``close()`` ends the session with `DELETE`.
@@ -438,13 +439,21 @@ final class HTTPTransportCore: @unchecked Sendable {
         case "text/event-stream":
             var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
             let longLived = method == MCPMethod.subscriptionsListen
-            if let answer = try await readEvents(response.body, parser: &parser, answering: awaited, longLived: longLived) {
+            let read = try await readEvents(response.body, parser: &parser, answering: awaited, longLived: longLived)
+            switch read {
+            case .answer(let answer):
                 return answer
+            case .refused(let error):
+                throw error
+            case .ended, .dropped:
+                break
             }
             let midEvent = parser.finish()
+            // Ended or dropped before the answer: resumed from the last complete event.
             if resumable, let lastEventID = parser.lastEventID {
                 return try await resume(awaited, after: lastEventID, retry: parser.reconnectionTime)
             }
+            if case .dropped(let error) = read { throw error }
             throw HTTPTransportError.make(
                 .streamEnded,
                 midEvent
@@ -460,23 +469,42 @@ final class HTTPTransportCore: @unchecked Sendable {
         }
     }
 
-    /// Reads events from a stream, delivering each message, until the answer to `awaited`
-    /// (returned) or the end of the stream (`nil`).
+    /// How reading an event stream ended.
+    private enum StreamOutcome: Sendable {
+        /// The answer to the awaited request came (the stream is not read further).
+        case answer(InboundMessage)
+        /// The stream ended cleanly.
+        case ended
+        /// The connection dropped, or the exchanger cut the body: the stream is gone, but what
+        /// was read of it stands (the parser has its last complete event id), so it can be
+        /// resumed.
+        case dropped(HTTPTransportError)
+        /// The stream broke a limit of this side (an event or a message too large): it must not
+        /// be read again as it is.
+        case refused(HTTPTransportError)
+    }
+
+    /// Reads events from a stream, delivering each message, until the answer to `awaited`, the
+    /// end of the stream, or its failure; `parser` is left as it was at that point (also when
+    /// the stream failed), so that a stream can be resumed after its last complete event.
+    ///
+    /// - Throws: `CancellationError`, or ``HTTPTransportError/idleTimeout`` (not for a
+    ///   `longLived` stream), which leave `parser` as it was.
     private func readEvents(
         _ body: HTTPBody, parser: inout SSEParser, answering awaited: Awaited?, longLived: Bool
-    ) async throws -> InboundMessage? {
+    ) async throws -> StreamOutcome {
         let start = parser
         let read: EventsRead = try await watched(longLived ? nil : configuration.idleTimeout, "an event stream") { [self] watch in
             try await readEvents(body, from: start, answering: awaited, watch: watch)
         }
         parser = read.parser
-        return read.answer
+        return read.outcome
     }
 
-    /// What ``readEvents(_:parser:answering:longLived:)`` read: the answer (if it came) and
-    /// the parser's state at the end.
+    /// What ``readEvents(_:parser:answering:longLived:)`` read: how it ended, and the parser's
+    /// state at the end.
     private struct EventsRead: Sendable {
-        var answer: InboundMessage?
+        var outcome: StreamOutcome
         var parser: SSEParser
     }
 
@@ -484,21 +512,42 @@ final class HTTPTransportCore: @unchecked Sendable {
         _ body: HTTPBody, from start: SSEParser, answering awaited: Awaited?, watch: IdleWatch
     ) async throws -> EventsRead {
         var parser = start
-        for try await chunk in body {
+        var chunks = body.makeAsyncIterator()
+        var events: [SSEEvent] = []
+        while true {
+            let chunk: Data
+            do {
+                guard let next = try await chunks.next() else { break }
+                chunk = next
+            } catch let error as HTTPTransportError {
+                return EventsRead(outcome: .dropped(error), parser: parser)
+            }
             watch.touch()
-            let events: [SSEEvent]
+            events.removeAll(keepingCapacity: true)
+            var tooLarge: SSEParser.EventTooLarge?
             do throws(SSEParser.EventTooLarge) {
-                events = try parser.feed(chunk)
+                try parser.feed(chunk, into: &events)
             } catch {
-                throw HTTPTransportError.make(
-                    .eventTooLarge, "a server-sent event is larger than the limit of \(error.limit) bytes; the stream was closed")
+                // The events completed before the oversized one are still delivered.
+                tooLarge = error
             }
             for event in events where event.type == "message" {
-                if let answer = try handleEvent(event, answering: awaited) { return EventsRead(answer: answer, parser: parser) }
+                do {
+                    if let answer = try handleEvent(event, answering: awaited) {
+                        return EventsRead(outcome: .answer(answer), parser: parser)
+                    }
+                } catch let error as HTTPTransportError {
+                    return EventsRead(outcome: .refused(error), parser: parser)
+                }
+            }
+            if let tooLarge {
+                let error = HTTPTransportError.make(
+                    .eventTooLarge, "a server-sent event is larger than the limit of \(tooLarge.limit) bytes; the stream was closed")
+                return EventsRead(outcome: .refused(error), parser: parser)
             }
         }
         try Task.checkCancellation()
-        return EventsRead(answer: nil, parser: parser)
+        return EventsRead(outcome: .ended, parser: parser)
     }
 
     /// Delivers the messages of a `message` event; returns the answer to `awaited` when the event holds it.
@@ -556,8 +605,14 @@ final class HTTPTransportCore: @unchecked Sendable {
                     status: response.head.status)
             }
             var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
-            if let answer = try await readEvents(response.body, parser: &parser, answering: awaited, longLived: false) {
+            switch try await readEvents(response.body, parser: &parser, answering: awaited, longLived: false) {
+            case .answer(let answer):
                 return answer
+            case .refused(let error):
+                throw error
+            case .ended, .dropped:
+                // Resumed again, from what this stream brought.
+                break
             }
             _ = parser.finish()
             if let newer = parser.lastEventID, newer != lastEventID {
@@ -842,12 +897,18 @@ final class HTTPTransportCore: @unchecked Sendable {
                     var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
                     var broke = false
                     do {
-                        _ = try await readEvents(response.body, parser: &parser, answering: nil, longLived: true)
+                        // A stream that drops or breaks a limit is reopened after its last
+                        // complete event: what came before it was delivered.
+                        switch try await readEvents(response.body, parser: &parser, answering: nil, longLived: true) {
+                        case .answer, .ended: break
+                        case .dropped, .refused: broke = true
+                        }
                     } catch is CancellationError {
                         return
                     } catch {
                         broke = true
                     }
+                    _ = parser.finish()
                     let lastEventID = parser.lastEventID
                     let previous = lock.withLock {
                         let previous = state.standaloneLastEventID

@@ -58,6 +58,11 @@ final class Feed: Sendable {
         continuation.finish()
     }
 
+    /// Ends the body with an error, as a dropped connection does.
+    func fail(_ error: any Error) {
+        continuation.finish(throwing: error)
+    }
+
     /// What the reader's `close()` does.
     func close() {
         continuation.finish(throwing: CancellationError())
