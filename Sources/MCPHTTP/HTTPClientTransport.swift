@@ -38,7 +38,11 @@ internal import MCPPlatform
 ///   endpoint, on the same origin; everything the server sends comes on that stream).
 ///
 /// Every message the server sends, on any response or stream, goes to ``receive()`` in the
-/// order it arrives.
+/// order it arrives. What waits there is bounded
+/// (``HTTPTransportConfiguration/maximumQueuedMessages`` and
+/// ``HTTPTransportConfiguration/maximumQueuedBytes``): when it is full, the transport stops
+/// reading the response or stream that brought the next message until the app has taken some
+/// (back-pressure); nothing is dropped.
 ///
 /// ## Errors
 ///
@@ -101,8 +105,12 @@ public final class HTTPClientTransport: Transport {
 
     /// Every message the server sends, in the order it arrives. Call once.
     ///
-    /// Finishes at ``close()``; over the 2024-11-05 HTTP+SSE transport it throws when the
-    /// server's event stream ends.
+    /// Finishes at ``close()`` (after the messages already received); over the 2024-11-05
+    /// HTTP+SSE transport it throws when the server's event stream ends. Messages not yet taken
+    /// are bounded by ``HTTPTransportConfiguration/maximumQueuedMessages`` and
+    /// ``HTTPTransportConfiguration/maximumQueuedBytes``: past them, reading waits for the
+    /// consumer. A consumer whose task is cancelled ends the stream, and later messages are
+    /// dropped.
     public func receive() -> AsyncThrowingStream<InboundMessage, any Error> {
         core.inbound
     }
@@ -118,7 +126,9 @@ public final class HTTPClientTransport: Transport {
         guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
             throw TransportError.invalidConfiguration("an MCP endpoint must be an http:// or https:// URL with a host, not \(url.absoluteString)")
         }
-        guard configuration.maximumMessageBytes > 0, configuration.maximumEventBytes > 0, configuration.idleTimeout > .zero else {
+        guard configuration.maximumMessageBytes > 0, configuration.maximumEventBytes > 0, configuration.idleTimeout > .zero,
+            configuration.maximumQueuedMessages > 0, configuration.maximumQueuedBytes > 0
+        else {
             throw TransportError.invalidConfiguration("the HTTP transport's limits and idle timeout must be positive")
         }
         if scheme == "http", !configuration.allowsInsecureCredentials, !HTTPSessionState.isLoopback(host: host) {
@@ -152,7 +162,9 @@ final class HTTPTransportCore: @unchecked Sendable {
     let configuration: HTTPTransportConfiguration
     let exchanger: any HTTPExchanging
     let inbound: AsyncThrowingStream<InboundMessage, any Error>
-    private let inboundContinuation: AsyncThrowingStream<InboundMessage, any Error>.Continuation
+    /// What ``inbound`` hands out: the messages received and not yet taken, bounded in count
+    /// and bytes; a reading task waits there for room (and reads no further meanwhile).
+    let inboundQueue: InboundQueue
 
     // Safety: everything below is used with `lock` held.
     private let lock = Lock()
@@ -173,7 +185,9 @@ final class HTTPTransportCore: @unchecked Sendable {
         self.configuration = configuration
         self.exchanger = exchanger
         state = HTTPSessionState(endpoint: url)
-        (inbound, inboundContinuation) = AsyncThrowingStream<InboundMessage, any Error>.makeStream()
+        let queue = InboundQueue(capacity: configuration.maximumQueuedMessages, byteLimit: configuration.maximumQueuedBytes)
+        inboundQueue = queue
+        inbound = AsyncThrowingStream(unfolding: { try await queue.next() })
     }
 
     /// One POST of a request, which a cancellation can stop.
@@ -349,7 +363,7 @@ final class HTTPTransportCore: @unchecked Sendable {
                 }
                 switch action {
                 case .deliver(let answer), .refuseProbe(let answer):
-                    deliver(.errorResponse(answer))
+                    try await deliver(.errorResponse(answer), bytes: prefix.count)
                     return
                 case .fail(let error):
                     throw error
@@ -421,13 +435,15 @@ final class HTTPTransportCore: @unchecked Sendable {
         case "application/json":
             let body = try await readBody(of: response, what: "the response to \(method)")
             var answer: InboundMessage?
-            for message in Self.messages(in: body) {
+            let messages = Self.messages(in: body)
+            let bytes = body.count / max(1, messages.count)
+            for message in messages {
                 if answer == nil, Self.answers(message, awaited.id) {
                     let found = Self.identified(message, as: awaited.id)
                     answer = found
-                    take(found, for: awaited)
+                    try await take(found, for: awaited, bytes: bytes, watch: nil)
                 } else {
-                    deliver(message)
+                    try await deliver(message, bytes: bytes, watch: nil)
                 }
             }
             guard let answer else {
@@ -533,7 +549,7 @@ final class HTTPTransportCore: @unchecked Sendable {
             }
             for event in events where event.type == "message" {
                 do {
-                    if let answer = try handleEvent(event, answering: awaited) {
+                    if let answer = try await handleEvent(event, answering: awaited, watch: watch) {
                         return EventsRead(outcome: .answer(answer), parser: parser)
                     }
                 } catch let error as HTTPTransportError {
@@ -550,8 +566,10 @@ final class HTTPTransportCore: @unchecked Sendable {
         return EventsRead(outcome: .ended, parser: parser)
     }
 
-    /// Delivers the messages of a `message` event; returns the answer to `awaited` when the event holds it.
-    private func handleEvent(_ event: SSEEvent, answering awaited: Awaited?) throws -> InboundMessage? {
+    /// Delivers the messages of a `message` event (waiting for room in the inbound queue,
+    /// which `watch` does not count as the server's silence); returns the answer to `awaited`
+    /// when the event holds it.
+    private func handleEvent(_ event: SSEEvent, answering awaited: Awaited?, watch: IdleWatch?) async throws -> InboundMessage? {
         guard event.data.count <= configuration.maximumMessageBytes else {
             throw HTTPTransportError.make(
                 .messageTooLarge, "a message of \(event.data.count) bytes is larger than the limit of \(configuration.maximumMessageBytes)")
@@ -559,13 +577,15 @@ final class HTTPTransportCore: @unchecked Sendable {
         // Empty data (a priming event) carries no message.
         guard event.data.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return nil }
         var answer: InboundMessage?
-        for message in Self.messages(in: event.data) {
+        let messages = Self.messages(in: event.data)
+        let bytes = event.data.count / max(1, messages.count)
+        for message in messages {
             if answer == nil, let awaited, Self.answers(message, awaited.id) {
                 let found = Self.identified(message, as: awaited.id)
                 answer = found
-                take(found, for: awaited)
+                try await take(found, for: awaited, bytes: bytes, watch: watch)
             } else {
-                deliver(message)
+                try await deliver(message, bytes: bytes, watch: watch)
             }
         }
         return answer
@@ -573,11 +593,11 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     /// Delivers a response when it is to be delivered, after learning from it what the
     /// transport needs (the headers a `tools/list` result's tools mirror).
-    private func take(_ answer: InboundMessage, for awaited: Awaited) {
+    private func take(_ answer: InboundMessage, for awaited: Awaited, bytes: Int, watch: IdleWatch?) async throws {
         if awaited.method == MCPMethod.toolsList, case .message(.response(let list)) = answer {
             lock.withLock { state.learnTools(from: list.result) }
         }
-        if awaited.delivers { deliver(answer) }
+        if awaited.delivers { try await deliver(answer, bytes: bytes, watch: watch) }
     }
 
     /// Resumes a POST's event stream that ended before its answer: GET with `Last-Event-ID`.
@@ -717,16 +737,19 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     // MARK: Delivering
 
-    private func deliver(_ message: JSONRPCMessage) {
-        lock.withLock { state.observe(message) }
-        inboundContinuation.yield(.message(message))
+    /// Hands a message that took `bytes` bytes on the wire to ``receive()``, waiting for room
+    /// in the inbound queue (which `watch` does not count as the server's silence).
+    ///
+    /// - Throws: `CancellationError` when the reading task is cancelled while it waits.
+    private func deliver(_ inbound: InboundMessage, bytes: Int, watch: IdleWatch? = nil) async throws {
+        if case .message(let message) = inbound {
+            lock.withLock { state.observe(message) }
+        }
+        try await inboundQueue.push(inbound, bytes: bytes, whileWaiting: watch)
     }
 
-    private func deliver(_ inbound: InboundMessage) {
-        switch inbound {
-        case .message(let message): deliver(message)
-        case .invalid: inboundContinuation.yield(inbound)
-        }
+    private func deliver(_ message: JSONRPCMessage, bytes: Int, watch: IdleWatch? = nil) async throws {
+        try await deliver(.message(message), bytes: bytes, watch: watch)
     }
 
     /// The messages in a body or an event: one, or a batch's elements; what is not a message
@@ -1031,7 +1054,7 @@ final class HTTPTransportCore: @unchecked Sendable {
                         }
                         endpoint.fulfill(.success(target))
                     case "message":
-                        _ = try handleEvent(event, answering: nil)
+                        _ = try await handleEvent(event, answering: nil, watch: nil)
                     default:
                         continue
                     }
@@ -1045,7 +1068,7 @@ final class HTTPTransportCore: @unchecked Sendable {
             failure = error
         }
         endpoint.fulfill(.failure(HTTPTransportError.make(.invalidEndpoint, "the HTTP+SSE server's stream ended before its endpoint event")))
-        if !isClosed { inboundContinuation.finish(throwing: failure) }
+        if !isClosed { inboundQueue.finish(throwing: failure) }
     }
 
     // MARK: Closing
@@ -1078,7 +1101,7 @@ final class HTTPTransportCore: @unchecked Sendable {
                 for try await _ in response.body {}
             }
         }
-        inboundContinuation.finish()
+        inboundQueue.finish(throwing: nil)
         exchanger.shutdown()
     }
 

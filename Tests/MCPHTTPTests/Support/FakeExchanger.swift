@@ -78,6 +78,8 @@ struct FakeResponse: Sendable {
         case feed(Feed)
         /// Chunks of this size, forever (only a reader that stops ends it).
         case endless(chunkSize: Int)
+        /// Chunks made one at a time, when the reader asks for the next (`nil`: the end).
+        case generated(@Sendable () async throws -> Data?)
     }
 
     var status: Int
@@ -168,6 +170,8 @@ final class FakeExchanger: HTTPExchanging, @unchecked Sendable {
         case .endless(let size):
             let chunk = Data(repeating: 0x20, count: size)
             body = AsyncThrowingStream(unfolding: { chunk })
+        case .generated(let next):
+            body = AsyncThrowingStream(unfolding: next)
         }
         return HTTPResponse(head: HTTPResponseHead(status: response.status, headers: response.headers), body: HTTPBody(body), close: close)
     }
