@@ -103,6 +103,63 @@ struct ResumptionInteropTests {
         }
     }
 
+    @Test(
+        "A flood nobody reads stays bounded: reading stops at the queue's bound, the stream URLSession then cuts is resumed from the last message read, and every report arrives once, then the result"
+    )
+    func flood() async throws {
+        let count = 3000
+        try await HTTPPeer.with("streamable_server.py", ["--event-store"]) { peer in
+            var configuration = Self.transport
+            configuration.maximumQueuedMessages = 16
+            configuration.maximumMessageBytes = 64 << 10
+            configuration.maximumEventBytes = 64 << 10
+            // URLSession, whatever the transport's default exchanger: it receives what the server
+            // sends while nobody reads, and cuts a response that outruns its reader by this much.
+            let exchanger = URLSessionExchanger(maximumWaitingBytes: (64 << 10) + (1 << 20))
+            let transport = try HTTPClientTransport(url: try peer.url(), configuration: configuration, exchanger: exchanger)
+            let flooded = try peer.url("/admin/flooded")
+            let outcome = try await withHangGuard(Sanitizers.stretched(.seconds(90)), "a flood of \(count) reports") {
+                var messages = transport.receive().makeAsyncIterator()
+                let initialize = JSONRPCRequest(
+                    id: 1, method: "initialize",
+                    params: ["protocolVersion": "2025-11-25", "capabilities": [:], "clientInfo": ["name": "flood-test", "version": "1"]])
+                try await transport.send(.request(initialize))
+                _ = try await messages.next()
+                try await transport.send(.notification(JSONRPCNotification(method: "notifications/initialized")))
+                let arguments: JSONValue = ["count": .int(count), "size": 2000]
+                let call = JSONRPCRequest(
+                    id: 2, method: "tools/call", params: ["name": "flood", "arguments": arguments, "_meta": ["progressToken": "flood"]])
+                let sending = Task { try await transport.send(.request(call)) }
+                // Nobody reads: the reader stops at the bound, and the server sends the rest of its flood.
+                await transport.core.inboundQueue.producerWaited.wait()
+                let (done, _) = try await URLSession.shared.data(from: flooded)
+                #expect(String(decoding: done, as: UTF8.self).contains("true"))
+                var progress: [Int] = []
+                var result: String?
+                while result == nil, let next = try await messages.next() {
+                    switch next {
+                    case .message(.notification(let notification)) where notification.method == "notifications/progress":
+                        progress.append(notification.params?["progress"]?.intValue ?? -1)
+                    case .message(.response(let response)) where response.id == 2:
+                        result = response.result["content"]?[0]?["text"]?.stringValue
+                    default:
+                        continue
+                    }
+                }
+                try await sending.value
+                return (progress, result)
+            }
+            #expect(outcome.0 == Array(1...count))
+            #expect(outcome.1 == "flooded \(count)")
+            let peak = transport.core.inboundQueue.peak
+            #expect(peak.count <= 16)
+            // URLSession cut the stream that outran its reader; it was resumed from the last message read.
+            let seen = try await Self.resumptions(peer)
+            #expect(!seen.resumptions.isEmpty)
+            await transport.close()
+        }
+    }
+
     @Test("The GET stream cut in the middle reopens with Last-Event-ID: every notification once, in order", arguments: cases)
     func standaloneStream(_ test: Case) async throws {
         try await Self.withServer(test.version) { client, peer in

@@ -73,20 +73,25 @@ event store (MemoryEventStore; the SDK ships only the interface), so every SSE e
 `id:` ("e1", "e2"... across all streams), a 2025-11-25 POST stream starts with a priming event
 (an id, empty data; `retry: MS` too with `--retry-interval MS`), and a GET with `Last-Event-ID`
 replays the events of that id's stream that came after it (then carries that stream live).
-Two more tools (listed after the others) drop a stream in the middle, deterministically: the
-event that carries a marker is written, then the stream is cut (StreamCutter), and what the
-server sends after it is only stored, for a replay:
+Three more tools come with it (listed after the others). Two cut their stream in the middle,
+deterministically: the event that carries a marker is written, then the stream is cut
+(StreamCutter), and what the server sends after it is only stored, for a replay:
 - `interrupted(before, after, cut)` reports progress `before + after` times (message
   "step i/total"; the `before`-th also carries the marker), then answers
   "interrupted after <before> of <total>".
 - `announce_interrupted(before, after, cut)` waits until the session's GET stream is open, sends
-  `before + after` `notifications/resources/updated` on it (uri "test://announced/<n>", the
-  `before`-th with the marker as its fragment: "test://announced/<n>#[cut:<cut>]"), then answers "announced <total>".
+  `before + after` `notifications/resources/updated` on it (uri "test://announced/<n>"; the
+  `before`-th has the marker as its fragment: "test://announced/<n>#[cut:<cut>]"), then
+  answers "announced <total>".
 `cut` is `close` (the response ends there: a clean end of the chunked body) or `sever` (the
 connection is closed without the final chunk, as a dropped connection looks). A replay of such a
 stream waits until all of it is stored (the call's response, or the last notification): a client
 that reconnects at once still gets every event it missed, and the SDK's window between a replay
 and its live tail (an event stored then reaches neither) stays empty.
+The third, `flood(count, size)`, reports progress `count` times as fast as it can, each message
+`size` characters long, then answers "flooded <count>" (its replay waits the same way);
+`GET /admin/flooded` answers once a flood has sent its last report (so a test that reads
+nothing can wait for the server to be done).
 `GET /admin/resumptions` answers `{"cuts": [{"kind": "close"|"sever", "lastEventId": <the id of
 the last event written before the cut>}...], "resumptions": [<the Last-Event-ID of each GET that
 sent one>...]}`.
@@ -465,6 +470,28 @@ async def announce_interrupted(before: int, after: int, cut: str, ctx: Context) 
     return f"announced {total}"
 
 
+_flood_done: anyio.Event | None = None
+
+
+async def flood(count: int, size: int, ctx: Context) -> str:
+    """Reports progress `count` times as fast as it can, each message `size` characters long."""
+    assert _event_store is not None
+    stream_id = ctx.request_id
+
+    def answers(message: JSONRPCMessage) -> bool:
+        return isinstance(message, JSONRPCResponse | JSONRPCError) and str(message.id) == stream_id
+
+    _event_store.hold(stream_id, answers)
+    padding = "x" * size
+    for step in range(1, count + 1):
+        await ctx.report_progress(step, count, padding)
+    global _flood_done
+    if _flood_done is None:
+        _flood_done = anyio.Event()
+    _flood_done.set()
+    return f"flooded {count}"
+
+
 def install_resumability() -> MemoryEventStore:
     """Registers the interrupting tools and the SDK transport that can be watched; returns the store."""
     global _event_store
@@ -476,11 +503,27 @@ def install_resumability() -> MemoryEventStore:
         description="Reports progress before + after times; the response stream is cut after the before-th (cut: close or sever).",
     )
     server.add_tool(
+        flood,
+        name="flood",
+        description="Reports progress count times as fast as it can, each message size characters long.",
+    )
+    server.add_tool(
         announce_interrupted,
         name="announce_interrupted",
         description="Sends before + after resources/updated on the GET stream, which is cut after the before-th (cut: close or sever).",
     )
     return _event_store
+
+
+@server.custom_route("/admin/flooded", methods=["GET"])
+async def admin_flooded(_request: Request) -> Response:
+    """Answers once a flood call has sent its last report (at most 30 s)."""
+    global _flood_done
+    if _flood_done is None:
+        _flood_done = anyio.Event()
+    with anyio.move_on_after(30):
+        await _flood_done.wait()
+    return JSONResponse({"flooded": _flood_done.is_set()})
 
 
 @server.custom_route("/admin/resumptions", methods=["GET"])
