@@ -26,8 +26,9 @@ internal import MCPPlatform
 ///   with every later request. After `notifications/initialized` a GET stream carries what the
 ///   server sends on its own (tool list changes, its requests); it is reopened with
 ///   `Last-Event-ID` when it drops (with backoff, a few times in a row at most), and a POST's
-///   event stream that drops before its response is resumed the same way. A `404` for a
-///   request that carried the session id means the session expired (or the server
+///   event stream that ends or drops before its response is resumed the same way (a GET with
+///   the id of the last complete event, from which the server replays what the client missed).
+///   A `404` for a request that carried the session id means the session expired (or the server
 ///   restarted): the transport redoes the handshake itself — the client's own `initialize`
 ///   and `notifications/initialized`, replayed — and sends the message again, once.
 ///   ``close()`` ends the session with `DELETE`.
@@ -37,7 +38,11 @@ internal import MCPPlatform
 ///   endpoint, on the same origin; everything the server sends comes on that stream).
 ///
 /// Every message the server sends, on any response or stream, goes to ``receive()`` in the
-/// order it arrives.
+/// order it arrives. What waits there is bounded
+/// (``HTTPTransportConfiguration/maximumQueuedMessages`` and
+/// ``HTTPTransportConfiguration/maximumQueuedBytes``): when it is full, the transport stops
+/// reading the response or stream that brought the next message until the app has taken some
+/// (back-pressure); nothing is dropped.
 ///
 /// ## Errors
 ///
@@ -132,8 +137,12 @@ public final class HTTPClientTransport: Transport {
 
     /// Every message the server sends, in the order it arrives. Call once.
     ///
-    /// Finishes at ``close()``; over the 2024-11-05 HTTP+SSE transport it throws when the
-    /// server's event stream ends.
+    /// Finishes at ``close()`` (after the messages already received); over the 2024-11-05
+    /// HTTP+SSE transport it throws when the server's event stream ends. Messages not yet taken
+    /// are bounded by ``HTTPTransportConfiguration/maximumQueuedMessages`` and
+    /// ``HTTPTransportConfiguration/maximumQueuedBytes``: past them, reading waits for the
+    /// consumer. A consumer whose task is cancelled ends the stream, and later messages are
+    /// dropped.
     public func receive() -> AsyncThrowingStream<InboundMessage, any Error> {
         core.inbound
     }
@@ -149,7 +158,9 @@ public final class HTTPClientTransport: Transport {
         guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
             throw TransportError.invalidConfiguration("an MCP endpoint must be an http:// or https:// URL with a host, not \(url.absoluteString)")
         }
-        guard configuration.maximumMessageBytes > 0, configuration.maximumEventBytes > 0, configuration.idleTimeout > .zero else {
+        guard configuration.maximumMessageBytes > 0, configuration.maximumEventBytes > 0, configuration.idleTimeout > .zero,
+            configuration.maximumQueuedMessages > 0, configuration.maximumQueuedBytes > 0
+        else {
             throw TransportError.invalidConfiguration("the HTTP transport's limits and idle timeout must be positive")
         }
         if scheme == "http", !configuration.allowsInsecureCredentials, !HTTPSessionState.isLoopback(host: host) {
@@ -183,7 +194,9 @@ final class HTTPTransportCore: @unchecked Sendable {
     let configuration: HTTPTransportConfiguration
     let exchanger: any HTTPExchanging
     let inbound: AsyncThrowingStream<InboundMessage, any Error>
-    private let inboundContinuation: AsyncThrowingStream<InboundMessage, any Error>.Continuation
+    /// What ``inbound`` hands out: the messages received and not yet taken, bounded in count
+    /// and bytes; a reading task waits there for room (and reads no further meanwhile).
+    let inboundQueue: InboundQueue
 
     // Safety: everything below is used with `lock` held.
     private let lock = Lock()
@@ -204,7 +217,9 @@ final class HTTPTransportCore: @unchecked Sendable {
         self.configuration = configuration
         self.exchanger = exchanger
         state = HTTPSessionState(endpoint: url)
-        (inbound, inboundContinuation) = AsyncThrowingStream<InboundMessage, any Error>.makeStream()
+        let queue = InboundQueue(capacity: configuration.maximumQueuedMessages, byteLimit: configuration.maximumQueuedBytes)
+        inboundQueue = queue
+        inbound = AsyncThrowingStream(unfolding: { try await queue.next() })
     }
 
     /// One POST of a request, which a cancellation can stop.
@@ -380,7 +395,7 @@ final class HTTPTransportCore: @unchecked Sendable {
                 }
                 switch action {
                 case .deliver(let answer), .refuseProbe(let answer):
-                    deliver(.errorResponse(answer))
+                    try await deliver(.errorResponse(answer), bytes: prefix.count)
                     return
                 case .fail(let error):
                     throw error
@@ -452,13 +467,15 @@ final class HTTPTransportCore: @unchecked Sendable {
         case "application/json":
             let body = try await readBody(of: response, what: "the response to \(method)")
             var answer: InboundMessage?
-            for message in Self.messages(in: body) {
+            let messages = Self.messages(in: body)
+            let bytes = body.count / max(1, messages.count)
+            for message in messages {
                 if answer == nil, Self.answers(message, awaited.id) {
                     let found = Self.identified(message, as: awaited.id)
                     answer = found
-                    take(found, for: awaited)
+                    try await take(found, for: awaited, bytes: bytes, watch: nil)
                 } else {
-                    deliver(message)
+                    try await deliver(message, bytes: bytes, watch: nil)
                 }
             }
             guard let answer else {
@@ -470,13 +487,21 @@ final class HTTPTransportCore: @unchecked Sendable {
         case "text/event-stream":
             var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
             let longLived = method == MCPMethod.subscriptionsListen
-            if let answer = try await readEvents(response.body, parser: &parser, answering: awaited, longLived: longLived) {
+            let read = try await readEvents(response.body, parser: &parser, answering: awaited, longLived: longLived)
+            switch read {
+            case .answer(let answer):
                 return answer
+            case .refused(let error):
+                throw error
+            case .ended, .dropped:
+                break
             }
             let midEvent = parser.finish()
+            // Ended or dropped before the answer: resumed from the last complete event.
             if resumable, let lastEventID = parser.lastEventID {
                 return try await resume(awaited, after: lastEventID, retry: parser.reconnectionTime)
             }
+            if case .dropped(let error) = read { throw error }
             throw HTTPTransportError.make(
                 .streamEnded,
                 midEvent
@@ -492,23 +517,42 @@ final class HTTPTransportCore: @unchecked Sendable {
         }
     }
 
-    /// Reads events from a stream, delivering each message, until the answer to `awaited`
-    /// (returned) or the end of the stream (`nil`).
+    /// How reading an event stream ended.
+    private enum StreamOutcome: Sendable {
+        /// The answer to the awaited request came (the stream is not read further).
+        case answer(InboundMessage)
+        /// The stream ended cleanly.
+        case ended
+        /// The connection dropped, or the exchanger cut the body: the stream is gone, but what
+        /// was read of it stands (the parser has its last complete event id), so it can be
+        /// resumed.
+        case dropped(HTTPTransportError)
+        /// The stream broke a limit of this side (an event or a message too large): it must not
+        /// be read again as it is.
+        case refused(HTTPTransportError)
+    }
+
+    /// Reads events from a stream, delivering each message, until the answer to `awaited`, the
+    /// end of the stream, or its failure; `parser` is left as it was at that point (also when
+    /// the stream failed), so that a stream can be resumed after its last complete event.
+    ///
+    /// - Throws: `CancellationError`, or ``HTTPTransportError/idleTimeout`` (not for a
+    ///   `longLived` stream), which leave `parser` as it was.
     private func readEvents(
         _ body: HTTPBody, parser: inout SSEParser, answering awaited: Awaited?, longLived: Bool
-    ) async throws -> InboundMessage? {
+    ) async throws -> StreamOutcome {
         let start = parser
         let read: EventsRead = try await watched(longLived ? nil : configuration.idleTimeout, "an event stream") { [self] watch in
             try await readEvents(body, from: start, answering: awaited, watch: watch)
         }
         parser = read.parser
-        return read.answer
+        return read.outcome
     }
 
-    /// What ``readEvents(_:parser:answering:longLived:)`` read: the answer (if it came) and
-    /// the parser's state at the end.
+    /// What ``readEvents(_:parser:answering:longLived:)`` read: how it ended, and the parser's
+    /// state at the end.
     private struct EventsRead: Sendable {
-        var answer: InboundMessage?
+        var outcome: StreamOutcome
         var parser: SSEParser
     }
 
@@ -516,25 +560,48 @@ final class HTTPTransportCore: @unchecked Sendable {
         _ body: HTTPBody, from start: SSEParser, answering awaited: Awaited?, watch: IdleWatch
     ) async throws -> EventsRead {
         var parser = start
-        for try await chunk in body {
+        var chunks = body.makeAsyncIterator()
+        var events: [SSEEvent] = []
+        while true {
+            let chunk: Data
+            do {
+                guard let next = try await chunks.next() else { break }
+                chunk = next
+            } catch let error as HTTPTransportError {
+                return EventsRead(outcome: .dropped(error), parser: parser)
+            }
             watch.touch()
-            let events: [SSEEvent]
+            events.removeAll(keepingCapacity: true)
+            var tooLarge: SSEParser.EventTooLarge?
             do throws(SSEParser.EventTooLarge) {
-                events = try parser.feed(chunk)
+                try parser.feed(chunk, into: &events)
             } catch {
-                throw HTTPTransportError.make(
-                    .eventTooLarge, "a server-sent event is larger than the limit of \(error.limit) bytes; the stream was closed")
+                // The events completed before the oversized one are still delivered.
+                tooLarge = error
             }
             for event in events where event.type == "message" {
-                if let answer = try handleEvent(event, answering: awaited) { return EventsRead(answer: answer, parser: parser) }
+                do {
+                    if let answer = try await handleEvent(event, answering: awaited, watch: watch) {
+                        return EventsRead(outcome: .answer(answer), parser: parser)
+                    }
+                } catch let error as HTTPTransportError {
+                    return EventsRead(outcome: .refused(error), parser: parser)
+                }
+            }
+            if let tooLarge {
+                let error = HTTPTransportError.make(
+                    .eventTooLarge, "a server-sent event is larger than the limit of \(tooLarge.limit) bytes; the stream was closed")
+                return EventsRead(outcome: .refused(error), parser: parser)
             }
         }
         try Task.checkCancellation()
-        return EventsRead(answer: nil, parser: parser)
+        return EventsRead(outcome: .ended, parser: parser)
     }
 
-    /// Delivers the messages of a `message` event; returns the answer to `awaited` when the event holds it.
-    private func handleEvent(_ event: SSEEvent, answering awaited: Awaited?) throws -> InboundMessage? {
+    /// Delivers the messages of a `message` event (waiting for room in the inbound queue,
+    /// which `watch` does not count as the server's silence); returns the answer to `awaited`
+    /// when the event holds it.
+    private func handleEvent(_ event: SSEEvent, answering awaited: Awaited?, watch: IdleWatch?) async throws -> InboundMessage? {
         guard event.data.count <= configuration.maximumMessageBytes else {
             throw HTTPTransportError.make(
                 .messageTooLarge, "a message of \(event.data.count) bytes is larger than the limit of \(configuration.maximumMessageBytes)")
@@ -542,13 +609,15 @@ final class HTTPTransportCore: @unchecked Sendable {
         // Empty data (a priming event) carries no message.
         guard event.data.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return nil }
         var answer: InboundMessage?
-        for message in Self.messages(in: event.data) {
+        let messages = Self.messages(in: event.data)
+        let bytes = event.data.count / max(1, messages.count)
+        for message in messages {
             if answer == nil, let awaited, Self.answers(message, awaited.id) {
                 let found = Self.identified(message, as: awaited.id)
                 answer = found
-                take(found, for: awaited)
+                try await take(found, for: awaited, bytes: bytes, watch: watch)
             } else {
-                deliver(message)
+                try await deliver(message, bytes: bytes, watch: watch)
             }
         }
         return answer
@@ -556,11 +625,11 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     /// Delivers a response when it is to be delivered, after learning from it what the
     /// transport needs (the headers a `tools/list` result's tools mirror).
-    private func take(_ answer: InboundMessage, for awaited: Awaited) {
+    private func take(_ answer: InboundMessage, for awaited: Awaited, bytes: Int, watch: IdleWatch?) async throws {
         if awaited.method == MCPMethod.toolsList, case .message(.response(let list)) = answer {
             lock.withLock { state.learnTools(from: list.result) }
         }
-        if awaited.delivers { deliver(answer) }
+        if awaited.delivers { try await deliver(answer, bytes: bytes, watch: watch) }
     }
 
     /// Resumes a POST's event stream that ended before its answer: GET with `Last-Event-ID`.
@@ -588,8 +657,14 @@ final class HTTPTransportCore: @unchecked Sendable {
                     status: response.head.status)
             }
             var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
-            if let answer = try await readEvents(response.body, parser: &parser, answering: awaited, longLived: false) {
+            switch try await readEvents(response.body, parser: &parser, answering: awaited, longLived: false) {
+            case .answer(let answer):
                 return answer
+            case .refused(let error):
+                throw error
+            case .ended, .dropped:
+                // Resumed again, from what this stream brought.
+                break
             }
             _ = parser.finish()
             if let newer = parser.lastEventID, newer != lastEventID {
@@ -694,16 +769,19 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     // MARK: Delivering
 
-    private func deliver(_ message: JSONRPCMessage) {
-        lock.withLock { state.observe(message) }
-        inboundContinuation.yield(.message(message))
+    /// Hands a message that took `bytes` bytes on the wire to ``receive()``, waiting for room
+    /// in the inbound queue (which `watch` does not count as the server's silence).
+    ///
+    /// - Throws: `CancellationError` when the reading task is cancelled while it waits.
+    private func deliver(_ inbound: InboundMessage, bytes: Int, watch: IdleWatch? = nil) async throws {
+        if case .message(let message) = inbound {
+            lock.withLock { state.observe(message) }
+        }
+        try await inboundQueue.push(inbound, bytes: bytes, whileWaiting: watch)
     }
 
-    private func deliver(_ inbound: InboundMessage) {
-        switch inbound {
-        case .message(let message): deliver(message)
-        case .invalid: inboundContinuation.yield(inbound)
-        }
+    private func deliver(_ message: JSONRPCMessage, bytes: Int, watch: IdleWatch? = nil) async throws {
+        try await deliver(.message(message), bytes: bytes, watch: watch)
     }
 
     /// The messages in a body or an event: one, or a batch's elements; what is not a message
@@ -874,12 +952,18 @@ final class HTTPTransportCore: @unchecked Sendable {
                     var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
                     var broke = false
                     do {
-                        _ = try await readEvents(response.body, parser: &parser, answering: nil, longLived: true)
+                        // A stream that drops or breaks a limit is reopened after its last
+                        // complete event: what came before it was delivered.
+                        switch try await readEvents(response.body, parser: &parser, answering: nil, longLived: true) {
+                        case .answer, .ended: break
+                        case .dropped, .refused: broke = true
+                        }
                     } catch is CancellationError {
                         return
                     } catch {
                         broke = true
                     }
+                    _ = parser.finish()
                     let lastEventID = parser.lastEventID
                     let previous = lock.withLock {
                         let previous = state.standaloneLastEventID
@@ -1002,7 +1086,7 @@ final class HTTPTransportCore: @unchecked Sendable {
                         }
                         endpoint.fulfill(.success(target))
                     case "message":
-                        _ = try handleEvent(event, answering: nil)
+                        _ = try await handleEvent(event, answering: nil, watch: nil)
                     default:
                         continue
                     }
@@ -1016,7 +1100,7 @@ final class HTTPTransportCore: @unchecked Sendable {
             failure = error
         }
         endpoint.fulfill(.failure(HTTPTransportError.make(.invalidEndpoint, "the HTTP+SSE server's stream ended before its endpoint event")))
-        if !isClosed { inboundContinuation.finish(throwing: failure) }
+        if !isClosed { inboundQueue.finish(throwing: failure) }
     }
 
     // MARK: Closing
@@ -1049,7 +1133,7 @@ final class HTTPTransportCore: @unchecked Sendable {
                 for try await _ in response.body {}
             }
         }
-        inboundContinuation.finish()
+        inboundQueue.finish(throwing: nil)
         exchanger.shutdown()
     }
 

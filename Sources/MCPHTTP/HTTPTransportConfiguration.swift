@@ -32,6 +32,24 @@ public struct HTTPTransportConfiguration: Sendable {
     /// machine (`localhost`, `127.0.0.0/8`, `::1`). Default `false`: such a transport is not
     /// created (``HTTPTransportError/insecureCredentials``).
     public var allowsInsecureCredentials: Bool
+    /// The most messages that may wait for the app to take them from
+    /// ``HTTPClientTransport/receive()`` (default 4,096); see ``maximumQueuedBytes`` too.
+    ///
+    /// When either bound is reached, the task reading the response or stream that brought the
+    /// next message waits with it, reading no further, until the app has taken half of what
+    /// waits: a server that sends faster than the app reads is slowed down (back-pressure)
+    /// instead of buffered without bound, and no message is dropped. A request's `send`
+    /// returns once its response is queued, so it waits too. ``MCP/MCPClient`` takes messages
+    /// as they come. (URLSession still receives what the server sends meanwhile, up to about a
+    /// message's limit per response, then cuts that response: a stream with event ids is then
+    /// resumed from the last message read; otherwise its request fails with
+    /// ``HTTPTransportError/messageTooLarge``.)
+    public var maximumQueuedMessages: Int
+    /// The most bytes of messages (as they came on the wire) that may wait for the app to take
+    /// them from ``HTTPClientTransport/receive()`` (default 32 MiB); past it, reading waits as
+    /// for ``maximumQueuedMessages``. One message always gets through, whatever its size (up to
+    /// ``maximumMessageBytes``).
+    public var maximumQueuedBytes: Int
 
     /// How many times in a row the transport tries to reopen a dropped GET stream (or to
     /// resume a POST's event stream) before it gives up.
@@ -47,7 +65,7 @@ public struct HTTPTransportConfiguration: Sendable {
     public init(
         headers: [String: String] = [:], authorization: (@Sendable () async throws -> String?)? = nil,
         maximumMessageBytes: Int = 4 << 20, maximumEventBytes: Int = 4 << 20, idleTimeout: Duration = .seconds(60),
-        allowsInsecureCredentials: Bool = false
+        allowsInsecureCredentials: Bool = false, maximumQueuedMessages: Int = 4096, maximumQueuedBytes: Int = 32 << 20
     ) {
         self.headers = headers
         self.authorization = authorization
@@ -55,5 +73,7 @@ public struct HTTPTransportConfiguration: Sendable {
         self.maximumEventBytes = maximumEventBytes
         self.idleTimeout = idleTimeout
         self.allowsInsecureCredentials = allowsInsecureCredentials
+        self.maximumQueuedMessages = maximumQueuedMessages
+        self.maximumQueuedBytes = maximumQueuedBytes
     }
 }

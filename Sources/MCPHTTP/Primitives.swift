@@ -2,9 +2,11 @@ internal import MCPPlatform
 
 /// When a watched operation last made progress, so that it can fail after a quiet spell.
 package final class IdleWatch: @unchecked Sendable {
-    // Safety: `last` is used with `lock` held.
+    // Safety: `last` and `holds` are used with `lock` held.
     private let lock = Lock()
     private var last = ContinuousClock.now
+    /// How many waits of this side are in progress: no quiet spell runs meanwhile.
+    private var holds = 0
     let limit: Duration
 
     init(limit: Duration) {
@@ -17,13 +19,30 @@ package final class IdleWatch: @unchecked Sendable {
         lock.withLock { last = now }
     }
 
-    /// Returns once there has been no progress for ``limit``; throws `CancellationError`
-    /// when cancelled first. Wakes at most once per quiet spell, at its deadline.
+    /// Notes that this side waits (for room in the inbound queue): the server is not silent
+    /// meanwhile. Each call is balanced by ``release()``.
+    func hold() {
+        lock.withLock { holds += 1 }
+    }
+
+    /// Ends a wait of ``hold()``: the quiet spell starts again.
+    func release() {
+        let now = ContinuousClock.now
+        lock.withLock {
+            holds -= 1
+            last = now
+        }
+    }
+
+    /// Returns once there has been no progress for ``limit`` (not counting the time this
+    /// side waited, ``hold()``); throws `CancellationError` when cancelled first. Wakes at most
+    /// once per quiet spell, at its deadline (once per ``limit`` while held).
     func expiry() async throws {
         while true {
-            let deadline = lock.withLock { last } + limit
+            let deadline = lock.withLock { holds > 0 ? ContinuousClock.now : last } + limit
             try await Task.sleep(until: deadline, clock: .continuous)
-            if lock.withLock({ last }) + limit <= ContinuousClock.now { return }
+            let expired = lock.withLock { holds == 0 && last + limit <= ContinuousClock.now }
+            if expired { return }
         }
     }
 }

@@ -20,7 +20,9 @@ package struct SSEEvent: Hashable, Sendable {
 /// the `event`, `data` (several lines join with LF), `id` (ignored when it holds NUL) and
 /// `retry` (digits only) fields, and ignores other fields. An event is dispatched at a blank
 /// line; one whose data is empty (such as a priming event that only sets an id) is not
-/// dispatched but still sets ``lastEventID``.
+/// dispatched but still sets ``lastEventID``. As the spec has it, an `id` takes effect when
+/// its event ends (the blank line): a stream cut in the middle of an event leaves
+/// ``lastEventID`` at the last complete one, so that resuming from it gets the cut event again.
 ///
 /// Memory is bounded: the bytes of one event — every line since the last blank line,
 /// comments included — may not pass `maximumEventBytes`; the parser throws
@@ -33,9 +35,12 @@ package struct SSEParser: Sendable {
 
     /// The most bytes one event may take, counting all of its lines.
     package let maximumEventBytes: Int
-    /// The last event ID (the `id` field), kept across events, as the spec's reconnection
-    /// needs it (`Last-Event-ID`).
+    /// The last event ID (the `id` field) of the last complete event, kept across events, as
+    /// the spec's reconnection needs it (`Last-Event-ID`).
     package private(set) var lastEventID: String?
+    /// The `id` field seen last, which becomes ``lastEventID`` when its event ends (the
+    /// spec's "last event ID buffer").
+    private var pendingEventID: String?
     /// The reconnection time the server asked for with `retry`, in milliseconds.
     private(set) var reconnectionTime: Int?
     /// How many events the parser has dispatched.
@@ -65,6 +70,16 @@ package struct SSEParser: Sendable {
     /// - Throws: ``EventTooLarge`` when an event passes the limit (the parser is then spent).
     package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) throws(EventTooLarge) -> [SSEEvent] where Bytes.Element == UInt8 {
         var events: [SSEEvent] = []
+        try feed(bytes, into: &events)
+        return events
+    }
+
+    /// Feeds the next bytes of the stream, appending the events they complete to `events`, in
+    /// order; when it throws, `events` still has those completed before the oversized one.
+    ///
+    /// - Throws: ``EventTooLarge`` when an event passes the limit (the parser is then spent).
+    mutating func feed<Bytes: Sequence>(_ bytes: Bytes, into events: inout [SSEEvent]) throws(EventTooLarge)
+    where Bytes.Element == UInt8 {
         for byte in bytes {
             if !pastStart {
                 // UTF-8 byte order mark: EF BB BF, at most once, at the very start.
@@ -87,14 +102,15 @@ package struct SSEParser: Sendable {
             }
             try consume(byte, into: &events)
         }
-        return events
     }
 
-    /// Ends the stream; returns whether it ended in the middle of an event (which is dropped).
+    /// Ends the stream; returns whether it ended in the middle of an event (which is dropped,
+    /// with its `id`).
     package mutating func finish() -> Bool {
         let midEvent = isMidEvent
         line.removeAll()
         resetEvent()
+        pendingEventID = lastEventID
         afterCR = false
         return midEvent
     }
@@ -142,7 +158,7 @@ package struct SSEParser: Sendable {
             eventType = String(decoding: value, as: UTF8.self)
         case "id":
             // An empty id resets the last event ID.
-            if !value.contains(0) { lastEventID = value.isEmpty ? nil : String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { pendingEventID = value.isEmpty ? nil : String(decoding: value, as: UTF8.self) }
         case "retry":
             if !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let time = Int(String(decoding: value, as: UTF8.self)) {
                 reconnectionTime = time
@@ -154,6 +170,8 @@ package struct SSEParser: Sendable {
 
     private mutating func dispatch(into events: inout [SSEEvent]) {
         defer { resetEvent() }
+        // The spec's dispatch: the event's id takes effect even when it carries no data.
+        lastEventID = pendingEventID
         guard hasData else { return }
         let type = eventType.flatMap { $0.isEmpty ? nil : $0 } ?? "message"
         events.append(SSEEvent(type: type, data: data, id: lastEventID))

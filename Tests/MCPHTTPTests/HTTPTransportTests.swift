@@ -426,6 +426,116 @@ struct HTTPTransportTests {
         await client.close()
     }
 
+    /// How a scripted stream stops early.
+    enum Drop: String, Sendable, CaseIterable {
+        /// The body ends cleanly.
+        case end
+        /// The connection drops: the body fails.
+        case failure
+        /// The connection drops in the middle of an event (after its `id` line).
+        case midEvent
+    }
+
+    @Test(
+        "a POST stream that ends, fails or is cut mid-event before its response resumes from its last complete event, each report once",
+        arguments: Drop.allCases)
+    func postStreamResumesAfterDrop(_ drop: Drop) async throws {
+        var configuration = HTTPTransportConfiguration()
+        configuration.reconnectionDelay = .milliseconds(10)
+        let resumed = Recorded<String?>()
+        let call = Recorded<JSONRPCRequest>()
+        let base = handshakeServer { _, rpc in
+            call.append(rpc)
+            let token = rpc.params?["_meta"]?["progressToken"] ?? "t"
+            let feed = Feed()
+            feed.send("id: p-1\ndata: \(Scripted.progress(token, 1))\n\n")
+            switch drop {
+            case .end:
+                feed.finish()
+            case .failure:
+                feed.fail(HTTPTransportError.make(.network, "the connection dropped"))
+            case .midEvent:
+                feed.send("id: p-2\ndata: {\"jsonrpc\":")
+                feed.fail(HTTPTransportError.make(.network, "the connection dropped"))
+            }
+            return .sse(feed)
+        }
+        let (transport, _) = try fakeTransport(with: configuration) { request in
+            guard request.method == "GET" else { return try await base(request) }
+            guard let lastEventID = request.header("last-event-id"), let rpc = call.values.last else { return FakeResponse(status: 405) }
+            resumed.append(lastEventID)
+            let token = rpc.params?["_meta"]?["progressToken"] ?? "t"
+            // The server replays what came after the id it is given.
+            return .events([Scripted.progress(token, 2), Scripted.toolResult(rpc.id, text: "resumed")], ids: ["p-2", "p-3"])
+        }
+        let client = try await MCPClient.connect(over: transport, configuration: handshakeClient)
+        let progress = Recorded<Double>()
+        let result = try await client.callTool(name: "slow") { report in progress.append(report.progress) }
+        #expect(result.content.first?.text == "resumed")
+        #expect(resumed.values == ["p-1"])
+        #expect(progress.values == [1, 2])
+        await client.close()
+    }
+
+    @Test("a POST stream that drops without an event id fails with the drop's error")
+    func postStreamDropWithoutID() async throws {
+        let (transport, fake) = try fakeTransport { _ in
+            let feed = Feed()
+            feed.send("data: \(Scripted.progress("t", 1))\n\n")
+            feed.fail(HTTPTransportError.make(.network, "the connection dropped"))
+            return .sse(feed)
+        }
+        await #expect(throws: HTTPTransportError.network) {
+            try await transport.send(.request(JSONRPCRequest(id: 1, method: "tools/call", params: ["name": "x"])))
+        }
+        #expect(fake.requests("GET").isEmpty)
+        await transport.close()
+    }
+
+    @Test("the GET stream that drops reopens after its last complete event, so nothing is missed or repeated", arguments: [Drop.failure, .midEvent])
+    func standaloneStreamResumesAfterDrop(_ drop: Drop) async throws {
+        var configuration = HTTPTransportConfiguration()
+        configuration.reconnectionDelay = .milliseconds(10)
+        let gets = Counter()
+        let lastEventIDs = Recorded<String?>()
+        let updated = { @Sendable (n: Int) in
+            JSONRPCMessage.notification(JSONRPCNotification(method: "notifications/resources/updated", params: ["uri": .string("test://\(n)")]))
+        }
+        let later = Feed()
+        let base = handshakeServer()
+        let (transport, _) = try fakeTransport(with: configuration) { request in
+            guard request.method == "GET" else { return try await base(request) }
+            let lastEventID = request.header("last-event-id")
+            lastEventIDs.append(lastEventID)
+            if gets.next() == 1 {
+                let first = Feed()
+                first.send("id: ev-1\ndata: \(updated(1))\n\n")
+                if drop == .midEvent { first.send("id: ev-2\ndata: {\"jsonrpc\"") }
+                first.fail(HTTPTransportError.make(.network, "the connection dropped"))
+                return .sse(first)
+            }
+            // A server with an event store replays what came after the id; without one, everything.
+            let replay = lastEventID == "ev-1" ? [2, 3] : [1, 2, 3]
+            for n in replay { later.send("id: ev-\(n)\ndata: \(updated(n))\n\n") }
+            return .sse(later)
+        }
+        let client = try await MCPClient.connect(over: transport, configuration: handshakeClient)
+        let notifications = client.notifications
+        let uris = try await withHangGuard(guardLimit, "three updates") {
+            var uris: [String] = []
+            for await notification in notifications {
+                guard case .other(let other) = notification, let uri = other.params?["uri"]?.stringValue else { continue }
+                uris.append(uri)
+                if uri == "test://3" { break }
+            }
+            return uris
+        }
+        #expect(uris == ["test://1", "test://2", "test://3"])
+        #expect(lastEventIDs.values.prefix(2) == [nil, "ev-1"])
+        await client.close()
+        try await withHangGuard(guardLimit, "the GET stream's end") { await later.terminated.wait() }
+    }
+
     @Test("a 2026-07-28 client: headers from the envelope, no session, and cancelling closes the stream without a notification")
     func modernEra() async throws {
         let feed = Feed()

@@ -91,6 +91,33 @@ struct SSEParserTests {
         #expect(parser.lastEventID == "prime-1")
     }
 
+    @Test("an id takes effect when its event ends: a stream cut in the middle of an event keeps the last complete one", arguments: [false, true])
+    func idAtDispatch(finished: Bool) throws {
+        var parser = SSEParser(maximumEventBytes: 1024)
+        #expect(try parser.feed(Array("id: 1\ndata: a\n\nid: 2\ndata: {\"jsonrpc\":".utf8)) == [event("a", id: "1")])
+        #expect(parser.lastEventID == "1")
+        if finished {
+            #expect(parser.finish() == true)
+            #expect(parser.lastEventID == "1")
+            // After the end, the cut event's id is forgotten: the next event without one has the last complete id.
+            #expect(try parser.feed(Array("data: b\n\n".utf8)) == [event("b", id: "1")])
+        } else {
+            #expect(try parser.feed(Array("\n\n".utf8)) == [event("{\"jsonrpc\":", id: "2")])
+            #expect(parser.lastEventID == "2")
+        }
+    }
+
+    @Test("events completed before an oversized one in the same bytes are still handed over")
+    func eventsBeforeOversized() {
+        var parser = SSEParser(maximumEventBytes: 20)
+        var events: [SSEEvent] = []
+        #expect(throws: SSEParser.EventTooLarge(limit: 20)) {
+            try parser.feed(Array("id: 1\ndata: a\n\ndata: \(String(repeating: "x", count: 40))\n\n".utf8), into: &events)
+        }
+        #expect(events == [event("a", id: "1")])
+        #expect(parser.lastEventID == "1")
+    }
+
     @Test("retry takes digits only")
     func retry() throws {
         var parser = SSEParser(maximumEventBytes: 1024)

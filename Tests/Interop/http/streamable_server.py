@@ -2,6 +2,7 @@
 
     .venv/bin/python Tests/Interop/http/streamable_server.py [--port N] [--json-response] [--stateless]
         [--page-size N] [--extra-tools N] [--handshake-only] [--path /mcp] [--verbose] [--ignore-stdin]
+        [--event-store [--retry-interval MS]]
 
 Binds 127.0.0.1 (port 0, a free one, unless --port N: a test can kill the server and start
 it again on the same port), prints exactly one line `PORT <n>` on standard output once it
@@ -66,6 +67,34 @@ Tools (all results also carry `structuredContent: {"result": ...}`):
 - `--handshake-only` answers any request whose `MCP-Protocol-Version` is not a 2025 one
   as a server from before 2026-07-28 (mcp 1.x) would: 400, JSON-RPC error -32600
   "Bad Request: Unsupported protocol version: <v>. Supported versions: ...".
+
+Resumability (`--event-store`, 2025 stateful sessions): the SDK's transport gets an in-memory
+event store (MemoryEventStore; the SDK ships only the interface), so every SSE event carries an
+`id:` ("e1", "e2"... across all streams), a 2025-11-25 POST stream starts with a priming event
+(an id, empty data; `retry: MS` too with `--retry-interval MS`), and a GET with `Last-Event-ID`
+replays the events of that id's stream that came after it (then carries that stream live).
+Three more tools come with it (listed after the others). Two cut their stream in the middle,
+deterministically: the event that carries a marker is written, then the stream is cut
+(StreamCutter), and what the server sends after it is only stored, for a replay:
+- `interrupted(before, after, cut)` reports progress `before + after` times (message
+  "step i/total"; the `before`-th also carries the marker), then answers
+  "interrupted after <before> of <total>".
+- `announce_interrupted(before, after, cut)` waits until the session's GET stream is open, sends
+  `before + after` `notifications/resources/updated` on it (uri "test://announced/<n>"; the
+  `before`-th has the marker as its fragment: "test://announced/<n>#[cut:<cut>]"), then
+  answers "announced <total>".
+`cut` is `close` (the response ends there: a clean end of the chunked body) or `sever` (the
+connection is closed without the final chunk, as a dropped connection looks). A replay of such a
+stream waits until all of it is stored (the call's response, or the last notification): a client
+that reconnects at once still gets every event it missed, and the SDK's window between a replay
+and its live tail (an event stored then reaches neither) stays empty.
+The third, `flood(count, size)`, reports progress `count` times as fast as it can, each message
+`size` characters long, then answers "flooded <count>" (its replay waits the same way);
+`GET /admin/flooded` answers once a flood has sent its last report (so a test that reads
+nothing can wait for the server to be done).
+`GET /admin/resumptions` answers `{"cuts": [{"kind": "close"|"sever", "lastEventId": <the id of
+the last event written before the cut>}...], "resumptions": [<the Last-Event-ID of each GET that
+sent one>...]}`.
 """
 
 from __future__ import annotations
@@ -77,18 +106,24 @@ import logging
 import os
 import socket
 import sys
+import re
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import anyio
 import uvicorn
-from mcp_types import INVALID_PARAMS, ListToolsResult, PaginatedRequestParams
+import mcp.server.streamable_http_manager as streamable_http_manager
+from mcp_types import INVALID_PARAMS, JSONRPCError, JSONRPCMessage, JSONRPCNotification, JSONRPCResponse
+from mcp_types import ListToolsResult, PaginatedRequestParams
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from mcp.server.connection import Connection
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.streamable_http import GET_STREAM_KEY, EventCallback, EventMessage, EventStore
+from mcp.server.streamable_http import StreamableHTTPServerTransport
 from mcp.shared.exceptions import MCPError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -227,6 +262,277 @@ async def admin_forget(_request: Request) -> Response:
     return JSONResponse({"forgot": await _forget_sessions(None)})
 
 
+# --- Resumability (--event-store) -------------------------------------------------------------
+
+# How long a replay waits for a held stream, and a tool for the GET stream to open: hang guards.
+HOLD_LIMIT = 10.0
+
+
+class MemoryEventStore(EventStore):
+    """Every event of every stream, in memory, in the order stored; ids "e1", "e2"...
+
+    A stream can be held (`hold`): a replay of it waits until the event that ends the hold has
+    been stored, so that it replays the whole of what was missed.
+    """
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, str, JSONRPCMessage | None]] = []
+        self.positions: dict[str, int] = {}
+        self.holds: dict[str, tuple[anyio.Event, Callable[[JSONRPCMessage], bool]]] = {}
+
+    def hold(self, stream_id: str, until: Callable[[JSONRPCMessage], bool]) -> None:
+        """Replays of `stream_id` wait until a message for which `until` is true is stored."""
+        self.holds[stream_id] = (anyio.Event(), until)
+
+    async def store_event(self, stream_id: str, message: JSONRPCMessage | None) -> str:
+        event_id = f"e{len(self.events) + 1}"
+        self.positions[event_id] = len(self.events)
+        self.events.append((event_id, stream_id, message))
+        held = self.holds.get(stream_id)
+        if held is not None and message is not None and held[1](message):
+            del self.holds[stream_id]
+            held[0].set()
+        return event_id
+
+    async def replay_events_after(self, last_event_id: str, send_callback: EventCallback) -> str | None:
+        position = self.positions.get(last_event_id)
+        if position is None:
+            log.info("replay after unknown event %r", last_event_id)
+            return None
+        stream_id = self.events[position][1]
+        held = self.holds.get(stream_id)
+        if held is not None:
+            with anyio.move_on_after(HOLD_LIMIT):
+                await held[0].wait()
+        # By index, not a copy: what is stored while the replay is sent is replayed too.
+        index = position + 1
+        while index < len(self.events):
+            event_id, stream, message = self.events[index]
+            index += 1
+            if stream == stream_id and message is not None:
+                await send_callback(EventMessage(message, event_id))
+        log.info("replayed stream %s after %s", stream_id, last_event_id)
+        return stream_id
+
+
+class _Streams(dict[Any, Any]):
+    """A transport's registry of open streams (`_request_streams`), with an event per key that is
+    set while the key is registered: a tool can wait for the GET stream to open."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opened: dict[Any, anyio.Event] = {}
+
+    def event(self, key: Any) -> anyio.Event:
+        return self.opened.setdefault(key, anyio.Event())
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.event(key).set()
+
+    def __delitem__(self, key: Any) -> None:
+        super().__delitem__(key)
+        self.opened.pop(key, None)
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        self.opened.pop(key, None)
+        return super().pop(key, *default)
+
+    def clear(self) -> None:
+        self.opened.clear()
+        super().clear()
+
+
+class ObservedTransport(StreamableHTTPServerTransport):
+    """The SDK's session transport, whose stream registry can be waited on."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._request_streams = _Streams()
+
+
+class StreamCut(Exception):
+    """Raised into the SDK's response writer once StreamCutter has cut its stream."""
+
+
+_EVENT_ID_LINE = re.compile(rb"^id: ?([^\r\n]*)", re.MULTILINE)
+
+
+class StreamCutter:
+    """ASGI wrapper: cuts a response stream right after the body chunk that carries a marker
+    (`[cut:close]`: the response ends there; `[cut:sever]`: the connection is closed without the
+    final chunk; once per event: a replay of it goes through), and records the `Last-Event-ID` of each GET that sends one.
+
+    After the cut the SDK's sends on that stream fail, as for a client gone away: it forgets the
+    stream, and what it sends for it afterwards is only stored, for a replay."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.cuts: list[dict[str, Any]] = []
+        self.cut_events: set[str] = set()
+        self.resumptions: list[str] = []
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        resumed = dict(scope["headers"]).get(b"last-event-id")
+        if scope["method"] == "GET" and resumed is not None:
+            self.resumptions.append(resumed.decode("latin-1"))
+        cut: list[str] = []
+        last_id: list[str] = []
+
+        async def guarded(message: Any) -> None:
+            if cut:
+                raise StreamCut(cut[0])
+            if message["type"] == "http.response.body":
+                body = message.get("body", b"")
+                last_id.extend(match.group(1).decode("latin-1") for match in _EVENT_ID_LINE.finditer(body))
+                kind = "close" if b"[cut:close]" in body else "sever" if b"[cut:sever]" in body else None
+                event_id = last_id[-1] if last_id else None
+                # An event is cut after once: its replay goes through.
+                if kind is not None and (event_id is None or event_id not in self.cut_events):
+                    if event_id is not None:
+                        self.cut_events.add(event_id)
+                    await send(message)
+                    if kind == "close":
+                        await send({"type": "http.response.body", "body": b"", "more_body": False})
+                    cut.append(kind)
+                    self.cuts.append({"kind": kind, "lastEventId": event_id})
+                    log.info("cut a stream (%s) after event %s", kind, event_id)
+                    raise StreamCut(kind)
+            await send(message)
+
+        try:
+            await self.app(scope, receive, guarded)
+        except Exception:
+            # The SDK may let the cut through: it was meant. (A severed response is left
+            # incomplete, so uvicorn closes the connection without the final chunk.)
+            if not cut:
+                raise
+
+
+_event_store: MemoryEventStore | None = None
+_cutter: StreamCutter | None = None
+
+
+def _session_transport(ctx: Context) -> StreamableHTTPServerTransport:
+    request = ctx.request_context.request
+    session_id = request.headers.get("mcp-session-id") if isinstance(request, Request) else None
+    transport = lowlevel.session_manager._server_instances.get(session_id)  # pyright: ignore[reportPrivateUsage]
+    if transport is None:
+        raise ToolError("this tool needs a 2025 stateful session")
+    return transport
+
+
+def _check_cut(cut: str) -> str:
+    if cut not in ("close", "sever"):
+        raise ToolError(f"cut must be close or sever, not {cut!r}")
+    return cut
+
+
+async def interrupted(before: int, after: int, cut: str, ctx: Context) -> str:
+    """Reports progress before + after times; the response stream is cut after the before-th."""
+    assert _event_store is not None
+    marker = f" [cut:{_check_cut(cut)}]"
+    total = before + after
+    stream_id = ctx.request_id
+
+    def answers(message: JSONRPCMessage) -> bool:
+        return isinstance(message, JSONRPCResponse | JSONRPCError) and str(message.id) == stream_id
+
+    _event_store.hold(stream_id, answers)
+    for step in range(1, total + 1):
+        await ctx.report_progress(step, total, f"step {step}/{total}" + (marker if step == before else ""))
+    return f"interrupted after {before} of {total}"
+
+
+async def announce_interrupted(before: int, after: int, cut: str, ctx: Context) -> str:
+    """Sends before + after resources/updated on the GET stream; it is cut after the before-th."""
+    assert _event_store is not None
+    marker = f"#[cut:{_check_cut(cut)}]"
+    total = before + after
+    transport = _session_transport(ctx)
+    streams = transport._request_streams  # pyright: ignore[reportPrivateUsage]
+    if not isinstance(streams, _Streams):
+        raise ToolError("this session's transport cannot be watched")
+    with anyio.fail_after(HOLD_LIMIT):
+        await streams.event(GET_STREAM_KEY).wait()
+    last = f"test://announced/{total}"
+
+    def ends(message: JSONRPCMessage) -> bool:
+        return isinstance(message, JSONRPCNotification) and (message.params or {}).get("uri") == last
+
+    _event_store.hold(GET_STREAM_KEY, ends)
+    connection = ctx.session._connection  # pyright: ignore[reportPrivateUsage]
+    for number in range(1, total + 1):
+        await connection.send_resource_updated(f"test://announced/{number}" + (marker if number == before else ""))
+    return f"announced {total}"
+
+
+_flood_done: anyio.Event | None = None
+
+
+async def flood(count: int, size: int, ctx: Context) -> str:
+    """Reports progress `count` times as fast as it can, each message `size` characters long."""
+    assert _event_store is not None
+    stream_id = ctx.request_id
+
+    def answers(message: JSONRPCMessage) -> bool:
+        return isinstance(message, JSONRPCResponse | JSONRPCError) and str(message.id) == stream_id
+
+    _event_store.hold(stream_id, answers)
+    padding = "x" * size
+    for step in range(1, count + 1):
+        await ctx.report_progress(step, count, padding)
+    global _flood_done
+    if _flood_done is None:
+        _flood_done = anyio.Event()
+    _flood_done.set()
+    return f"flooded {count}"
+
+
+def install_resumability() -> MemoryEventStore:
+    """Registers the interrupting tools and the SDK transport that can be watched; returns the store."""
+    global _event_store
+    _event_store = MemoryEventStore()
+    streamable_http_manager.StreamableHTTPServerTransport = ObservedTransport  # type: ignore[misc]
+    server.add_tool(
+        interrupted,
+        name="interrupted",
+        description="Reports progress before + after times; the response stream is cut after the before-th (cut: close or sever).",
+    )
+    server.add_tool(
+        flood,
+        name="flood",
+        description="Reports progress count times as fast as it can, each message size characters long.",
+    )
+    server.add_tool(
+        announce_interrupted,
+        name="announce_interrupted",
+        description="Sends before + after resources/updated on the GET stream, which is cut after the before-th (cut: close or sever).",
+    )
+    return _event_store
+
+
+@server.custom_route("/admin/flooded", methods=["GET"])
+async def admin_flooded(_request: Request) -> Response:
+    """Answers once a flood call has sent its last report (at most 30 s)."""
+    global _flood_done
+    if _flood_done is None:
+        _flood_done = anyio.Event()
+    with anyio.move_on_after(30):
+        await _flood_done.wait()
+    return JSONResponse({"flooded": _flood_done.is_set()})
+
+
+@server.custom_route("/admin/resumptions", methods=["GET"])
+async def admin_resumptions(_request: Request) -> Response:
+    if _cutter is None:
+        return JSONResponse({"error": "start the server with --event-store"}, status_code=404)
+    return JSONResponse({"cuts": _cutter.cuts, "resumptions": _cutter.resumptions})
+
+
 def install_pagination(page_size: int) -> None:
     async def list_tools_paginated(ctx: Any, params: PaginatedRequestParams) -> ListToolsResult:
         tools = await server.list_tools()
@@ -314,11 +620,18 @@ def watch_stdin(on_eof: Any) -> None:
 
 
 async def main(options: argparse.Namespace) -> None:
-    starlette_app = server.streamable_http_app(
+    global _cutter
+    store = install_resumability() if options.event_store else None
+    starlette_app: ASGIApp = server.streamable_http_app(
         streamable_http_path=options.path,
         json_response=options.json_response,
         stateless_http=options.stateless,
+        event_store=store,
+        retry_interval=options.retry_interval,
     )
+    if store is not None:
+        _cutter = StreamCutter(starlette_app)
+        starlette_app = _cutter
     app = ForgetAfterResponse(starlette_app, options.verbose, options.handshake_only)
     try:
         sock = bind(options.port)
@@ -369,9 +682,17 @@ def parse_arguments() -> argparse.Namespace:
     )
     parser.add_argument("--verbose", action="store_true", help="log every HTTP request to standard error")
     parser.add_argument("--ignore-stdin", action="store_true", help="keep serving when standard input closes")
+    parser.add_argument(
+        "--event-store", action="store_true", help="resumable streams (an in-memory event store) and the tools that cut them"
+    )
+    parser.add_argument(
+        "--retry-interval", type=int, default=None, help="the retry (ms) of priming events (with --event-store)"
+    )
     options = parser.parse_args()
     if options.page_size < 0 or options.extra_tools < 0:
         parser.error("--page-size and --extra-tools must not be negative")
+    if options.retry_interval is not None and (options.retry_interval < 0 or not options.event_store):
+        parser.error("--retry-interval takes milliseconds, and needs --event-store")
     return options
 
 

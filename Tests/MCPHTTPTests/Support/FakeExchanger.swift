@@ -58,6 +58,11 @@ final class Feed: Sendable {
         continuation.finish()
     }
 
+    /// Ends the body with an error, as a dropped connection does.
+    func fail(_ error: any Error) {
+        continuation.finish(throwing: error)
+    }
+
     /// What the reader's `close()` does.
     func close() {
         continuation.finish(throwing: CancellationError())
@@ -73,6 +78,8 @@ struct FakeResponse: Sendable {
         case feed(Feed)
         /// Chunks of this size, forever (only a reader that stops ends it).
         case endless(chunkSize: Int)
+        /// Chunks made one at a time, when the reader asks for the next (`nil`: the end).
+        case generated(@Sendable () async throws -> Data?)
     }
 
     var status: Int
@@ -163,6 +170,8 @@ final class FakeExchanger: HTTPExchanging, @unchecked Sendable {
         case .endless(let size):
             let chunk = Data(repeating: 0x20, count: size)
             body = AsyncThrowingStream(unfolding: { chunk })
+        case .generated(let next):
+            body = AsyncThrowingStream(unfolding: next)
         }
         return HTTPResponse(head: HTTPResponseHead(status: response.status, headers: response.headers), body: HTTPBody(body), close: close)
     }

@@ -1,0 +1,149 @@
+import MCP
+import MCPCore
+import Testing
+
+@testable import MCPHTTP
+
+/// Notification `index`, as the server would send it.
+private func message(_ index: Int) -> InboundMessage {
+    .message(.notification(JSONRPCNotification(method: "notifications/message", params: ["index": .int(index)])))
+}
+
+/// The index of a notification made by ``message(_:)``.
+private func index(of message: InboundMessage?) -> Int? {
+    guard case .message(.notification(let notification))? = message else { return nil }
+    return notification.params?["index"]?.intValue
+}
+
+private typealias State = InboundQueueState<String, String>
+
+/// What a take gave: a message's index, the end, a failure, or nothing yet; and the producers it woke.
+private enum Taken: Equatable {
+    case message(Int?)
+    case end
+    case failure
+    case empty
+}
+
+private func describe(_ take: State.Take) -> (Taken, woken: [String]) {
+    switch take {
+    case .empty: return (.empty, [])
+    case .item(.success(let message?), let wakeups): return (.message(index(of: message)), wakeups.producers)
+    case .item(.success(nil), let wakeups): return (.end, wakeups.producers)
+    case .item(.failure, let wakeups): return (.failure, wakeups.producers)
+    }
+}
+
+private func isDone(_ push: State.Push) -> Bool {
+    if case .done = push { return true }
+    return false
+}
+
+private struct StreamFailure: Error {}
+
+@Suite("HTTP inbound queue state machine")
+struct InboundQueueStateTests {
+    @Test("messages queue while under both bounds; at either, the next one's producer must wait", arguments: [(2, 1000), (100, 100)])
+    func bounds(capacity: Int, byteLimit: Int) {
+        var state = State(capacity: capacity, byteLimit: byteLimit)
+        var queued = 0
+        while isDone(state.push(message(queued), bytes: 50)) { queued += 1 }
+        // Two messages fill either bound (2 messages; 100 bytes).
+        #expect(queued == 2)
+        #expect(state.bufferedCount == 2)
+        #expect(state.bufferedByteCount == 100)
+    }
+
+    @Test("one message larger than the byte bound still gets through, then the next waits")
+    func oneHugeMessage() {
+        var state = State(capacity: 100, byteLimit: 100)
+        #expect(isDone(state.push(message(0), bytes: 10_000)))
+        #expect(!isDone(state.push(message(1), bytes: 1)))
+        #expect(state.peakByteCount == 10_000)
+    }
+
+    @Test("waiting producers are admitted in order once the consumer drains to half, as room allows; later pushes wait behind them")
+    func admission() {
+        var state = State(capacity: 4, byteLimit: 1 << 20)
+        for index in 0..<4 { #expect(isDone(state.push(message(index), bytes: 10))) }
+        #expect(state.park("a", id: 1, message: message(4), bytes: 10, isCancelled: false)?.producers == [])
+        #expect(state.park("b", id: 2, message: message(5), bytes: 10, isCancelled: false)?.producers == [])
+        #expect(state.park("c", id: 3, message: message(6), bytes: 10, isCancelled: false)?.producers == [])
+        #expect(state.waitingCount == 3)
+        // 3 left is more than half: nobody is woken.
+        #expect(describe(state.take()) == (.message(0), []))
+        // A new message may not pass the waiting ones, even with room.
+        #expect(!isDone(state.push(message(99), bytes: 10)))
+        // 2 left is half: "a" and "b" fill it to 4 again; "c" goes on waiting.
+        #expect(describe(state.take()) == (.message(1), ["a", "b"]))
+        #expect(state.waitingCount == 1)
+        #expect(state.bufferedCount == 4)
+        #expect(describe(state.take()) == (.message(2), []))
+        #expect(describe(state.take()) == (.message(3), ["c"]))
+        for expected in 4...6 { #expect(describe(state.take()).0 == .message(expected)) }
+        #expect(describe(state.take()).0 == .empty)
+        #expect(state.peakCount == 4)
+    }
+
+    @Test("a parked consumer gets the next message directly; a producer that parks when there is room again is queued at once")
+    func handOver() {
+        var state = State(capacity: 1, byteLimit: 100)
+        #expect(state.take(orPark: "consumer", isCancelled: false).consumer == nil)
+        guard case .done(let wakeups) = state.push(message(7), bytes: 10) else {
+            Issue.record("the push did not complete")
+            return
+        }
+        #expect(wakeups.consumer?.0 == "consumer")
+        #expect(index(of: try? wakeups.consumer?.1.get()) == 7)
+        #expect(state.bufferedCount == 0)
+        // Between a full push and its park, the queue drained: the park queues and resumes it.
+        #expect(isDone(state.push(message(8), bytes: 10)))
+        #expect(!isDone(state.push(message(9), bytes: 10)))
+        #expect(describe(state.take()) == (.message(8), []))
+        #expect(state.park("p", id: 1, message: message(9), bytes: 10, isCancelled: false)?.producers == ["p"])
+        #expect(describe(state.take()) == (.message(9), []))
+    }
+
+    @Test("a cancelled producer is taken out and its message dropped; a cancelled one does not park")
+    func cancelledProducer() {
+        var state = State(capacity: 1, byteLimit: 100)
+        #expect(isDone(state.push(message(0), bytes: 10)))
+        #expect(state.park("p", id: 1, message: message(1), bytes: 10, isCancelled: true) == nil)
+        #expect(state.park("q", id: 2, message: message(2), bytes: 10, isCancelled: false)?.producers == [])
+        #expect(state.cancel(producer: 2) == "q")
+        #expect(state.cancel(producer: 2) == nil)
+        #expect(describe(state.take()) == (.message(0), []))
+        #expect(describe(state.take()).0 == .empty)
+    }
+
+    @Test("finish queues the waiting producers' messages and ends after them, with the error when there is one", arguments: [false, true])
+    func finish(failing: Bool) {
+        var state = State(capacity: 1, byteLimit: 100)
+        #expect(isDone(state.push(message(0), bytes: 10)))
+        #expect(state.park("p", id: 1, message: message(1), bytes: 10, isCancelled: false)?.producers == [])
+        #expect(state.finish(throwing: failing ? StreamFailure() : nil).producers == ["p"])
+        // Later messages are dropped; the ones received before the end are delivered.
+        #expect(isDone(state.push(message(2), bytes: 10)))
+        #expect(describe(state.take()).0 == .message(0))
+        #expect(describe(state.take()).0 == .message(1))
+        #expect(describe(state.take()).0 == (failing ? .failure : .end))
+        #expect(describe(state.take()).0 == .end)
+    }
+
+    @Test("a consumer that goes away drops what is queued, frees the waiting producers, and later messages are dropped")
+    func stop() {
+        var state = State(capacity: 1, byteLimit: 100)
+        #expect(isDone(state.push(message(0), bytes: 10)))
+        #expect(state.park("p", id: 1, message: message(1), bytes: 10, isCancelled: false)?.producers == [])
+        #expect(state.stop().producers == ["p"])
+        #expect(state.isStopped)
+        #expect(state.bufferedCount == 0 && state.bufferedByteCount == 0)
+        #expect(isDone(state.push(message(2), bytes: 10)))
+        #expect(describe(state.take()).0 == .end)
+        // A consumer parking with its task cancelled stops the queue and gets the end.
+        var other = State(capacity: 1, byteLimit: 100)
+        let wakeups = other.take(orPark: "consumer", isCancelled: true)
+        #expect(wakeups.consumer?.0 == "consumer")
+        #expect(other.isStopped)
+    }
+}
