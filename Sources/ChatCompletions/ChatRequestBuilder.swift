@@ -331,6 +331,8 @@ enum ChatRequestBuilder {
             do {
                 value = try JSONValue(parsing: content)
             } catch {
+                // A text answer cut at the response limit is the text so far, as Apple's is.
+                if !structured, let text = salvagedAnswer(content) { return .text(text) }
                 throw Unreadable(reason: "the guided answer is not JSON: \(content.prefix(200))")
             }
             guard case .object(let object) = value else { throw Unreadable(reason: "the guided answer is not a JSON object") }
@@ -351,6 +353,27 @@ enum ChatRequestBuilder {
                 throw Unreadable(reason: "the answer cannot be read: \(error)")
             }
         }
+    }
+
+    /// The text of a guided answer (`{"answer": "…`) that was cut before its JSON ended, or
+    /// `nil` when the content is not one.
+    static func salvagedAnswer(_ content: String) -> String? {
+        let trimmed = content.drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        guard trimmed.hasPrefix("{"), let key = trimmed.range(of: #""answer""#) else { return nil }
+        let between = trimmed[trimmed.index(after: trimmed.startIndex)..<key.lowerBound]
+        guard between.allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) else { return nil }
+        let afterKey = trimmed[key.upperBound...].drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        guard afterKey.hasPrefix(":") else { return nil }
+        let value = afterKey.dropFirst().drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        guard value.hasPrefix("\"") else { return nil }
+        // Close the string where it was cut; a cut escape sequence loses its last characters.
+        var literal = String(value)
+        for _ in 0..<7 {
+            if case .string(let text)? = try? JSONValue(parsing: literal + "\"") { return text }
+            guard !literal.isEmpty else { return nil }
+            literal.removeLast()
+        }
+        return nil
     }
 }
 #endif

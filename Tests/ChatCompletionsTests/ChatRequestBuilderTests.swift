@@ -141,6 +141,17 @@ struct ChatRequestBuilderTests {
         }
     }
 
+    @Test(
+        "A guided text answer cut at the response limit is the text so far",
+        arguments: [
+            (#"{"answer":"It is nine o'cl"#, "It is nine o'cl"), ("{\n  \"answer\" : \"Line one\\nLine tw", "Line one\nLine tw"),
+            (#"{"answer":"caf\u00"#, "caf"), (#"{"answer":"a \"#, "a "),
+        ])
+    func salvaged(content: String, expected: String) throws {
+        let turn = try ChatRequestBuilder.turn(content: content, toolCalls: [], shape: .guided(structured: false))
+        #expect(turn == .text(expected))
+    }
+
     @Test("An answer that is not what its shape needs is unreadable", arguments: ["not json", #"{"neither":1}"#, "[1]"])
     func unreadable(content: String) {
         #expect(throws: ChatRequestBuilder.Unreadable.self) {

@@ -110,11 +110,13 @@ struct RealModelTests {
                             client: client, model: backend.systemLanguageModel, configuration: .init(policy: .allowAll, pinnedTools: Set(schemas.keys)))
                         let answer = try await provider.respond(to: prompt)
                         if !answer.isEmpty { answered += 1 }
+                        var turnCalls: [String] = []
                         for entry in try await provider.session().transcript {
                             guard case .toolCalls(let batch) = entry, !seen.contains(batch.id) else { continue }
                             seen.insert(batch.id)
                             for call in batch {
                                 calls += 1
+                                turnCalls.append("\(call.toolName) \(call.arguments.jsonString)")
                                 guard let schema = schemas[call.toolName] else {
                                     invalid.append("\(prompt): unknown tool \(call.toolName)")
                                     continue
@@ -125,6 +127,7 @@ struct RealModelTests {
                             }
                         }
                         await provider.close()
+                        print("real model turn: \(prompt) → \(turnCalls.isEmpty ? "no tool" : turnCalls.joined(separator: ", ")) → \(answer.prefix(80))")
                     }
                     print("real model report: \(Self.prompts.count) turns, \(answered) answered, \(calls) tool calls, \(calls - invalid.count) valid")
                     #expect(calls > 0)
