@@ -53,7 +53,10 @@ struct RealModelTests {
         try await ModelServer.with { root in
             try await withHangGuard(Self.hangLimit, "a guided turn") {
                 try await withExampleServer { client in
-                    let backend = try await ChatCompletionsModel.connect(to: root, configuration: Self.configuration)
+                    var configuration = Self.configuration
+                    configuration.maximumToolRounds = 1
+                    configuration.defaultOptions = GenerationOptions(temperature: 0, maximumResponseTokens: 48)
+                    let backend = try await ChatCompletionsModel.connect(to: root, configuration: configuration)
                     let provider = MCPSessionProvider(client: client, model: backend.systemLanguageModel)
                     let answer = try await provider.respond(to: "What time is it now?")
                     let session = try await provider.session()
