@@ -206,9 +206,12 @@ enum ChatRequestBuilder {
         ])
     }
 
-    /// A generation schema as JSON Schema (its own `$defs` kept at its root).
+    /// A generation schema as JSON Schema (its own `$defs` kept at its root), keys sorted: the
+    /// same tools make the same request text every time, which the server's prompt cache reuses.
     static func schemaJSON(_ schema: GenerationSchema) throws -> JSONValue {
-        let data = try JSONEncoder().encode(schema)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(schema)
         return try JSONValue(parsing: Array(data))
     }
 
