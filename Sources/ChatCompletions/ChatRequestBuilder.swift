@@ -334,49 +334,117 @@ enum ChatRequestBuilder {
             do {
                 value = try JSONValue(parsing: content)
             } catch {
-                // A text answer cut at the response limit is the text so far, as Apple's is.
-                if !structured, let text = salvagedAnswer(content) { return .text(text) }
-                throw Unreadable(reason: "the guided answer is not JSON: \(content.prefix(200))")
-            }
-            guard case .object(let object) = value else { throw Unreadable(reason: "the guided answer is not a JSON object") }
-            if case .string(let name)? = object["tool"] {
-                let arguments = object["arguments"] ?? .object(JSONObject())
-                do {
-                    let generated = try GeneratedContent(json: try arguments.jsonString())
-                    return .toolCalls([LanguageModelToolCall(toolName: name, arguments: generated)])
-                } catch {
-                    throw Unreadable(reason: "the arguments of the call of \(name) cannot be read: \(error)")
+                // Cut at the length limit (a small model that repeats itself inside a string
+                // goes on until then): what was generated, with its open strings and containers
+                // closed. A text answer is then the text so far, as Apple's is; a call's
+                // arguments are checked against the tool's schema as any call's are.
+                guard let completed = completedJSON(content), let value = try? JSONValue(parsing: completed) else {
+                    throw Unreadable(reason: "the guided answer is not JSON: \(content.prefix(200))")
                 }
+                return try guidedTurn(value, structured: structured)
             }
-            guard let answer = object["answer"] else { throw Unreadable(reason: "the guided answer has neither a tool nor an answer") }
-            if !structured, case .string(let text) = answer { return .text(text) }
-            do {
-                return .content(try GeneratedContent(json: try answer.jsonString()))
-            } catch {
-                throw Unreadable(reason: "the answer cannot be read: \(error)")
-            }
+            return try guidedTurn(value, structured: structured)
         }
     }
 
-    /// The text of a guided answer (`{"answer": "…`) that was cut before its JSON ended, or
-    /// `nil` when the content is not one.
-    static func salvagedAnswer(_ content: String) -> String? {
-        let trimmed = content.drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard trimmed.hasPrefix("{"), let key = trimmed.range(of: #""answer""#) else { return nil }
-        let between = trimmed[trimmed.index(after: trimmed.startIndex)..<key.lowerBound]
-        guard between.allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) else { return nil }
-        let afterKey = trimmed[key.upperBound...].drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard afterKey.hasPrefix(":") else { return nil }
-        let value = afterKey.dropFirst().drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard value.hasPrefix("\"") else { return nil }
-        // Close the string where it was cut; a cut escape sequence loses its last characters.
-        var literal = String(value)
-        for _ in 0..<7 {
-            if case .string(let text)? = try? JSONValue(parsing: literal + "\"") { return text }
-            guard !literal.isEmpty else { return nil }
-            literal.removeLast()
+    /// The turn a guided answer's JSON makes.
+    private static func guidedTurn(_ value: JSONValue, structured: Bool) throws(Unreadable) -> LanguageModelTurn {
+        guard case .object(let object) = value else { throw Unreadable(reason: "the guided answer is not a JSON object") }
+        if case .string(let name)? = object["tool"] {
+            let arguments = object["arguments"] ?? .object(JSONObject())
+            do {
+                let generated = try GeneratedContent(json: try arguments.jsonString())
+                return .toolCalls([LanguageModelToolCall(toolName: name, arguments: generated)])
+            } catch {
+                throw Unreadable(reason: "the arguments of the call of \(name) cannot be read: \(error)")
+            }
         }
-        return nil
+        guard let answer = object["answer"] else { throw Unreadable(reason: "the guided answer has neither a tool nor an answer") }
+        if !structured, case .string(let text) = answer { return .text(text) }
+        do {
+            return .content(try GeneratedContent(json: try answer.jsonString()))
+        } catch {
+            throw Unreadable(reason: "the answer cannot be read: \(error)")
+        }
+    }
+
+    /// JSON cut before its end, completed: a cut escape sequence dropped, an open string
+    /// closed, a dangling `,` or `:` (with its key) dropped, open arrays and objects closed.
+    /// `nil` when the text is not the start of one JSON object or array.
+    static func completedJSON(_ content: String) -> String? {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" }
+        var scalars = Array(content.unicodeScalars)
+        var stack: [Unicode.Scalar] = []
+        var inString = false
+        var escaped = false
+        /// Where the last string started, and whether it is an object's key.
+        var stringStart = 0
+        var stringIsKey = false
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if scalar == "\\" {
+                    escaped = true
+                } else if scalar == "\"" {
+                    inString = false
+                }
+            } else {
+                switch scalar {
+                case "{", "[":
+                    stack.append(scalar)
+                case "}", "]":
+                    guard let open = stack.popLast(), (open == "{") == (scalar == "}") else { return nil }
+                    // Complete already (parsing failed for another reason): nothing to add.
+                    if stack.isEmpty { return nil }
+                case "\"":
+                    inString = true
+                    stringStart = index
+                    // A string right after `{` or `,` inside an object is a key.
+                    let before = scalars[..<index].last { !isSpace($0) }
+                    stringIsKey = stack.last == "{" && (before == "{" || before == ",")
+                default:
+                    break
+                }
+            }
+            index += 1
+        }
+        guard !stack.isEmpty else { return nil }
+        func trimSpace() {
+            while let last = scalars.last, isSpace(last) { scalars.removeLast() }
+        }
+        if inString {
+            if stringIsKey {
+                scalars.removeSubrange(stringStart...)
+            } else {
+                // A cut escape: a lone backslash, or \u with fewer than four hex digits.
+                if escaped { scalars.removeLast() }
+                if let backslash = scalars[max(stringStart, scalars.count - 5)...].lastIndex(of: "\\"),
+                    backslash + 1 < scalars.count, scalars[backslash + 1] == "u"
+                {
+                    scalars.removeSubrange(backslash...)
+                }
+                scalars.append("\"")
+            }
+        } else {
+            trimSpace()
+            if scalars.last == ":" {
+                // A key whose value never came: drop both.
+                scalars.removeLast()
+                trimSpace()
+                if stringIsKey { scalars.removeSubrange(stringStart...) }
+            } else if scalars.last == "\"", stringIsKey {
+                // A key alone.
+                scalars.removeSubrange(stringStart...)
+            }
+        }
+        trimSpace()
+        if scalars.last == "," { scalars.removeLast() }
+        var text = String(String.UnicodeScalarView(scalars))
+        for open in stack.reversed() { text.append(open == "{" ? "}" : "]") }
+        return text
     }
 }
 #endif

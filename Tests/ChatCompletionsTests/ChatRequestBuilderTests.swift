@@ -152,6 +152,25 @@ struct ChatRequestBuilderTests {
         #expect(turn == .text(expected))
     }
 
+    @Test(
+        "A guided call cut at the length limit keeps what was generated, closed",
+        arguments: [
+            (#"{"tool":"echo","arguments":{"text":"This is a test. This is a te"#, #"{"text":"This is a test. This is a te"}"#),
+            ("{\n  \"tool\": \"notes_delete\",\n  \"arguments\": {\n    \"id\": \"1234567890", #"{"id":"1234567890"}"#),
+            (#"{"tool":"notes_search","arguments":{"query":"milk","lim"#, #"{"query":"milk"}"#),
+            (#"{"tool":"notes_search","arguments":{"query":"milk","limit":"#, #"{"query":"milk"}"#),
+            (#"{"tool":"notes_search","arguments":{"query":"milk","#, #"{"query":"milk"}"#),
+            (#"{"tool":"notes_add","arguments":{"tags":["a","b"#, #"{"tags":["a","b"]}"#),
+        ])
+    func cutCall(content: String, arguments: String) throws {
+        let turn = try ChatRequestBuilder.turn(content: content, toolCalls: [], shape: .guided(structured: false))
+        guard case .toolCalls(let calls) = turn else {
+            Issue.record("not a call: \(turn)")
+            return
+        }
+        #expect(calls.first?.arguments.jsonString == arguments)
+    }
+
     @Test("An answer that is not what its shape needs is unreadable", arguments: ["not json", #"{"neither":1}"#, "[1]"])
     func unreadable(content: String) {
         #expect(throws: ChatRequestBuilder.Unreadable.self) {
