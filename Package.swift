@@ -55,9 +55,10 @@ let package = Package(
             dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform", "OnDeviceMCPExamples"]
         ),
         .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine", "MCP"]),
-        // ondevice-mcp with the HTTP transport: ondevice-mcp hands remote commands (--url, url
-        // entries of --config) over to it, so that serve never loads Foundation.
-        .executableTarget(name: "ondevice-mcp-http", dependencies: ["MCPCommandLine", "MCP", "MCPHTTP"]),
+        // ondevice-mcp with the HTTP transport and the chat-completions model: ondevice-mcp hands
+        // remote commands (--url, url entries of --config) and model servers (--model-url,
+        // ONDEVICE_MCP_MODEL_URL) over to it, so that serve never loads Foundation.
+        .executableTarget(name: "ondevice-mcp-http", dependencies: ["MCPCommandLine", "MCP", "MCPHTTP", "ChatCompletions"]),
         .executableTarget(
             name: "BridgeExample",
             dependencies: ["MCP", "MCPFoundationModels", "PortableFoundationModels"],

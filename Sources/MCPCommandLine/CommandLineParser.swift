@@ -13,19 +13,31 @@ import MCP
 /// `--` asks for the command's help. Everything after `--` is the server command, passed on
 /// untouched. Without a command, `--config FILE` and the box options run the main job over
 /// the configuration's servers.
+///
+/// `chat` and the main job take their model from `--model-url URL [--model NAME]`; without
+/// the option, from the environment variable ``modelURLVariable`` (and ``modelNameVariable``
+/// for the name), when the caller passes the environment.
 public enum CommandLineParser {
     /// The default request timeout: 60 seconds.
     public static let defaultTimeoutSeconds: Double = 60
     /// The longest timeout accepted: one day.
     public static let maximumTimeoutSeconds: Double = 86_400
+    /// `ONDEVICE_MCP_MODEL_URL`: the model server's URL when `--model-url` is not given.
+    public static let modelURLVariable = "ONDEVICE_MCP_MODEL_URL"
+    /// `ONDEVICE_MCP_MODEL`: the model's name when `--model` is not given.
+    public static let modelNameVariable = "ONDEVICE_MCP_MODEL"
 
     /// Parses the arguments that follow the program name.
     ///
+    /// - Parameters:
+    ///   - arguments: The command line without the program name.
+    ///   - environment: Where ``modelURLVariable`` and ``modelNameVariable`` are looked up
+    ///     (an empty value counts as unset); by default nothing is.
     /// - Throws: ``UsageError`` for an unknown command or option, a missing or malformed
     ///   value, or `JSON-ARGUMENTS` that is not a JSON object.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> ParsedCommand {
         guard let first = arguments.first else {
-            return .start()
+            return .start(model: try Scan.model(flagURL: nil, flagName: nil, environment: environment, command: nil))
         }
         let rest = arguments.dropFirst()
         switch first {
@@ -48,16 +60,16 @@ public enum CommandLineParser {
             guard Scan.startOptions.contains(name) else {
                 throw UsageError("unknown option '\(first)'")
             }
-            return try parseStart(arguments)
+            return try parseStart(arguments, environment: environment)
         }
         guard let command = CommandName(rawValue: first) else {
             throw UsageError("unknown command '\(first)'; commands are \(commandList)")
         }
-        return try parse(command, Array(rest))
+        return try parse(command, Array(rest), environment: environment)
     }
 
-    /// The main job with options: `--config FILE` and the box options.
-    private static func parseStart(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    /// The main job with options: `--config FILE`, the box options and the model options.
+    private static func parseStart(_ arguments: [String], environment: [String: String]) throws(UsageError) -> ParsedCommand {
         if let separator = arguments.firstIndex(of: "--") {
             if arguments[..<separator].contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(nil) }
             throw UsageError("the main job takes its servers from --config FILE; '-- CMD' is for tools, call and chat")
@@ -66,20 +78,20 @@ public enum CommandLineParser {
             return .help(nil)
         }
         let scan = try Scan(
-            arguments, command: nil, flags: Scan.boxFlags, valued: Scan.boxValued.union(["--config"]), repeated: Scan.boxRepeated,
-            allowsServerCommand: false)
+            arguments, command: nil, flags: Scan.boxFlags, valued: Scan.boxValued.union(["--config"]).union(Scan.modelValued),
+            repeated: Scan.boxRepeated, allowsServerCommand: false)
         if let extra = scan.positionals.first {
             let hint = CommandName(rawValue: extra).map { "; put the command first: ondevice-mcp \($0.rawValue) --config FILE" } ?? ""
             throw UsageError("unexpected argument '\(extra)'\(hint)")
         }
-        return .start(server: try scan.server())
+        return .start(server: try scan.server(), model: try scan.model(environment: environment))
     }
 
     private static var commandList: String {
         CommandName.allCases.map(\.rawValue).joined(separator: ", ")
     }
 
-    private static func parse(_ command: CommandName, _ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    private static func parse(_ command: CommandName, _ arguments: [String], environment: [String: String]) throws(UsageError) -> ParsedCommand {
         let beforeServer = arguments.prefix { $0 != "--" }
         if beforeServer.contains("-h") || beforeServer.contains("--help") {
             return .help(command)
@@ -125,12 +137,15 @@ public enum CommandLineParser {
         case .chat:
             let scan = try Scan(
                 arguments, command: command, flags: Scan.boxFlags.union(["--allow-writes"]),
-                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--config", "--url"]), repeated: Scan.boxRepeated.union(["--header"]),
-                allowsServerCommand: true)
+                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--config", "--url"]).union(Scan.modelValued),
+                repeated: Scan.boxRepeated.union(["--header"]), allowsServerCommand: true)
             if let extra = scan.positionals.first {
                 throw UsageError("unexpected argument '\(extra)'; chat reads prompts from standard input, one a line", command: command)
             }
-            return .chat(ChatOptions(server: try scan.server(), allowsWrites: scan.flags.contains("--allow-writes"), timeoutSeconds: try scan.timeout()))
+            return .chat(
+                ChatOptions(
+                    server: try scan.server(), allowsWrites: scan.flags.contains("--allow-writes"), timeoutSeconds: try scan.timeout(),
+                    model: try scan.model(environment: environment)))
         case .call:
             let scan = try Scan(
                 arguments, command: command, flags: Scan.boxFlags.union(["--json"]),
@@ -190,8 +205,11 @@ private struct Scan {
     static let boxValued: Set<String> = ["--memory-limit", "--cpu-limit"]
     /// The box options that may be repeated.
     static let boxRepeated: Set<String> = ["--allow-read", "--allow-write", "--pass-env"]
-    /// The options the main job takes, before any command: `--config` and the box options.
-    static let startOptions: Set<String> = boxFlags.union(boxValued).union(boxRepeated).union(["--config"])
+    /// The options that choose the language model, for `chat` and the main job.
+    static let modelValued: Set<String> = ["--model-url", "--model"]
+    /// The options the main job takes, before any command: `--config`, the box options and
+    /// the model options.
+    static let startOptions: Set<String> = boxFlags.union(boxValued).union(boxRepeated).union(["--config"]).union(modelValued)
 
     init(
         _ arguments: [String], command: CommandName?, flags known: Set<String>, valued: Set<String>, repeated: Set<String> = [],
@@ -271,7 +289,7 @@ private struct Scan {
             if let option = boxOptions.first {
                 throw UsageError("\(option) is for servers this program starts; a remote server (--url) runs elsewhere", command: command)
             }
-            return .remote(url: try Self.remoteURL(url, command: command), headers: try headers())
+            return .remote(url: try Self.remoteURL(url, option: "--url", command: command), headers: try headers())
         }
         if let header = repeatedValues["--header"]?.first {
             throw UsageError("--header '\(header)' is for a remote server; give its --url", command: command)
@@ -326,14 +344,42 @@ private struct Scan {
         String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
-    /// An `http` or `https` URL with a host.
-    static func remoteURL(_ text: String, command: CommandName?) throws(UsageError) -> String {
+    /// An `http` or `https` URL with a host; `option` names where it came from, for the message.
+    static func remoteURL(_ text: String, option: String, command: CommandName?) throws(UsageError) -> String {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else {
-            throw UsageError("--url needs an http:// or https:// URL with a host, not '\(text)'", command: command)
+            throw UsageError("\(option) needs an http:// or https:// URL with a host, not '\(text)'", command: command)
         }
         return text
+    }
+
+    /// The model of `chat` and the main job: `--model-url URL [--model NAME]`, else the
+    /// environment's.
+    func model(environment: [String: String]) throws(UsageError) -> ModelChoice {
+        try Self.model(flagURL: try single("--model-url"), flagName: try single("--model"), environment: environment, command: command)
+    }
+
+    /// The model from the options' values, each falling back on its environment variable
+    /// (``CommandLineParser/modelURLVariable``, ``CommandLineParser/modelNameVariable``) when
+    /// the option is absent; an empty variable counts as unset.
+    static func model(flagURL: String?, flagName: String?, environment: [String: String], command: CommandName?) throws(UsageError) -> ModelChoice {
+        func variable(_ name: String) -> String? {
+            environment[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let name = flagName ?? variable(CommandLineParser.modelNameVariable)
+        if let flagURL {
+            return .server(url: try remoteURL(flagURL, option: "--model-url", command: command), name: name)
+        }
+        if let url = variable(CommandLineParser.modelURLVariable) {
+            return .server(url: try remoteURL(url, option: CommandLineParser.modelURLVariable, command: command), name: name)
+        }
+        if let flagName {
+            throw UsageError(
+                "--model '\(flagName)' names a model of a model server; give its --model-url URL (or set \(CommandLineParser.modelURLVariable))",
+                command: command)
+        }
+        return .onDevice
     }
 
     /// The box for a server command, from the box options; `nil` for `--no-sandbox`.

@@ -7,7 +7,7 @@
 /// | 0 | success |
 /// | 1 | the tool ran and reported an error (`isError: true`) |
 /// | 2 | usage error: unknown command or option, missing or malformed argument, `JSON-ARGUMENTS` that is not a JSON object, a `schema` FILE or `--config` FILE that cannot be read or is not JSON, a `--config` FILE that is not an `mcpServers` configuration or names a remote server |
-/// | 3 | failure: the server could not be started or reached, the connection broke, a request timed out, the server answered with a JSON-RPC error (an unknown tool is `-32602`), or `chat` found no language model |
+/// | 3 | failure: the server could not be started or reached, the connection broke, a request timed out, the server answered with a JSON-RPC error (an unknown tool is `-32602`), `chat` found no language model, or the model server (`--model-url`) could not be reached or has no such model |
 public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The numeric status passed to `exit`.
     public let rawValue: Int32
@@ -24,7 +24,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConver
     /// 2: the command line is wrong; nothing was sent to a server.
     public static let usageError = ExitCode(rawValue: 2)
     /// 3: the server could not be started or reached, the connection failed or timed out,
-    /// the server answered with a JSON-RPC error, or `chat` found no language model.
+    /// the server answered with a JSON-RPC error, `chat` found no language model, or the
+    /// model server could not be reached or used.
     public static let failure = ExitCode(rawValue: 3)
 
     /// The numeric status as text.

@@ -7,13 +7,14 @@ public enum HelpText {
         OVERVIEW: Serve, list and call MCP tools, and bridge them to the on-device language model.
 
         USAGE: ondevice-mcp [<command> [options]]
-               ondevice-mcp --config FILE [BOX OPTIONS]
+               ondevice-mcp [--config FILE [BOX OPTIONS]] [--model-url URL [--model NAME]]
 
         Without a command, ondevice-mcp starts the built-in example server in this process
         (with --config FILE, the servers of that file instead), bridges every tool for the
         on-device model and chats (one prompt a line on standard input) when a model is
-        available; otherwise it shows each bridged tool with its generation schema,
-        diagnostics and token cost, and how to get a model (exit status 0).
+        available (with --model-url URL, the model of that server); otherwise it shows each
+        bridged tool with its generation schema, diagnostics and token cost, and how to get
+        a model (exit status 0).
 
         COMMANDS:
           serve    Serve the example tools (clock, notes) over standard input and output
@@ -21,7 +22,7 @@ public enum HelpText {
                    --for-prompt TEXT: the tools a chat turn with that prompt gets)
           call     Call one tool of a server and print its result
           schema   Convert a JSON Schema (or a tool list) to FoundationModels generation schemas
-          chat     Chat with the on-device model over a server's tools
+          chat     Chat with the on-device model (or --model-url URL's) over a server's tools
 
         OPTIONS:
           -h, --help   Show help; 'ondevice-mcp <command> --help' shows a command's help
@@ -38,12 +39,30 @@ public enum HelpText {
         \(configFile)
 
         LANGUAGE MODEL:
-          'chat' (and the program without a command) needs Apple's on-device model: an Apple
+          'chat' (and the program without a command) uses Apple's on-device model: an Apple
           device with Apple Intelligence on macOS 26 or later. On Linux the portable
-          FoundationModels module has no model; an app plugs one in with
-          SystemLanguageModel(backend:).
+          FoundationModels module has no model of its own: give it one with --model-url URL
+          (see MODEL below); an app plugs one in with SystemLanguageModel(backend:).
+
+        \(modelOptions)
 
         \(exitStatus)
+        """
+
+    /// The options that choose a model server: shared by the overview and the help of chat.
+    public static let modelOptions = """
+        MODEL (for chat and the program without a command; where Apple's FoundationModels is
+        missing, as on Linux):
+          --model-url URL       Chat with a model on an OpenAI-compatible chat-completions
+                                server (llama.cpp's llama-server, Ollama, vLLM, LM Studio):
+                                its root (http://127.0.0.1:8080; /v1 is added) or its API base
+                                (http://127.0.0.1:11434/v1). Default: $\(CommandLineParser.modelURLVariable)
+          --model NAME          The server's model (default: $\(CommandLineParser.modelNameVariable), else
+                                the server's first model)
+          A server that cannot be reached, or has no such model, is an error (exit status 3).
+          ondevice-mcp runs these commands through ondevice-mcp-http, built beside it, as it
+          does remote servers. README.md, "A real model on Linux", starts a small local
+          model in two commands.
         """
 
     /// The configuration file `--config` reads: shared by the overview and the help of the
@@ -106,7 +125,8 @@ public enum HelpText {
              is not an mcpServers configuration or names a remote server
           3  failure: the server could not be started or reached, the connection broke,
              a request timed out, the server answered with a JSON-RPC error (such as
-             -32602 for an unknown tool), or 'chat' found no language model
+             -32602 for an unknown tool), 'chat' found no language model, or the model
+             server (--model-url) could not be reached or has no such model
         """
 
     /// The help of one command.
@@ -124,7 +144,7 @@ public enum HelpText {
     public static func usage(for command: CommandName?) -> String {
         switch command {
         case nil:
-            "USAGE: ondevice-mcp [<command> [options]] | ondevice-mcp --config FILE [BOX OPTIONS]    (commands: serve, tools, call, schema, chat; see 'ondevice-mcp --help')"
+            "USAGE: ondevice-mcp [<command> [options]] | ondevice-mcp [--config FILE [BOX OPTIONS]] [--model-url URL [--model NAME]]    (commands: serve, tools, call, schema, chat; see 'ondevice-mcp --help')"
         case .serve:
             "USAGE: ondevice-mcp serve [--data-dir DIR] [--root DIR ...]    (see 'ondevice-mcp serve --help')"
         case .tools:
@@ -134,7 +154,7 @@ public enum HelpText {
         case .schema:
             "USAGE: ondevice-mcp schema [FILE | -] [--name NAME] [--json]    (see 'ondevice-mcp schema --help')"
         case .chat:
-            "USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
+            "USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--model-url URL [--model NAME]] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
         }
     }
 
@@ -248,7 +268,7 @@ public enum HelpText {
     static let chat = """
         OVERVIEW: Chat with the on-device language model over the tools of servers.
 
-        USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]
+        USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--model-url URL [--model NAME]] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]
 
         Connects to the server (with --config, to every server of the file), bridges the
         tools and gives each turn the ones its prompt needs, within the context budget (see
@@ -265,15 +285,20 @@ public enum HelpText {
         The model is Apple's on-device model (SystemLanguageModel.default): it needs an Apple
         device with Apple Intelligence on macOS 26 or later. Without one, chat says so on
         standard error and exits with status 3. On Linux the portable FoundationModels module
-        has no model; an app can plug one in with SystemLanguageModel(backend:).
+        has no model of its own: --model-url URL (or $\(CommandLineParser.modelURLVariable)) chats with a
+        model server's; an app can plug one in with SystemLanguageModel(backend:).
 
         OPTIONS:
           --allow-writes      Let the model run tools that write, delete or reach the network
           --timeout SECONDS   How long each request, and each tool call, may take (default 60)
+          --model-url URL     Chat with the model of this chat-completions server (see MODEL)
+          --model NAME        The server's model (default: $\(CommandLineParser.modelNameVariable), else the first)
           --data-dir DIR      The built-in server's data directory
           --config FILE       Chat over the tools of every server of the mcpServers file FILE
           -- CMD ARGS...      Chat over the tools of the stdio MCP server CMD instead
           -h, --help          Show this help
+
+        \(modelOptions)
 
         \(configFile)
 

@@ -106,7 +106,13 @@ extension Runner {
         guard #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) else {
             return fail("no language model is available: \(Self.needsNewerSystem)")
         }
-        let model = languageModel
+        // The model first: a model server that cannot be used fails before any server starts.
+        let model: SystemLanguageModel
+        do {
+            model = try await connectModel(options.model)
+        } catch {
+            return error.code
+        }
         guard model.isAvailable else {
             return fail(Self.modelUnavailable(model.availability))
         }
@@ -116,16 +122,21 @@ extension Runner {
         } catch {
             return error.code
         }
-        let status = await chat(servers: servers, model: model, allowsWrites: options.allowsWrites, timeout: options.timeoutSeconds)
+        let status = await chat(
+            servers: servers, model: model, allowsWrites: options.allowsWrites, timeout: options.timeoutSeconds,
+            modelName: Self.modelName(options.model))
         await Self.close(servers)
         return status
     }
 
     /// The chat loop over the servers' tools, through one ``MCPSessionProvider``: one prompt
     /// a line from ``input``, each answer on ``output``; a note on what the model gets goes
-    /// to ``errors``.
+    /// to ``errors``, naming the model as `modelName` does.
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    func chat(servers: [ConnectedServer], model: SystemLanguageModel, allowsWrites: Bool, timeout: Double) async -> ExitCode {
+    func chat(
+        servers: [ConnectedServer], model: SystemLanguageModel, allowsWrites: Bool, timeout: Double,
+        modelName: String = "the language model"
+    ) async -> ExitCode {
         let configuration = MCPSessionProvider.Configuration(policy: allowsWrites ? .allowAll : .readOnly)
         let provider = MCPSessionProvider(
             servers: servers.map { MCPSessionProvider.Server(name: $0.label, client: $0.client) }, model: model,
@@ -137,7 +148,7 @@ extension Runner {
             return failure(error, during: "preparing the chat session", timeout: timeout)
         }
         let available = await provider.availableTools.map(\.name)
-        var note = "Chatting with the language model"
+        var note = "Chatting with \(modelName)"
         if servers.count > 1 {
             note += " over \(servers.count) servers (\(servers.map(\.label).joined(separator: ", ")))"
         }
@@ -166,14 +177,20 @@ extension Runner {
     // MARK: No arguments
 
     /// The main job: bridges the tools of `server` (the built-in server, or the servers of a
-    /// configuration file), then chats when a model is available, or shows the bridged tools
-    /// and how to get a model.
-    func start(server: ServerChoice = .builtIn(dataDirectory: nil)) async -> ExitCode {
+    /// configuration file), then chats when `model` is available, or shows the bridged tools
+    /// and how to get a model. A model server that cannot be used is an error (status 3).
+    func start(server: ServerChoice = .builtIn(dataDirectory: nil), model choice: ModelChoice = .onDevice) async -> ExitCode {
         let timeout = CommandLineParser.defaultTimeoutSeconds
         guard #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) else {
             let status = await tools(ToolsOptions(server: server))
             output.write("\nNo chat: \(Self.needsNewerSystem).\n\(Self.moreCommands)\n")
             return status
+        }
+        let model: SystemLanguageModel
+        do {
+            model = try await connectModel(choice)
+        } catch {
+            return error.code
         }
         let servers: [ConnectedServer]
         do {
@@ -181,9 +198,8 @@ extension Runner {
         } catch {
             return error.code
         }
-        let model = languageModel
         if model.isAvailable {
-            let status = await chat(servers: servers, model: model, allowsWrites: false, timeout: timeout)
+            let status = await chat(servers: servers, model: model, allowsWrites: false, timeout: timeout, modelName: Self.modelName(choice))
             await Self.close(servers)
             return status
         }
@@ -223,6 +239,48 @@ extension Runner {
         (model as? SystemLanguageModel) ?? .default
     }
 
+    /// The chosen model: ``languageModel``, or the model server's through ``modelConnector``.
+    /// A failure is reported in one line and thrown as ``Abort`` (status 3).
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    func connectModel(_ choice: ModelChoice) async throws(Abort) -> SystemLanguageModel {
+        switch choice {
+        case .onDevice:
+            return languageModel
+        case .server(let url, let name):
+            guard let modelConnector else {
+                // ondevice-mcp-http where Apple's FoundationModels exists: no model client.
+                throw Abort(
+                    code: fail(
+                        "this build has no model client: --model-url (\(CommandLineParser.modelURLVariable)) is for platforms without "
+                            + "Apple's FoundationModels; here chat uses the on-device model"))
+            }
+            let connected: any Sendable
+            do {
+                connected = try await modelConnector(url, name)
+            } catch {
+                throw Abort(code: fail(Self.oneLine("cannot chat with the model at \(url): \(error)")))
+            }
+            guard let model = connected as? SystemLanguageModel else {
+                throw Abort(code: fail("the model connector returned \(type(of: connected)), not a SystemLanguageModel"))
+            }
+            return model
+        }
+    }
+
+    /// How the chat's note names the model: `the language model`, or `NAME at URL`.
+    static func modelName(_ choice: ModelChoice) -> String {
+        switch choice {
+        case .onDevice: "the language model"
+        case .server(let url, let name?): "the model \(name) at \(url)"
+        case .server(let url, nil): "the model at \(url)"
+        }
+    }
+
+    /// `text` on one line: line breaks become spaces.
+    static func oneLine(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
+    }
+
     /// Why there is no model, and how to get one.
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     static func modelUnavailable(_ availability: SystemLanguageModel.Availability) -> String {
@@ -242,9 +300,11 @@ extension Runner {
         _ = availability
         return """
             no language model is available: on this platform the portable FoundationModels module has no model of its own.
-            To chat, run ondevice-mcp on an Apple device with Apple Intelligence (macOS 26 or later; iOS, iPadOS and
-            visionOS 26 apps use the same bridge). An app can plug a model in with SystemLanguageModel(backend:) and
-            pass it to MCPSessionProvider(client:model:).
+            To chat, give ondevice-mcp a model on an OpenAI-compatible server (llama.cpp, Ollama, vLLM, LM Studio):
+            --model-url URL [--model NAME], or \(CommandLineParser.modelURLVariable)=URL in the environment. README.md,
+            "A real model on Linux", starts a small local one in two commands. On an Apple device with Apple
+            Intelligence (macOS 26 or later) ondevice-mcp uses the on-device model. An app plugs a model in with
+            SystemLanguageModel(backend:) (ChatCompletionsModel is one) and passes it to MCPSessionProvider(client:model:).
             """
         #endif
     }

@@ -24,22 +24,31 @@ public enum OnDeviceMCPCommand {
     }
 
     /// The entry point of `ondevice-mcp-http`: the same commands, with `remote` connecting
-    /// to remote servers (`--url`, `url` entries of `--config`).
+    /// to remote servers (`--url`, `url` entries of `--config`) and `model` to model servers
+    /// (`--model-url`, `ONDEVICE_MCP_MODEL_URL`).
     ///
-    /// `ondevice-mcp` itself has no HTTP transport, so that `serve` never loads Foundation:
-    /// it hands a remote command over to `ondevice-mcp-http` beside it (see ``RemoteConnector``).
-    public static func main(_ commandLine: [String], remote: @escaping RemoteConnector) async -> Int32 {
+    /// `ondevice-mcp` itself has no HTTP client, so that `serve` never loads Foundation: it
+    /// hands a command with a remote server or a model server over to `ondevice-mcp-http`
+    /// beside it (see ``RemoteConnector`` and ``ModelConnector``). Without `model` (where
+    /// Apple's FoundationModels exists), a model server is refused with a message.
+    public static func main(_ commandLine: [String], remote: @escaping RemoteConnector, model: ModelConnector? = nil) async -> Int32 {
         await run(
             Array(commandLine.dropFirst()), standardOutput: StandardStream.output, standardError: StandardStream.error,
-            builtInServer: nil, remote: remote
+            builtInServer: nil, remote: remote, modelConnector: model, environment: ProcessInfo.processInfo.environment
         ).rawValue
     }
 
     /// Runs a command line (without the program name), writing to the given outputs.
     ///
+    /// As the program does, `chat` and the main job read `ONDEVICE_MCP_MODEL_URL` and
+    /// `ONDEVICE_MCP_MODEL` from this process's environment when `--model-url` and `--model`
+    /// are absent.
+    ///
     /// - Returns: The exit status; see ``ExitCode`` for the rule.
     public static func run(_ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput) async -> ExitCode {
-        await run(arguments, standardOutput: standardOutput, standardError: standardError, builtInServer: nil)
+        await run(
+            arguments, standardOutput: standardOutput, standardError: standardError, builtInServer: nil,
+            environment: ProcessInfo.processInfo.environment)
     }
 
     /// Runs a command line with test doubles: another server in the built-in server's
@@ -56,33 +65,39 @@ public enum OnDeviceMCPCommand {
             standardInput: standardInput, anyModel: model, remote: remote)
     }
 
-    /// Runs a command line with another server in the built-in server's place (for tests).
+    /// Runs a command line with test doubles (for tests): another server in the built-in
+    /// server's place, another standard input, a language model, connectors, and the
+    /// environment the model options fall back on.
     ///
     /// `anyModel` is a `SystemLanguageModel` (kept as `any Sendable` so this function needs
-    /// no availability); `nil` uses `SystemLanguageModel.default`.
+    /// no availability); `nil` uses `SystemLanguageModel.default`. A process with neither
+    /// `remote` nor `modelConnector` is `ondevice-mcp`: it hands a command that needs one over
+    /// to `ondevice-mcp-http`.
     static func run(
         _ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput,
         builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)?,
-        standardInput: CommandInput = .standard, anyModel: (any Sendable)? = nil, remote: RemoteConnector? = nil
+        standardInput: CommandInput = .standard, anyModel: (any Sendable)? = nil, remote: RemoteConnector? = nil,
+        modelConnector: ModelConnector? = nil, environment: [String: String] = [:]
     ) async -> ExitCode {
         let command: ParsedCommand
         do {
-            command = try CommandLineParser.parse(arguments)
+            command = try CommandLineParser.parse(arguments, environment: environment)
         } catch {
             standardError.write("\(error)\n\(HelpText.usage(for: error.command))\n")
             return .usageError
         }
-        if remote == nil, command.reachesRemoteServer {
+        if let needs = command.handOverReason(remote: remote, model: modelConnector) {
             // Before anything starts: ondevice-mcp-http runs the whole command (or this says why not).
-            standardError.write("error: \(RemoteHandOver.handOver())\n")
+            standardError.write("error: \(RemoteHandOver.handOver(needs))\n")
             return .failure
         }
         var runner = Runner(
             output: standardOutput, errors: standardError, builtInServer: builtInServer, input: standardInput, model: anyModel)
         runner.remote = remote
+        runner.modelConnector = modelConnector
         switch command {
-        case .start(let server):
-            return await runner.start(server: server)
+        case .start(let server, let model):
+            return await runner.start(server: server, model: model)
         case .help(nil):
             standardOutput.write(HelpText.overview + "\n")
             return .success
@@ -119,6 +134,9 @@ struct Runner {
     /// Connects to remote servers; `nil` in `ondevice-mcp`, which hands remote commands over
     /// to `ondevice-mcp-http`.
     var remote: RemoteConnector?
+    /// Connects to model servers; `nil` in `ondevice-mcp`, which hands commands with a model
+    /// server over to `ondevice-mcp-http`, and where Apple's FoundationModels exists.
+    var modelConnector: ModelConnector?
 
     func fail(_ message: String, _ code: ExitCode = .failure) -> ExitCode {
         errors.write("error: \(message)\n")

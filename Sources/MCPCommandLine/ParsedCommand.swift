@@ -34,6 +34,20 @@ public enum ServerChoice: Hashable, Sendable {
     case remote(url: String, headers: [String: String] = [:])
 }
 
+/// Which language model `chat` and the main job talk to.
+///
+/// New kinds of model may be added; a `switch` over this type should have a `default`.
+public enum ModelChoice: Hashable, Sendable {
+    /// `SystemLanguageModel.default`: Apple's on-device model (on Linux the portable module's,
+    /// which has no model).
+    case onDevice
+    /// A model served by an OpenAI-compatible chat-completions server (llama.cpp's
+    /// `llama-server`, Ollama, vLLM, a hosted API) at `url` (`--model-url URL`, or
+    /// `ONDEVICE_MCP_MODEL_URL`), the one named `name` (`--model NAME`, or `ONDEVICE_MCP_MODEL`;
+    /// `nil`: the server's first model).
+    case server(url: String, name: String? = nil)
+}
+
 /// The options of `ondevice-mcp tools`.
 public struct ToolsOptions: Hashable, Sendable {
     /// The server whose tools are listed.
@@ -90,15 +104,18 @@ public struct ChatOptions: Hashable, Sendable {
     public var allowsWrites: Bool
     /// How long each request may take, in seconds.
     public var timeoutSeconds: Double
+    /// The language model to chat with.
+    public var model: ModelChoice
 
     /// Creates options; the defaults are those of the command line.
     public init(
         server: ServerChoice = .builtIn(dataDirectory: nil), allowsWrites: Bool = false,
-        timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds
+        timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds, model: ModelChoice = .onDevice
     ) {
         self.server = server
         self.allowsWrites = allowsWrites
         self.timeoutSeconds = timeoutSeconds
+        self.model = model
     }
 }
 
@@ -131,9 +148,9 @@ public struct CallOptions: Hashable, Sendable {
 /// What a command line asks for, once parsed.
 public enum ParsedCommand: Hashable, Sendable {
     /// The main job: bridge the tools of `server` (the built-in server without arguments, the
-    /// servers of a configuration file with `--config FILE`) and chat when a model is
+    /// servers of a configuration file with `--config FILE`) and chat with `model` when it is
     /// available, else show each bridged tool with its generation schema.
-    case start(server: ServerChoice = .builtIn(dataDirectory: nil))
+    case start(server: ServerChoice = .builtIn(dataDirectory: nil), model: ModelChoice = .onDevice)
     /// Print help: the overview (`nil`) or one command's.
     case help(CommandName?)
     /// Print the version.

@@ -15,6 +15,18 @@ internal import MCPPlatform
 public typealias RemoteConnector =
     @Sendable (_ url: String, _ headers: [String: String], _ configuration: MCPClient.Configuration) async throws -> MCPClient
 
+/// Connects to a model on an OpenAI-compatible chat-completions server: the server's URL
+/// (`--model-url`, `ONDEVICE_MCP_MODEL_URL`) and the model's name (`--model`,
+/// `ONDEVICE_MCP_MODEL`; `nil`: the server's first model).
+///
+/// Returns a `SystemLanguageModel`, as `any Sendable` so that this type needs no availability
+/// on Apple platforms (where `SystemLanguageModel` is macOS 26 and later). `ondevice-mcp-http`
+/// supplies one built on `ChatCompletionsModel.connect(to:model:configuration:)` where Apple's
+/// FoundationModels is missing; `ondevice-mcp` has none (the HTTP client would load Foundation),
+/// so it hands a command with a model server over to `ondevice-mcp-http`, as it does remote
+/// MCP servers. Errors it throws are reported in one line (`error: …`, exit status 3).
+public typealias ModelConnector = @Sendable (_ url: String, _ model: String?) async throws -> any Sendable
+
 /// The executable `ondevice-mcp` hands remote commands to.
 enum RemoteHandOver {
     static let helperName = "ondevice-mcp-http"
@@ -28,11 +40,12 @@ enum RemoteHandOver {
     }
 
     /// Replaces this process with the helper running the same command line; returns only
-    /// when that is impossible, with the reason.
-    static func handOver() -> String {
+    /// when that is impossible, with the reason. `needs` says what needs the helper
+    /// ("remote servers need"), for the message.
+    static func handOver(_ needs: String = "remote servers need") -> String {
         guard let path = helperPath else {
-            return "remote servers need \(helperName), which is built beside ondevice-mcp (swift build --product \(helperName)); "
-                + "ondevice-mcp keeps the HTTP transport out so that serve never loads Foundation"
+            return "\(needs) \(helperName), which is built beside ondevice-mcp (swift build --product \(helperName)); "
+                + "ondevice-mcp keeps the HTTP client out so that serve never loads Foundation"
         }
         let arguments = [helperName] + CommandLine.arguments.dropFirst()
         let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
@@ -45,7 +58,7 @@ extension ParsedCommand {
     /// The servers the command talks to, if it talks to any.
     var server: ServerChoice? {
         switch self {
-        case .start(let server): server
+        case .start(let server, _): server
         case .tools(let options): options.server
         case .call(let options): options.server
         case .chat(let options): options.server
@@ -64,6 +77,33 @@ extension ParsedCommand {
         default:
             return false
         }
+    }
+
+    /// The language model the command chats with, if it chats.
+    var model: ModelChoice? {
+        switch self {
+        case .start(_, let model): model
+        case .chat(let options): options.model
+        case .help, .version, .serve, .tools, .call, .schema: nil
+        }
+    }
+
+    /// The URL of the model server the command talks to, if it talks to one.
+    var modelServerURL: String? {
+        if case .server(let url, _)? = model { url } else { nil }
+    }
+
+    /// Whether a process with the given connectors hands this command over to
+    /// `ondevice-mcp-http`, and why: `ondevice-mcp` has neither connector, so a command that
+    /// reaches a remote MCP server or a model server runs in `ondevice-mcp-http`.
+    /// `nil`: the command runs here.
+    func handOverReason(remote: RemoteConnector?, model: ModelConnector?) -> String? {
+        // ondevice-mcp-http has connectors (on Apple platforms, no model connector): it never
+        // hands over, which would start itself again.
+        guard remote == nil, model == nil else { return nil }
+        if reachesRemoteServer { return "remote servers need" }
+        if modelServerURL != nil { return "a model server (--model-url, \(CommandLineParser.modelURLVariable)) needs" }
+        return nil
     }
 }
 

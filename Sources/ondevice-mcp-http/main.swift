@@ -1,7 +1,8 @@
 // ondevice-mcp-http: ondevice-mcp with MCP's Streamable HTTP transport, for remote servers
-// (`--url URL`, `url` entries of `--config`). ondevice-mcp hands such commands over to it, so
-// that ondevice-mcp itself (and `serve`) never loads Foundation; it runs every other command
-// the same way.
+// (`--url URL`, `url` entries of `--config`), and, where Apple's FoundationModels is missing,
+// a model on an OpenAI-compatible chat-completions server (`--model-url URL [--model NAME]`,
+// `ONDEVICE_MCP_MODEL_URL`). ondevice-mcp hands such commands over to it, so that ondevice-mcp
+// itself (and `serve`) never loads Foundation; it runs every other command the same way.
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -13,13 +14,35 @@ import Foundation
 import MCP
 import MCPCommandLine
 import MCPHTTP
+#if !canImport(FoundationModels)
+import ChatCompletions
+#endif
 
 SandboxLauncher.runIfRequested()
 
-exit(
-    await OnDeviceMCPCommand.main(CommandLine.arguments) { url, headers, configuration in
+/// The model client: ChatCompletions where Apple's FoundationModels is missing; none where it
+/// exists (chat uses the on-device model there).
+let modelConnector: ModelConnector? = {
+    #if canImport(FoundationModels)
+    return nil
+    #else
+    return { url, model in
         guard let address = URL(string: url) else {
-            throw TransportError.invalidConfiguration("'\(url)' is not a URL")
+            throw ChatCompletionsError.invalidConfiguration
         }
-        return try await MCPClient.connect(to: .http(address, configuration: HTTPTransportConfiguration(headers: headers)), configuration: configuration)
-    })
+        return try await ChatCompletionsModel.connect(to: address, model: model).systemLanguageModel
+    }
+    #endif
+}()
+
+exit(
+    await OnDeviceMCPCommand.main(
+        CommandLine.arguments,
+        remote: { url, headers, configuration in
+            guard let address = URL(string: url) else {
+                throw TransportError.invalidConfiguration("'\(url)' is not a URL")
+            }
+            return try await MCPClient.connect(
+                to: .http(address, configuration: HTTPTransportConfiguration(headers: headers)), configuration: configuration)
+        },
+        model: modelConnector))

@@ -14,12 +14,14 @@ enum ModelServer {
         return !ci.isEmpty && ci != "0" && ci.lowercased() != "false"
     }
 
-    /// Runs `body` with the server's root URL, stopping the server after.
+    /// Runs `body` with the server's root URL, stopping the server after; `serverArguments` go
+    /// to `llama-server` itself (`--temp 0`, `--n-predict 128`: defaults for requests that set none).
     static func with<Result: Sendable>(
-        contextSize: Int = 4096, nativeToolCalls: Bool = false, _ body: (URL) async throws -> Result
+        contextSize: Int = 4096, nativeToolCalls: Bool = false, serverArguments: [String] = [], _ body: (URL) async throws -> Result
     ) async throws -> Result {
         var arguments = ["--ctx-size", String(contextSize)]
         if nativeToolCalls { arguments.append("--jinja") }
+        if !serverArguments.isEmpty { arguments += ["--"] + serverArguments }
         return try await HTTPPeer.with("llama_server.py", arguments, directory: "Tests/Interop/model") { peer in
             try await body(try peer.url(""))
         }

