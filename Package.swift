@@ -66,7 +66,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "MCPBenchmarks",
-            dependencies: ["MCPCore", "JSONSchema", "MCP", "MCPFoundationModels", "MCPHTTP"],
+            dependencies: [
+                "MCPCore", "JSONCore", "JSONSchema", "MCP", "MCPFoundationModels", "MCPHTTP", "ChatCompletions", "PortableFoundationModels",
+                "OnDeviceMCPExamples",
+            ],
             path: "Benchmarks/MCPBenchmarks"
         ),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),

