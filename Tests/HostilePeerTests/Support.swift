@@ -24,7 +24,7 @@ enum HostileMode: String, Sendable, CaseIterable {
 
 /// The hang guard of every hostile test: far beyond any timeout the tests configure, so it
 /// fires only when something is stuck.
-let hangGuard: Duration = Sanitizers.stretched(.seconds(20))
+let hangGuard: Duration = Sanitizers.stretched(.seconds(60))
 
 /// Starts the hostile peer in `mode`, its standard error captured (the last 64 KiB).
 func launchHostile(_ mode: HostileMode) throws -> ProcessTransport {
