@@ -14,7 +14,10 @@ import Testing
 /// The bridge and the chat loop against a real model: llama.cpp's server with SmolLM2-135M.
 @Suite(
     "A real model (llama.cpp, SmolLM2-135M)", .serialized,
-    .enabled(if: ModelServer.enabled, "needs llama-cpp-server in .venv (scripts/bootstrap-python.sh)"))
+    .enabled(if: ModelServer.enabled, "needs llama-cpp-server in .venv (scripts/bootstrap-python.sh)"),
+    // The model's time dominates these tests and does not change under ThreadSanitizer; the
+    // Swift paths they take run under it against the scripted server (ScriptedServerTests).
+    .disabled(if: Sanitizers.threadSanitizerIsActive, "the ordinary run covers the real model; CI's time budget"))
 struct RealModelTests {
     static let hangLimit = Sanitizers.stretched(.seconds(300))
     /// Greedy and short: the same answers each run, in seconds.
