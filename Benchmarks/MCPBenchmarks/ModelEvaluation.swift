@@ -113,6 +113,15 @@ enum ModelEvaluation {
         EvaluationCase(prompt: "Write one sentence about the sea.", tool: nil),
     ]
 
+    /// The cases `MCP_BENCH_MODEL_PROMPTS` names: `N` (the first N) or `A-B` (the A-th to the
+    /// B-th, from 1); all of them without it.
+    static func selectedCases(_ setting: String?) -> [EvaluationCase] {
+        guard let setting else { return cases }
+        let bounds = setting.split(separator: "-").compactMap { Int($0) }
+        let range = bounds.count == 2 ? (bounds[0] - 1)..<bounds[1] : 0..<(bounds.first ?? cases.count)
+        return Array(cases[range.clamped(to: 0..<cases.count)])
+    }
+
     /// How one prompt went: the model's first step, scored.
     struct Score: Sendable {
         var evaluation: EvaluationCase
@@ -129,15 +138,18 @@ enum ModelEvaluation {
     }
 
     /// Scores the turn of `evaluation` against the example server's input schemas.
-    static func score(_ evaluation: EvaluationCase, steps: [ModelStep], schemas: [String: JSONSchema]) -> Score {
+    static func score(_ evaluation: EvaluationCase, record: TurnRecord, schemas: [String: JSONSchema]) -> Score {
         var score = Score(evaluation: evaluation, firstCall: nil, failure: nil, rightTool: false, valid: false, rightArguments: false)
-        switch steps.first {
+        switch record.steps.first {
         case .toolCalls(let calls)?:
             score.firstCall = calls.first
         case .failed(let reason)?:
             score.failure = reason
-        case .answer?, nil:
+        case .answer?:
             break
+        case nil:
+            // The turn failed before the model was asked (the server gone, a count that failed).
+            if case .failure(let failure) = record.outcome { score.failure = failure.description }
         }
         guard let call = score.firstCall else {
             score.rightTool = evaluation.tool == nil && score.failure == nil
@@ -166,8 +178,7 @@ enum ModelEvaluation {
             print("")
             return
         }
-        let limit = ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_PROMPTS"].flatMap(Int.init) ?? cases.count
-        let chosen = Array(cases.prefix(limit))
+        let chosen = selectedCases(ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_PROMPTS"])
         let responseTokens = ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_TOKENS"].flatMap(Int.init) ?? 96
         print("\(chosen.count) prompts, one conversation each, temperature 0, at most \(responseTokens) tokens per answer,")
         print("one tool round (after a tool's output the model must answer); notes store seeded with 4 notes of known ids.")
@@ -180,14 +191,18 @@ enum ModelEvaluation {
         let only = ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_MODES"].map { Set($0.split(separator: ",").map(String.init)) }
         for mode in modes where only?.contains(mode.label) ?? true {
             let calling = mode.calling
-            let (scores, records, note) = try await LlamaServer.with(jinja: mode.jinja, extra: mode.extra, label: mode.label) { server in
-                let note = mode.jinja ? await nativeSupport(server) : nil
-                let recorder = TurnRecorder()
-                let model = try await ChatCompletionsModel.connect(
-                    to: server.root, configuration: ModelRun.configuration(toolCalling: calling, recorder: recorder, responseTokens: responseTokens))
-                let records = try await ModelRun.run(
-                    conversations: chosen.map { [$0.prompt] }, model: model, recorder: recorder, progress: "model-eval \(mode.label)")
-                let scores = zip(chosen, records).map { score($0, steps: $1.steps, schemas: schemas) }
+            let recorder = TurnRecorder()
+            let configuration = ModelRun.configuration(toolCalling: calling, recorder: recorder, responseTokens: responseTokens)
+            let (scores, records, note) = try await ModelHost.with(
+                jinja: mode.jinja, extra: mode.extra, label: mode.label, recorder: recorder, configuration: configuration
+            ) { host in
+                var note = mode.jinja ? await nativeSupport(host.server) : nil
+                let records = try await ModelRun.run(conversations: chosen.map { [$0.prompt] }, host: host, progress: "model-eval \(mode.label)")
+                let scores = zip(chosen, records).map { score($0, record: $1, schemas: schemas) }
+                if !host.restarts.isEmpty {
+                    let restarts = "llama-server stopped (and was restarted, the prompt run again) during: " + host.restarts.joined(separator: "; ")
+                    note = note.map { $0 + "\n  " + restarts } ?? restarts
+                }
                 return (scores, records, note)
             }
             results.append((mode.label, scores, records, note))
