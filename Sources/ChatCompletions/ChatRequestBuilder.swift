@@ -179,10 +179,13 @@ enum ChatRequestBuilder {
         ])
     }
 
-    /// A generation schema as JSON Schema (its own `$defs` kept at its root).
+    /// A generation schema as JSON Schema (its own `$defs` kept at its root), its keys in the
+    /// schema's order: properties as declared, so the same request is the same text in every
+    /// process (Foundation's `JSONEncoder` writes keys in hash order, which changes from one
+    /// process to the next: a greedy model's answers changed with it, and a server's prompt
+    /// cache missed after a restart).
     static func schemaJSON(_ schema: GenerationSchema) throws -> JSONValue {
-        let data = try JSONEncoder().encode(schema)
-        return try JSONValue(parsing: Array(data))
+        try JSONValueEncoder().encode(schema)
     }
 
     /// The schema of a guided step: an answer, or one call of one of `tools`.
