@@ -181,7 +181,8 @@ enum ModelEvaluation {
         let chosen = selectedCases(ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_PROMPTS"])
         let responseTokens = ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_TOKENS"].flatMap(Int.init) ?? 96
         print("\(chosen.count) prompts, one conversation each, temperature 0, at most \(responseTokens) tokens per answer,")
-        print("one tool round (after a tool's output the model must answer); notes store seeded with 4 notes of known ids.")
+        print("one tool round (after a tool's output the model must answer); notes store seeded with 4 notes of known ids;")
+        print("llama-server --no-cache-prompt, so that each prompt's answer does not depend on the prompts before it.")
         print("Load average at the start: \(OverheadReport.loadAverage).")
         print("")
         let schemas = try await ModelRun.withExampleClient { client in
@@ -246,13 +247,18 @@ enum ModelEvaluation {
     /// Guided generation; the server's function calling with the model's own template; and
     /// with a ChatML template that has tools (`Benchmarks/model/chatml-tools.jinja`), as
     /// SmolLM2's own has none.
+    ///
+    /// The server's prompt cache is off in every mode: with it, a prompt's greedy answer
+    /// depends on what the cache held from the prompts before (6 of the 36 first calls changed
+    /// between two runs that differed only in one restart of the server).
     static var modes: [Mode] {
-        [
-            Mode(label: "guided", calling: .guided, jinja: false),
-            Mode(label: "native", calling: .native, jinja: true),
+        let uncached = ["--no-cache-prompt"]
+        return [
+            Mode(label: "guided", calling: .guided, jinja: false, extra: uncached),
+            Mode(label: "native", calling: .native, jinja: true, extra: uncached),
             Mode(
                 label: "native+T", calling: .native, jinja: true,
-                extra: ["--chat-template-file", Paths.packageRoot + "/Benchmarks/model/chatml-tools.jinja"]),
+                extra: uncached + ["--chat-template-file", Paths.packageRoot + "/Benchmarks/model/chatml-tools.jinja"]),
         ]
     }
 
