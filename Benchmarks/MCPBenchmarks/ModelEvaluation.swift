@@ -248,9 +248,9 @@ enum ModelEvaluation {
     /// with a ChatML template that has tools (`Benchmarks/model/chatml-tools.jinja`), as
     /// SmolLM2's own has none.
     ///
-    /// The server's prompt cache is off in every mode: with it, a prompt's greedy answer
-    /// depends on what the cache held from the prompts before (6 of the 36 first calls changed
-    /// between two runs that differed only in one restart of the server).
+    /// The server's prompt cache is off in every mode, so that a prompt's greedy answer cannot
+    /// depend on what the cache held from the prompts before it (a prefix reused from the cache
+    /// is not evaluated in the same batches as a fresh one).
     static var modes: [Mode] {
         let uncached = ["--no-cache-prompt"]
         return [
