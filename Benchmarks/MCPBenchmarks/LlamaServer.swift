@@ -13,12 +13,18 @@ final class LlamaServer: @unchecked Sendable {
     let root: URL
     /// Where the server's log goes.
     let log: URL
+    /// The script's process group (its own, which its children share), read at start; `nil`
+    /// when the script does not lead a group of its own.
+    private let group: pid_t?
 
     private init(process: Process, input: Pipe, root: URL, log: URL) {
         self.process = process
         self.input = input
         self.root = root
         self.log = log
+        let pid = process.processIdentifier
+        let group = getpgid(pid)
+        self.group = group == pid && group != getpgrp() ? group : nil
     }
 
     struct StartFailure: Error, CustomStringConvertible {
@@ -92,20 +98,36 @@ final class LlamaServer: @unchecked Sendable {
         return LlamaServer(process: process, input: input, root: root, log: log)
     }
 
-    /// Stops the server: closes the script's standard input, and kills it if it has not exited in 10 s.
+    /// Stops the server: closes the script's standard input, gives it 2 s, then kills what is
+    /// left of its process group.
+    ///
+    /// The group is needed: the script stops its child (PyPI's `llama-cpp-server` wrapper) with
+    /// SIGTERM, which leaves the wrapper's own child, `llama-server`, running; and Foundation's
+    /// `Process` passes the spawning thread's signal mask on (a pool thread blocks SIGTERM), so
+    /// the wrapper may not even see it. `Process` starts the script in a process group of its
+    /// own, which the wrapper and `llama-server` inherit: killing that group ends exactly them.
     func stop() async {
         try? input.fileHandleForWriting.close()
         let process = process
-        let exited: Bool = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let deadline = Date().addingTimeInterval(10)
-                while process.isRunning, Date() < deadline { usleep(20_000) }
-                continuation.resume(returning: !process.isRunning)
-            }
+        await onThread {
+            let deadline = Date().addingTimeInterval(2)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
         }
-        if !exited {
+        if let group {
+            kill(-group, SIGKILL)
+        } else if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        }
+        await onThread { process.waitUntilExit() }
+    }
+
+    /// Runs blocking `work` on a thread of its own.
+    private func onThread(_ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                work()
+                continuation.resume()
+            }
         }
     }
 

@@ -113,6 +113,15 @@ enum ModelEvaluation {
         EvaluationCase(prompt: "Write one sentence about the sea.", tool: nil),
     ]
 
+    /// The cases `MCP_BENCH_MODEL_PROMPTS` names: `N` (the first N) or `A-B` (the A-th to the
+    /// B-th, from 1); all of them without it.
+    static func selectedCases(_ setting: String?) -> [EvaluationCase] {
+        guard let setting else { return cases }
+        let bounds = setting.split(separator: "-").compactMap { Int($0) }
+        let range = bounds.count == 2 ? (bounds[0] - 1)..<bounds[1] : 0..<(bounds.first ?? cases.count)
+        return Array(cases[range.clamped(to: 0..<cases.count)])
+    }
+
     /// How one prompt went: the model's first step, scored.
     struct Score: Sendable {
         var evaluation: EvaluationCase
@@ -129,15 +138,18 @@ enum ModelEvaluation {
     }
 
     /// Scores the turn of `evaluation` against the example server's input schemas.
-    static func score(_ evaluation: EvaluationCase, steps: [ModelStep], schemas: [String: JSONSchema]) -> Score {
+    static func score(_ evaluation: EvaluationCase, record: TurnRecord, schemas: [String: JSONSchema]) -> Score {
         var score = Score(evaluation: evaluation, firstCall: nil, failure: nil, rightTool: false, valid: false, rightArguments: false)
-        switch steps.first {
+        switch record.steps.first {
         case .toolCalls(let calls)?:
             score.firstCall = calls.first
         case .failed(let reason)?:
             score.failure = reason
-        case .answer?, nil:
+        case .answer?:
             break
+        case nil:
+            // The turn failed before the model was asked (the server gone, a count that failed).
+            if case .failure(let failure) = record.outcome { score.failure = failure.description }
         }
         guard let call = score.firstCall else {
             score.rightTool = evaluation.tool == nil && score.failure == nil
@@ -166,11 +178,11 @@ enum ModelEvaluation {
             print("")
             return
         }
-        let limit = ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_PROMPTS"].flatMap(Int.init) ?? cases.count
-        let chosen = Array(cases.prefix(limit))
+        let chosen = selectedCases(ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_PROMPTS"])
         let responseTokens = ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_TOKENS"].flatMap(Int.init) ?? 96
         print("\(chosen.count) prompts, one conversation each, temperature 0, at most \(responseTokens) tokens per answer,")
-        print("one tool round (after a tool's output the model must answer); notes store seeded with 4 notes of known ids.")
+        print("one tool round (after a tool's output the model must answer); notes store seeded with 4 notes of known ids;")
+        print("llama-server --no-cache-prompt, so that each prompt's answer does not depend on the prompts before it.")
         print("Load average at the start: \(OverheadReport.loadAverage).")
         print("")
         let schemas = try await ModelRun.withExampleClient { client in
@@ -180,14 +192,18 @@ enum ModelEvaluation {
         let only = ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_MODES"].map { Set($0.split(separator: ",").map(String.init)) }
         for mode in modes where only?.contains(mode.label) ?? true {
             let calling = mode.calling
-            let (scores, records, note) = try await LlamaServer.with(jinja: mode.jinja, extra: mode.extra, label: mode.label) { server in
-                let note = mode.jinja ? await nativeSupport(server) : nil
-                let recorder = TurnRecorder()
-                let model = try await ChatCompletionsModel.connect(
-                    to: server.root, configuration: ModelRun.configuration(toolCalling: calling, recorder: recorder, responseTokens: responseTokens))
-                let records = try await ModelRun.run(
-                    conversations: chosen.map { [$0.prompt] }, model: model, recorder: recorder, progress: "model-eval \(mode.label)")
-                let scores = zip(chosen, records).map { score($0, steps: $1.steps, schemas: schemas) }
+            let recorder = TurnRecorder()
+            let configuration = ModelRun.configuration(toolCalling: calling, recorder: recorder, responseTokens: responseTokens)
+            let (scores, records, note) = try await ModelHost.with(
+                jinja: mode.jinja, extra: mode.extra, label: mode.label, recorder: recorder, configuration: configuration
+            ) { host in
+                var note = mode.jinja ? await nativeSupport(host.server) : nil
+                let records = try await ModelRun.run(conversations: chosen.map { [$0.prompt] }, host: host, progress: "model-eval \(mode.label)")
+                let scores = zip(chosen, records).map { score($0, record: $1, schemas: schemas) }
+                if !host.restarts.isEmpty {
+                    let restarts = "llama-server stopped (and was restarted, the prompt run again) during: " + host.restarts.joined(separator: "; ")
+                    note = note.map { $0 + "\n  " + restarts } ?? restarts
+                }
                 return (scores, records, note)
             }
             results.append((mode.label, scores, records, note))
@@ -231,13 +247,18 @@ enum ModelEvaluation {
     /// Guided generation; the server's function calling with the model's own template; and
     /// with a ChatML template that has tools (`Benchmarks/model/chatml-tools.jinja`), as
     /// SmolLM2's own has none.
+    ///
+    /// The server's prompt cache is off in every mode, so that a prompt's greedy answer cannot
+    /// depend on what the cache held from the prompts before it (a prefix reused from the cache
+    /// is not evaluated in the same batches as a fresh one).
     static var modes: [Mode] {
-        [
-            Mode(label: "guided", calling: .guided, jinja: false),
-            Mode(label: "native", calling: .native, jinja: true),
+        let uncached = ["--no-cache-prompt"]
+        return [
+            Mode(label: "guided", calling: .guided, jinja: false, extra: uncached),
+            Mode(label: "native", calling: .native, jinja: true, extra: uncached),
             Mode(
                 label: "native+T", calling: .native, jinja: true,
-                extra: ["--chat-template-file", Paths.packageRoot + "/Benchmarks/model/chatml-tools.jinja"]),
+                extra: uncached + ["--chat-template-file", Paths.packageRoot + "/Benchmarks/model/chatml-tools.jinja"]),
         ]
     }
 

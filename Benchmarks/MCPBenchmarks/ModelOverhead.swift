@@ -26,15 +26,16 @@ enum ModelOverhead {
         print("\(conversations) conversations of \(prompts.count) turns (\(prompts.joined(separator: " / "))), in-process example server,")
         print("temperature 0, at most 48 tokens per answer, one tool round per turn. Load average at the start: \(OverheadReport.loadAverage).")
         print("")
-        let records = try await LlamaServer.with(jinja: false, label: "overhead") { server in
-            let recorder = TurnRecorder()
-            let model = try await ChatCompletionsModel.connect(
-                to: server.root, configuration: ModelRun.configuration(toolCalling: .guided, recorder: recorder, responseTokens: 48))
+        let recorder = TurnRecorder()
+        let configuration = ModelRun.configuration(toolCalling: .guided, recorder: recorder, responseTokens: 48)
+        let (records, restarts) = try await ModelHost.with(jinja: false, label: "overhead", recorder: recorder, configuration: configuration) { host in
             // One turn first, so that the server and this process are warm (not counted).
-            _ = try await ModelRun.run(conversations: [[prompts[0]]], model: model, recorder: recorder, progress: "")
-            return try await ModelRun.run(
-                conversations: Array(repeating: prompts, count: conversations), model: model, recorder: recorder, progress: "model-overhead")
+            _ = try await ModelRun.run(conversations: [[prompts[0]]], host: host, progress: "")
+            let records = try await ModelRun.run(
+                conversations: Array(repeating: prompts, count: conversations), host: host, progress: "model-overhead")
+            return (records, host.restarts)
         }
+        if !restarts.isEmpty { print("(llama-server stopped and was restarted \(restarts.count) times; those conversations ran again)") }
         let succeeded = records.filter { if case .success = $0.outcome { true } else { false } }
         let missingTimings = succeeded.filter { !$0.timing.hasServerTimings }.count
         OverheadReport.print([

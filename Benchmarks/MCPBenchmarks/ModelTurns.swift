@@ -210,44 +210,128 @@ enum ModelRun {
     }
 
     /// Runs each of `conversations` (lists of prompts) in a provider of its own over a fresh
-    /// example server, and returns every turn.
-    static func run(conversations: [[String]], model: ChatCompletionsModel, recorder: TurnRecorder, progress: String) async throws
-        -> [TurnRecord]
-    {
-        let backend = TimedBackend(model: model, recorder: recorder)
+    /// example server, and returns every turn. A conversation during which the server stopped
+    /// (it crashed, or something killed it) runs again, once, on a restarted server.
+    static func run(conversations: [[String]], host: ModelHost, progress: String) async throws -> [TurnRecord] {
         var records: [TurnRecord] = []
         for (index, prompts) in conversations.enumerated() {
-            try await withExampleClient { client in
-                // The notes tools write and delete: this app allows them.
-                let provider = MCPSessionProvider(
-                    client: client, model: SystemLanguageModel(backend: backend), configuration: .init(policy: .allowAll))
-                let durations = toolCallDurations(of: provider)
-                var turns: [TurnRecord] = []
-                for (position, prompt) in prompts.enumerated() {
-                    turns.append(await turn(prompt, provider: provider, recorder: recorder, firstTurn: position == 0))
-                }
-                await provider.close()
-                // Each turn's tool calls, in order: a turn's calls are the next ones reported.
-                var remaining = await durations.value[...]
-                for index in turns.indices {
-                    // Calls ran when the session went on to another step (a call the session
-                    // rejects ends the turn before it runs).
-                    let steps = turns[index].steps
-                    let executed = steps.indices.dropLast().reduce(0) { count, position in
-                        if case .toolCalls(let calls) = steps[position] { count + calls.count } else { count }
-                    }
-                    let mine = remaining.prefix(executed)
-                    turns[index].timing.toolCalls = Array(mine)
-                    remaining = remaining.dropFirst(mine.count)
-                }
-                records += turns
+            var turns = try await conversation(prompts, model: host.model, recorder: host.recorder)
+            if turns.contains(where: { if case .failure = $0.outcome { true } else { false } }), await !host.isAlive {
+                try await host.restart(during: prompts[0])
+                turns = try await conversation(prompts, model: host.model, recorder: host.recorder)
             }
+            records += turns
             if !progress.isEmpty {
                 FileHandle.standardError.write(Data("\r\(progress): \(index + 1)/\(conversations.count) conversations".utf8))
             }
         }
         if !progress.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
         return records
+    }
+
+    /// One conversation of `prompts` in a new provider over a fresh example server.
+    static func conversation(_ prompts: [String], model: ChatCompletionsModel, recorder: TurnRecorder) async throws -> [TurnRecord] {
+        let backend = TimedBackend(model: model, recorder: recorder)
+        return try await withExampleClient { client in
+            // The notes tools write and delete: this app allows them.
+            let provider = MCPSessionProvider(
+                client: client, model: SystemLanguageModel(backend: backend), configuration: .init(policy: .allowAll))
+            let durations = toolCallDurations(of: provider)
+            var turns: [TurnRecord] = []
+            for (position, prompt) in prompts.enumerated() {
+                turns.append(await turn(prompt, provider: provider, recorder: recorder, firstTurn: position == 0))
+            }
+            await provider.close()
+            // Each turn's tool calls, in order: a turn's calls are the next ones reported.
+            var remaining = await durations.value[...]
+            for index in turns.indices {
+                // Calls ran when the session went on to another step (a call the session
+                // rejects ends the turn before it runs).
+                let steps = turns[index].steps
+                let executed = steps.indices.dropLast().reduce(0) { count, position in
+                    if case .toolCalls(let calls) = steps[position] { count + calls.count } else { count }
+                }
+                let mine = remaining.prefix(executed)
+                turns[index].timing.toolCalls = Array(mine)
+                remaining = remaining.dropFirst(mine.count)
+            }
+            return turns
+        }
+    }
+}
+
+/// A llama.cpp server and the model connected to it, started again when the server stops.
+final class ModelHost {
+    let jinja: Bool
+    let extra: [String]
+    let label: String
+    let configuration: ChatCompletionsConfiguration
+    /// Receives the requests' metrics and the backend's steps.
+    let recorder: TurnRecorder
+    private(set) var server: LlamaServer
+    private(set) var model: ChatCompletionsModel
+    /// The first prompt of each conversation the server stopped during.
+    private(set) var restarts: [String] = []
+
+    private init(
+        jinja: Bool, extra: [String], label: String, configuration: ChatCompletionsConfiguration, recorder: TurnRecorder,
+        server: LlamaServer, model: ChatCompletionsModel
+    ) {
+        self.jinja = jinja
+        self.extra = extra
+        self.label = label
+        self.configuration = configuration
+        self.recorder = recorder
+        self.server = server
+        self.model = model
+    }
+
+    /// Starts a server and connects a model with `configuration` (whose `requestMetrics` should feed `recorder`).
+    static func start(
+        jinja: Bool, extra: [String] = [], label: String, recorder: TurnRecorder, configuration: ChatCompletionsConfiguration
+    ) async throws -> ModelHost {
+        let server = try await LlamaServer.start(jinja: jinja, extra: extra, label: label)
+        do {
+            let model = try await ChatCompletionsModel.connect(to: server.root, configuration: configuration)
+            return ModelHost(
+                jinja: jinja, extra: extra, label: label, configuration: configuration, recorder: recorder, server: server, model: model)
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// Whether the server answers `/health`.
+    var isAlive: Bool {
+        get async { await server.json("/health") != nil }
+    }
+
+    /// Stops what is left of the server and starts a new one.
+    func restart(during prompt: String) async throws {
+        restarts.append(prompt)
+        await server.stop()
+        server = try await LlamaServer.start(jinja: jinja, extra: extra, label: "\(label)-\(restarts.count)")
+        model = try await ChatCompletionsModel.connect(to: server.root, configuration: configuration)
+    }
+
+    func stop() async {
+        await server.stop()
+    }
+
+    /// Runs `body` with a host, stopping its server after whether `body` throws or not.
+    static func with<T>(
+        jinja: Bool, extra: [String] = [], label: String, recorder: TurnRecorder, configuration: ChatCompletionsConfiguration,
+        _ body: (ModelHost) async throws -> T
+    ) async throws -> T {
+        let host = try await start(jinja: jinja, extra: extra, label: label, recorder: recorder, configuration: configuration)
+        do {
+            let result = try await body(host)
+            await host.stop()
+            return result
+        } catch {
+            await host.stop()
+            throw error
+        }
     }
 }
 

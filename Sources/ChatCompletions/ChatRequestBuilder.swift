@@ -206,13 +206,13 @@ enum ChatRequestBuilder {
         ])
     }
 
-    /// A generation schema as JSON Schema (its own `$defs` kept at its root), keys sorted: the
-    /// same tools make the same request text every time, which the server's prompt cache reuses.
+    /// A generation schema as JSON Schema (its own `$defs` kept at its root), its keys in the
+    /// schema's order: properties as declared, so the same request is the same text in every
+    /// process (Foundation's `JSONEncoder` writes keys in hash order, which changes from one
+    /// process to the next: a greedy model's answers changed with it, and a server's prompt
+    /// cache missed after a restart).
     static func schemaJSON(_ schema: GenerationSchema) throws -> JSONValue {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(schema)
-        return try JSONValue(parsing: Array(data))
+        try JSONValueEncoder().encode(schema)
     }
 
     /// The schema of a guided step: an answer, or one call of one of `tools`.
