@@ -174,12 +174,37 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
     ///   request needs; ``ChatCompletionsError`` when the server cannot be reached or fails;
     ///   `CancellationError` when the task is cancelled (the request is then stopped).
     public func respond(to request: LanguageModelRequest) async throws -> LanguageModelTurn {
+        try await respond(to: request, reporting: nil)
+    }
+
+    /// One turn of the model, reporting its answer as the server streams it.
+    ///
+    /// `partialAnswer` receives the answer so far after each event of the stream that adds to
+    /// it: the text, or the structured content parsed so far. With guided tool calls it is the
+    /// `answer` part of the step's JSON, once the model has chosen to answer; a tool call is
+    /// never reported. With native function calling, text that comes before a call is reported
+    /// (a server may stream text, then decide to call a tool). Errors are as for
+    /// ``respond(to:)``.
+    public func respond(
+        to request: LanguageModelRequest, partialAnswer: @escaping @Sendable (GeneratedContent) -> Void
+    ) async throws -> LanguageModelTurn {
+        try await respond(to: request, reporting: partialAnswer)
+    }
+
+    private func respond(
+        to request: LanguageModelRequest, reporting partialAnswer: (@Sendable (GeneratedContent) -> Void)?
+    ) async throws -> LanguageModelTurn {
         let clock = ContinuousClock()
         let started = clock.now
         let built = try ChatRequestBuilder.build(request, model: model, configuration: configuration, stream: true)
         let http = try await self.request("POST", baseURL.appendingPathComponent("chat/completions"), body: built.body)
         let sent = clock.now
-        let answer = try await completion(of: http)
+        let shape = built.shape
+        let answer = try await completion(of: http, reporting: partialAnswer.map { report in
+            { @Sendable (content: String, callsStarted: Bool) in
+                if let partial = ChatRequestBuilder.partialAnswer(content: content, shape: shape, callsStarted: callsStarted) { report(partial) }
+            }
+        })
         let received = clock.now
         if let refusal = answer.refusal, !refusal.isEmpty {
             throw LanguageModelSession.GenerationError.refusal(
@@ -221,8 +246,11 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
     }
 
     /// Sends a chat-completions request and reads its answer (an event stream, or JSON), noting
-    /// when its headers arrived.
-    private func completion(of request: HTTPRequest) async throws -> Completion {
+    /// when its headers arrived; `report`, when given, receives the content so far (and whether
+    /// tool calls began) each time a streamed event adds to it.
+    private func completion(
+        of request: HTTPRequest, reporting report: (@Sendable (_ content: String, _ callsStarted: Bool) -> Void)? = nil
+    ) async throws -> Completion {
         let limit = configuration.maximumResponseBytes
         let idle = configuration.idleTimeout
         let exchanger = exchanger
@@ -250,7 +278,11 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
                     } catch {
                         throw ChatCompletionsError.make(.invalidResponse, "an event of the answer is larger than \(limit) bytes")
                     }
+                    let before = stream.completion.content.utf8.count
                     for event in events where try stream.take(event.data) { return stream.completion.received(headersReceived) }
+                    if let report, stream.completion.content.utf8.count != before {
+                        report(stream.completion.content, stream.callsStarted)
+                    }
                 }
                 try Task.checkCancellation()
                 // A server that ends the stream without [DONE] after a finish reason is done too.

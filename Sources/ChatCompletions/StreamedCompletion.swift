@@ -10,6 +10,9 @@ struct StreamedCompletion {
     /// Tool calls by their `index`, as their fragments arrive.
     private var calls: [Int: (id: String?, name: String, arguments: String)] = [:]
 
+    /// Whether fragments of a tool call have arrived.
+    var callsStarted: Bool { !calls.isEmpty }
+
     /// Takes one event's data; returns `true` at the end of the stream (`[DONE]`).
     mutating func take(_ data: [UInt8]) throws -> Bool {
         if data == Array("[DONE]".utf8) {

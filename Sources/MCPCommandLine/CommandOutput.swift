@@ -5,6 +5,14 @@ internal import MCPPlatform
 public protocol CommandOutput: Sendable {
     /// Writes `text` as it is (add the newline yourself).
     func write(_ text: String)
+
+    /// Whether a person reads it as it is written (a terminal): `chat` then shows answers as
+    /// the model generates them. `false` unless a conformer says otherwise.
+    var isInteractive: Bool { get }
+}
+
+extension CommandOutput {
+    public var isInteractive: Bool { false }
 }
 
 /// One of this process's standard streams.
@@ -19,6 +27,9 @@ public struct StandardStream: CommandOutput {
     public static var output: StandardStream { StandardStream(descriptor: 1) }
     /// The process's standard error (descriptor 2).
     public static var error: StandardStream { StandardStream(descriptor: 2) }
+
+    /// Whether the stream is a terminal.
+    public var isInteractive: Bool { POSIX.isTerminal(descriptor) }
 
     /// Writes `text` as UTF-8; a closed stream (for example a pipe whose reader left) is ignored.
     public func write(_ text: String) {

@@ -163,8 +163,21 @@ extension Runner {
         note += allowsWrites ? ".\n" : ".\nOnly read-only tools run; --allow-writes lets the model run tools that write or delete.\n"
         errors.write(note + "Type a question and press Return; end with Ctrl-D.\n")
         do {
-            try await runChat(provider: provider, input: input.lines()) { answer in
-                output.write(answer + "\n")
+            if output.isInteractive {
+                // On a terminal the answer appears as the model writes it.
+                var shown = ""
+                try await runChat(provider: provider, input: input.lines()) { snapshot in
+                    guard snapshot.hasPrefix(shown) else { return }
+                    output.write(String(snapshot.dropFirst(shown.count)))
+                    shown = snapshot
+                } output: { answer in
+                    output.write(answer.hasPrefix(shown) && !shown.isEmpty ? String(answer.dropFirst(shown.count)) + "\n" : (shown.isEmpty ? "" : "\n") + answer + "\n")
+                    shown = ""
+                }
+            } else {
+                try await runChat(provider: provider, input: input.lines()) { answer in
+                    output.write(answer + "\n")
+                }
             }
         } catch {
             await provider.close()

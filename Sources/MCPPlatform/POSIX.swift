@@ -269,6 +269,11 @@ package enum POSIX {
         }
     }
 
+    /// Whether `descriptor` is a terminal.
+    package static func isTerminal(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1
+    }
+
     /// Writes all of `bytes`; a convenience for tests and small writes.
     package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Errno) {
         let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in

@@ -43,6 +43,18 @@ public protocol LanguageModelBackend: Sendable {
     /// recovers from an overflow on Apple's platforms recovers from a real model's here.
     /// Read the request's sampling mode with `options.samplingMode?.strategy`.
     func respond(to request: LanguageModelRequest) async throws -> LanguageModelTurn
+
+    /// One turn of the model, reporting its answer as it is generated.
+    ///
+    /// `streamResponse` calls this instead of ``respond(to:)``. Call `partialAnswer` each time
+    /// the answer grows, with the whole answer so far: text as a string, structured content as
+    /// the incomplete content parsed so far (`GeneratedContent(json:)` of the prefix, whose
+    /// `isComplete` is `false`). Call it before returning, never for tool calls, and never after
+    /// returning. The default calls ``respond(to:)`` and reports nothing, so a stream yields the
+    /// complete answer only.
+    func respond(
+        to request: LanguageModelRequest, partialAnswer: @escaping @Sendable (GeneratedContent) -> Void
+    ) async throws -> LanguageModelTurn
 }
 
 extension LanguageModelBackend {
@@ -52,6 +64,12 @@ extension LanguageModelBackend {
 
     public func tokenCount(for text: String) async throws -> Int {
         TokenEstimator.tokenCount(for: text)
+    }
+
+    public func respond(
+        to request: LanguageModelRequest, partialAnswer: @escaping @Sendable (GeneratedContent) -> Void
+    ) async throws -> LanguageModelTurn {
+        try await respond(to: request)
     }
 }
 
@@ -190,6 +208,12 @@ public struct ScriptedLanguageModel: LanguageModelBackend {
         case turn(@Sendable (LanguageModelRequest) async throws -> LanguageModelTurn)
         /// Fail the request with this error.
         case failure(any Error)
+        /// Answer with the text of `pieces` joined, reported to a stream piece by piece (each
+        /// report the text so far), as a model generating tokens would.
+        case streamedText([String])
+        /// Answer with the structured content of the JSON of `pieces` joined, reported to a
+        /// stream piece by piece (each report the incomplete content parsed so far).
+        case streamedJSON([String])
 
         /// Ask for one tool call.
         public static func callTool(_ name: String, arguments: GeneratedContent = GeneratedContent(properties: [:])) -> Step {
@@ -280,6 +304,12 @@ public struct ScriptedLanguageModel: LanguageModelBackend {
     public var model: SystemLanguageModel { SystemLanguageModel(backend: self) }
 
     public func respond(to request: LanguageModelRequest) async throws -> LanguageModelTurn {
+        try await respond(to: request) { _ in }
+    }
+
+    public func respond(
+        to request: LanguageModelRequest, partialAnswer: @escaping @Sendable (GeneratedContent) -> Void
+    ) async throws -> LanguageModelTurn {
         let index: Int = state.lock.withLock {
             state.requests.append(request)
             defer { state.next += 1 }
@@ -293,6 +323,24 @@ public struct ScriptedLanguageModel: LanguageModelBackend {
         case .content(let content): return .content(content)
         case .turn(let decide): return try await decide(request)
         case .failure(let error): throw error
+        case .streamedText(let pieces):
+            var text = ""
+            for piece in pieces {
+                try Task.checkCancellation()
+                text += piece
+                partialAnswer(GeneratedContent(text))
+                await Task.yield()
+            }
+            return .text(text)
+        case .streamedJSON(let pieces):
+            var json = ""
+            for piece in pieces {
+                try Task.checkCancellation()
+                json += piece
+                if let partial = try? GeneratedContent(json: json) { partialAnswer(partial) }
+                await Task.yield()
+            }
+            return .content(try GeneratedContent(json: json))
         }
     }
 }

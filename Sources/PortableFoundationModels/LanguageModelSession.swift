@@ -171,10 +171,10 @@ extension LanguageModelSession.GenerationError.Refusal {
         }
     }
 
-    /// The model's explanation of why it refused, as a stream (portable: one snapshot, the
-    /// whole explanation, as for every stream here).
+    /// The model's explanation of why it refused, as a stream (one snapshot: the explanation
+    /// is already known when the refusal is thrown).
     public var explanationStream: LanguageModelSession.ResponseStream<String> {
-        LanguageModelSession.ResponseStream { try await self.explanation }
+        LanguageModelSession.ResponseStream { _ in try await self.explanation }
     }
 
     /// The text of the last response entry of the refusal's transcript entries.
@@ -304,8 +304,11 @@ extension LanguageModelSession {
         lock.withLock { storedTranscript.entries.append(entry) }
     }
 
+    /// Runs a turn: asks the model, runs the tools it calls, and asks again until it answers.
+    /// `partial`, when given, receives the answer so far as the backend generates it.
     func run<Content: Generable>(
-        prompt: Prompt, schema: GenerationSchema?, format: Transcript.ResponseFormat?, options: GenerationOptions, as: Content.Type
+        prompt: Prompt, schema: GenerationSchema?, format: Transcript.ResponseFormat?, options: GenerationOptions, as: Content.Type,
+        partial: (@Sendable (GeneratedContent) -> Void)? = nil
     ) async throws -> Response<Content> {
         try begin()
         defer { end() }
@@ -327,7 +330,11 @@ extension LanguageModelSession {
             let request = LanguageModelRequest(transcript: transcript, tools: descriptions, prompt: promptEntry, schema: schema, options: options)
             let requestTokens = try await model.tokenCount(of: TranscriptRendering.pieces(request: request))
             try checkContext(requestTokens)
-            let turn = try await backend.respond(to: request)
+            let turn = if let partial {
+                try await backend.respond(to: request, partialAnswer: partial)
+            } else {
+                try await backend.respond(to: request)
+            }
             switch turn {
             case .toolCalls(let calls):
                 if calls.isEmpty {
@@ -449,57 +456,13 @@ extension LanguageModelSession {
     }
 }
 
-// MARK: - Streaming
-
-/// An async sequence of snapshots of a response as it is generated.
-///
-/// Portable: the backend answers in one turn, so the stream yields one snapshot, the complete response.
-extension LanguageModelSession {
-    public struct ResponseStream<Content: Generable>: Sendable {
-    public struct Snapshot {
-        public var content: Content.PartiallyGenerated
-        public var rawContent: GeneratedContent
-    }
-
-    let produce: @Sendable () async throws -> LanguageModelSession.Response<Content>
-
-    init(_ produce: @escaping @Sendable () async throws -> LanguageModelSession.Response<Content>) {
-        self.produce = produce
-    }
-
-    nonisolated(nonsending) public func collect() async throws -> sending LanguageModelSession.Response<Content> {
-        try await produce()
-    }
-}
-}
-
-extension LanguageModelSession.ResponseStream: AsyncSequence {
-    public typealias Element = LanguageModelSession.ResponseStream<Content>.Snapshot
-    public typealias Failure = any Error
-
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        let produce: @Sendable () async throws -> LanguageModelSession.Response<Content>
-        var finished = false
-
-        public mutating func next() async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
-            guard !finished else { return nil }
-            finished = true
-            let response = try await produce()
-            let partial = try Content.PartiallyGenerated(response.rawContent)
-            return Snapshot(content: partial, rawContent: response.rawContent)
-        }
-    }
-
-    public func makeAsyncIterator() -> LanguageModelSession.ResponseStream<Content>.AsyncIterator {
-        AsyncIterator(produce: produce)
-    }
-}
-
 extension LanguageModelSession {
     final public func streamResponse(
         to prompt: Prompt, options: GenerationOptions = GenerationOptions()
     ) -> sending LanguageModelSession.ResponseStream<String> {
-        LanguageModelSession.ResponseStream { try await self.respond(to: prompt, options: options) }
+        LanguageModelSession.ResponseStream { partial in
+            try await self.run(prompt: prompt, schema: nil, format: nil, options: options, as: String.self, partial: partial)
+        }
     }
 
     @_disfavoredOverload
@@ -518,7 +481,11 @@ extension LanguageModelSession {
     final public func streamResponse(
         to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions()
     ) -> sending LanguageModelSession.ResponseStream<GeneratedContent> {
-        LanguageModelSession.ResponseStream { try await self.respond(to: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options) }
+        LanguageModelSession.ResponseStream { partial in
+            try await self.run(
+                prompt: prompt, schema: schema, format: Transcript.ResponseFormat(schema: schema), options: options, as: GeneratedContent.self,
+                partial: partial)
+        }
     }
 
     @_disfavoredOverload
@@ -539,7 +506,11 @@ extension LanguageModelSession {
         to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
         options: GenerationOptions = GenerationOptions()
     ) -> sending LanguageModelSession.ResponseStream<Content> {
-        LanguageModelSession.ResponseStream { try await self.respond(to: prompt, generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options) }
+        LanguageModelSession.ResponseStream { partial in
+            try await self.run(
+                prompt: prompt, schema: Content.generationSchema, format: Transcript.ResponseFormat(type: Content.self), options: options,
+                as: Content.self, partial: partial)
+        }
     }
 
     @_disfavoredOverload

@@ -178,6 +178,35 @@ struct ChatRequestBuilderTests {
         }
     }
 
+    /// A partial answer case: the content so far, how it is read, and what is shown (`nil`: nothing).
+    struct PartialCase: Sendable, CustomTestStringConvertible {
+        var content: String
+        var shape: ChatRequestBuilder.AnswerShape
+        var callsStarted = false
+        var shown: String?
+        var testDescription: String { "\(shape) \(content) → \(shown ?? "nothing")" }
+    }
+
+    static let partialCases: [PartialCase] = [
+        PartialCase(content: "", shape: .text, shown: nil),
+        PartialCase(content: "Hel", shape: .text, shown: #""Hel""#),
+        PartialCase(content: "Hel", shape: .native, shown: #""Hel""#),
+        PartialCase(content: "Let me check", shape: .native, callsStarted: true, shown: nil),
+        PartialCase(content: #"{"title":"Sh"#, shape: .content, shown: #"{"title":"Sh"}"#),
+        PartialCase(content: #"{"ans"#, shape: .guided(structured: false), shown: nil),
+        PartialCase(content: #"{"answer":"It is no"#, shape: .guided(structured: false), shown: #""It is no""#),
+        PartialCase(content: #"{"answer":"#, shape: .guided(structured: false), shown: nil),
+        PartialCase(content: #"{"tool":"clock_now","arguments":{"#, shape: .guided(structured: false), shown: nil),
+        PartialCase(content: #"{"answer":{"title":"Sh"#, shape: .guided(structured: true), shown: #"{"title":"Sh"}"#),
+        PartialCase(content: #"{"answer":12"#, shape: .guided(structured: false), shown: nil),
+    ]
+
+    @Test("A streamed answer so far is shown as its shape reads it; a tool call never is", arguments: partialCases)
+    func partialAnswer(_ row: PartialCase) {
+        let partial = ChatRequestBuilder.partialAnswer(content: row.content, shape: row.shape, callsStarted: row.callsStarted)
+        #expect(partial?.jsonString == row.shown)
+    }
+
     @Test("A streamed answer: text deltas joined, tool calls assembled from their fragments, [DONE] ends it")
     func streamed() throws {
         var stream = StreamedCompletion()

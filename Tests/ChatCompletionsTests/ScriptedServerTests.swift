@@ -14,6 +14,8 @@ final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
         case respond(status: Int, contentType: String, body: String)
         /// A head, then a body that never ends (until the request is cancelled).
         case hang(status: Int, contentType: String, first: String)
+        /// A head, then the body the test feeds, chunk by chunk.
+        case fed(status: Int, contentType: String, body: AsyncThrowingStream<Data, any Error>)
     }
 
     private let answers: [Answer]
@@ -42,6 +44,9 @@ final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
             continuation.yield(Data(first.utf8))
             return HTTPResponse(
                 head: HTTPResponseHead(status: status, headers: ["Content-Type": type]), body: HTTPBody(body), close: { continuation.finish() })
+        case .fed(let status, let type, let fed):
+            continuation.finish()
+            return HTTPResponse(head: HTTPResponseHead(status: status, headers: ["Content-Type": type]), body: HTTPBody(fed), close: {})
         }
     }
 
@@ -58,6 +63,67 @@ struct ScriptedServerTests {
 
     static func events(_ chunks: [String]) -> String {
         chunks.map { "data: \($0)\n\n" }.joined() + "data: [DONE]\n\n"
+    }
+
+    /// One server-sent event of a streamed answer that adds `text` to the content.
+    static func delta(_ text: String, finish: Bool = false) throws -> Data {
+        let chunk: JSONValue = [
+            "choices": [["index": 0, "delta": ["content": .string(text)], "finish_reason": finish ? "stop" : .null]]
+        ]
+        return Data(("data: " + (try chunk.jsonString()) + "\n\n" + (finish ? "data: [DONE]\n\n" : "")).utf8)
+    }
+
+    @Test("streamResponse shows the answer as the server streams it, event by event")
+    func streamedSnapshots() async throws {
+        let (body, feed) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let (model, _) = try Self.model([.fed(status: 200, contentType: "text/event-stream", body: body)])
+        let session = LanguageModelSession(model: model.systemLanguageModel)
+        var iterator = session.streamResponse(to: "Hi").makeAsyncIterator()
+        feed.yield(try Self.delta("Hello"))
+        // The stream has not ended: this snapshot can only be the partial answer.
+        #expect(try await iterator.next()?.content == "Hello")
+        feed.yield(try Self.delta(", world", finish: true))
+        feed.finish()
+        var last = ""
+        while let snapshot = try await iterator.next() { last = snapshot.content }
+        #expect(last == "Hello, world")
+    }
+
+    @Test("A guided step shows its answer as it grows, and never a tool call")
+    func guidedSnapshots() async throws {
+        let (callBody, callFeed) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let (answerBody, answerFeed) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let (model, exchanger) = try Self.model([
+            .fed(status: 200, contentType: "text/event-stream", body: callBody),
+            .fed(status: 200, contentType: "text/event-stream", body: answerBody),
+        ])
+        let echo = Echo()
+        let session = LanguageModelSession(model: model.systemLanguageModel, tools: [echo])
+        var iterator = session.streamResponse(to: "Say hi").makeAsyncIterator()
+        callFeed.yield(try Self.delta(#"{"tool":"echo","argu"#))
+        callFeed.yield(try Self.delta(#"ments":{"text":"hi"}}"#, finish: true))
+        callFeed.finish()
+        answerFeed.yield(try Self.delta(#"{"answer":"The tool s"#))
+        // Had the call been shown, it would come first; the first snapshot is the answer's prefix.
+        #expect(try await iterator.next()?.content == "The tool s")
+        answerFeed.yield(try Self.delta(#"aid hi."}"#, finish: true))
+        answerFeed.finish()
+        var last = ""
+        while let snapshot = try await iterator.next() { last = snapshot.content }
+        #expect(last == "The tool said hi.")
+        #expect(exchanger.requests.count == 2)
+    }
+
+    /// A tool that returns its text.
+    struct Echo: Tool {
+        let name = "echo"
+        let description = "Repeats a text."
+        var parameters: GenerationSchema {
+            GenerationSchema(type: GeneratedContent.self, properties: [GenerationSchema.Property(name: "text", type: String.self)])
+        }
+        func call(arguments: GeneratedContent) async throws -> String {
+            (try? arguments.value(String.self, forProperty: "text")) ?? ""
+        }
     }
 
     @Test("A streamed answer becomes the session's response; the request names the model and streams")

@@ -1,0 +1,165 @@
+// PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
+#if !canImport(FoundationModels)
+
+extension LanguageModelSession {
+    /// An async sequence of snapshots of a response as it is generated.
+    ///
+    /// Each snapshot holds the whole response so far. A backend that reports its answer as it
+    /// grows (``LanguageModelBackend/respond(to:partialAnswer:)``) gives a snapshot per report
+    /// that decodes as `Content.PartiallyGenerated`, then one of the complete response; any other
+    /// backend gives the complete response only. Tool calls and their outputs are not snapshots:
+    /// the stream shows the answer that follows them.
+    ///
+    /// The generation starts when the stream is first iterated or collected, runs once however
+    /// many iterators read it, and stops (its task cancelled, the backend's request with it)
+    /// when every reader is gone before it ends. Snapshots a slow reader has not taken are
+    /// replaced by newer ones, so memory stays bounded; the complete response is never dropped.
+    public struct ResponseStream<Content: Generable>: Sendable {
+        public struct Snapshot {
+            public var content: Content.PartiallyGenerated
+            public var rawContent: GeneratedContent
+        }
+
+        let generation: StreamedGeneration<Content>
+
+        init(_ produce: @escaping StreamedGeneration<Content>.Produce) {
+            generation = StreamedGeneration(produce)
+        }
+
+        /// Waits for the complete response (reading the stream to its end) and returns it.
+        nonisolated(nonsending) public func collect() async throws -> sending LanguageModelSession.Response<Content> {
+            for try await _ in generation.subscribe() {}
+            try Task.checkCancellation()
+            let (raw, entries) = try generation.outcome()
+            return LanguageModelSession.Response(content: try Content(raw), rawContent: raw, transcriptEntries: entries)
+        }
+    }
+}
+
+extension LanguageModelSession.ResponseStream: AsyncSequence {
+    public typealias Element = LanguageModelSession.ResponseStream<Content>.Snapshot
+    public typealias Failure = any Error
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var contents: AsyncThrowingStream<GeneratedContent, any Error>.AsyncIterator
+
+        public mutating func next() async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
+            while let raw = try await contents.next() {
+                do {
+                    return Snapshot(content: try Content.PartiallyGenerated(raw), rawContent: raw)
+                } catch where !raw.isComplete {
+                    // A prefix this type cannot represent yet (a required property still
+                    // missing): the next, longer one may.
+                    continue
+                }
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> LanguageModelSession.ResponseStream<Content>.AsyncIterator {
+        AsyncIterator(contents: generation.subscribe().makeAsyncIterator())
+    }
+}
+
+/// One streamed generation, shared by the copies of its `ResponseStream` and their iterators.
+///
+/// A small state machine under a lock: not started, running (a task, the latest snapshot, the
+/// readers), ended (the outcome). Readers are `AsyncThrowingStream`s that keep only the newest
+/// snapshot; the last reader leaving before the end cancels the task.
+final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
+    // Safety: every stored property but `produce` is read and written with `lock` held;
+    // `produce` is immutable and Sendable.
+    typealias Produce = @Sendable (_ partial: @escaping @Sendable (GeneratedContent) -> Void) async throws -> LanguageModelSession.Response<Content>
+    typealias Reader = AsyncThrowingStream<GeneratedContent, any Error>.Continuation
+
+    private let produce: Produce
+    private let lock = Lock()
+    private var task: Task<Void, Never>?
+    private var latest: GeneratedContent?
+    private var readers: [Int: Reader] = [:]
+    private var nextReader = 0
+    private var ended: Result<(GeneratedContent, ArraySlice<Transcript.Entry>), any Error>?
+
+    init(_ produce: @escaping Produce) {
+        self.produce = produce
+    }
+
+    /// A new reader: the newest snapshot so far (if any), the ones after it, and the end.
+    func subscribe() -> AsyncThrowingStream<GeneratedContent, any Error> {
+        let (stream, reader) = AsyncThrowingStream.makeStream(of: GeneratedContent.self, bufferingPolicy: .bufferingNewest(1))
+        let start: Bool = lock.withLock {
+            if let ended {
+                switch ended {
+                case .success(let (raw, _)): reader.yield(raw); reader.finish()
+                case .failure(let error): reader.finish(throwing: error)
+                }
+                return false
+            }
+            let id = nextReader
+            nextReader += 1
+            readers[id] = reader
+            if let latest { reader.yield(latest) }
+            reader.onTermination = { [weak self] termination in
+                if case .cancelled = termination { self?.leave(id) }
+            }
+            return task == nil
+        }
+        if start {
+            let started = Task { await self.generate() }
+            let cancelled: Bool = lock.withLock {
+                task = started
+                return readers.isEmpty && ended == nil
+            }
+            // Every reader left between the decision to start and the task's creation.
+            if cancelled { started.cancel() }
+        }
+        return stream
+    }
+
+    /// The generation's result, once it ended.
+    func outcome() throws -> (GeneratedContent, ArraySlice<Transcript.Entry>) {
+        guard let ended = lock.withLock({ ended }) else { throw CancellationError() }
+        return try ended.get()
+    }
+
+    private func generate() async {
+        let result: Result<(GeneratedContent, ArraySlice<Transcript.Entry>), any Error>
+        do {
+            let response = try await produce { [weak self] partial in self?.publish(partial) }
+            result = .success((response.rawContent, response.transcriptEntries))
+        } catch {
+            result = .failure(error)
+        }
+        // Yielded with the lock held, so no snapshot can follow the end.
+        lock.withLock {
+            ended = result
+            latest = nil
+            for reader in readers.values {
+                switch result {
+                case .success(let (raw, _)): reader.yield(raw); reader.finish()
+                case .failure(let error): reader.finish(throwing: error)
+                }
+            }
+            readers = [:]
+        }
+    }
+
+    private func publish(_ partial: GeneratedContent) {
+        lock.withLock {
+            guard ended == nil else { return }
+            latest = partial
+            for reader in readers.values { reader.yield(partial) }
+        }
+    }
+
+    /// A reader stopped reading before the end; the last one to go stops the generation.
+    private func leave(_ id: Int) {
+        let stop: Task<Void, Never>? = lock.withLock {
+            readers[id] = nil
+            return readers.isEmpty && ended == nil ? task : nil
+        }
+        stop?.cancel()
+    }
+}
+#endif
