@@ -211,8 +211,51 @@ enum ChatRequestBuilder {
     /// process (Foundation's `JSONEncoder` writes keys in hash order, which changes from one
     /// process to the next: a greedy model's answers changed with it, and a server's prompt
     /// cache missed after a restart).
+    ///
+    /// A guide's pattern constrains the whole string, JSON Schema's matches anywhere, so each
+    /// pattern is anchored (`^(…)$`); the bridge's length guides (`[\s\S]{m,n}`, its lowering
+    /// of MCP's `minLength`/`maxLength`) become `minLength`/`maxLength` again, which servers
+    /// enforce more reliably than a regex (llama.cpp does, tested).
     static func schemaJSON(_ schema: GenerationSchema) throws -> JSONValue {
-        try JSONValueEncoder().encode(schema)
+        jsonSchemaPatterns(try JSONValueEncoder().encode(schema))
+    }
+
+    /// `value` with its guide patterns as JSON Schema wants them (see ``schemaJSON(_:)``).
+    static func jsonSchemaPatterns(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let object):
+            var result = JSONObject()
+            for (key, inner) in object {
+                if key == "pattern", case .string(let pattern) = inner, object["type"]?.stringValue == "string" {
+                    if let (minimum, maximum) = lengthBounds(pattern) {
+                        if minimum > 0 { result["minLength"] = .int(minimum) }
+                        if let maximum { result["maxLength"] = .int(maximum) }
+                    } else {
+                        result[key] = .string("^(" + pattern + ")$")
+                    }
+                } else {
+                    result[key] = jsonSchemaPatterns(inner)
+                }
+            }
+            return .object(result)
+        case .array(let elements):
+            return .array(elements.map(jsonSchemaPatterns))
+        default:
+            return value
+        }
+    }
+
+    /// The bounds of a length guide, `[\s\S]{m,n}` or `[\s\S]{m,}`; `nil` for any other pattern.
+    static func lengthBounds(_ pattern: String) -> (minimum: Int, maximum: Int?)? {
+        let prefix = #"[\s\S]{"#
+        guard pattern.hasPrefix(prefix), pattern.hasSuffix("}") else { return nil }
+        let bounds = pattern.dropFirst(prefix.count).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+        guard bounds.count == 2, bounds.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let minimum = Int(bounds[0])
+        else { return nil }
+        if bounds[1].isEmpty { return (minimum, nil) }
+        guard let maximum = Int(bounds[1]), maximum >= minimum else { return nil }
+        return (minimum, maximum)
     }
 
     /// The schema of a guided step: an answer, or one call of one of `tools`.

@@ -26,6 +26,10 @@ public enum CommandLineParser {
     public static let modelURLVariable = "ONDEVICE_MCP_MODEL_URL"
     /// `ONDEVICE_MCP_MODEL`: the model's name when `--model` is not given.
     public static let modelNameVariable = "ONDEVICE_MCP_MODEL"
+    /// `ONDEVICE_MCP_MODEL_API_KEY`: the bearer token for the model server (hosted APIs). Read
+    /// from the environment only, never from an option: a command line is visible to every
+    /// process of the machine. Never sent over plain `http://` except to this machine.
+    public static let modelAPIKeyVariable = "ONDEVICE_MCP_MODEL_API_KEY"
 
     /// Parses the arguments that follow the program name.
     ///

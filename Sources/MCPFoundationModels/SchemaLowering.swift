@@ -262,6 +262,8 @@ struct SchemaLowering {
             if case .string(let source)? = object["pattern"] {
                 consumed.insert("pattern")
                 pattern = lowerPattern(source, at: pointer.appending("pattern"))
+            } else {
+                pattern = lengthPattern(object, at: pointer, consumed: &consumed)
             }
             return Lowered(shape: .string(constant: nil, pattern: pattern))
         case "integer":
@@ -276,6 +278,47 @@ struct SchemaLowering {
             report(.error, at: pointer.appending("type"), "\"\(type)\" is not a JSON Schema type; a string is used")
             return Lowered(shape: .string(constant: nil, pattern: nil))
         }
+    }
+
+    /// The longest `maxLength` lowered to a guide. Longer ones are left to validation: a
+    /// repetition that long costs a constrained decoder a large grammar and a model never
+    /// writes that much in a tool call anyway (`minLength` is still lowered).
+    static let longestGuidedLength = 1000
+
+    /// The guide pattern for a string's `minLength`/`maxLength` (no `pattern` beside them):
+    /// ``LengthPattern``'s any-character repetition, so a constrained decoder cannot write a
+    /// string longer (or shorter) than the server accepts. `nil` without usable bounds.
+    private mutating func lengthPattern(_ object: JSONObject, at pointer: JSONPointer, consumed: inout Set<String>) -> String? {
+        func length(_ keyword: String) -> Int? {
+            guard let value = object[keyword] else { return nil }
+            guard let count = value.intValue, count >= 0 else {
+                consumed.insert(keyword)
+                report(.warning, at: pointer.appending(keyword), "\(keyword) \(value) is not a non-negative integer; it is not used")
+                return nil
+            }
+            return count
+        }
+        var minimum = length("minLength")
+        var maximum = length("maxLength")
+        if let high = maximum, high > Self.longestGuidedLength {
+            consumed.insert("maxLength")
+            report(.note, at: pointer.appending("maxLength"), "maxLength \(high) is longer than a generation guide takes (\(Self.longestGuidedLength)); it is checked when the arguments are validated")
+            maximum = nil
+        }
+        if let low = minimum, let high = maximum, low > high {
+            report(.warning, at: pointer, "no string is at least \(low) and at most \(high) characters long; the lengths are not generation guides")
+            consumed.formUnion(["minLength", "maxLength"])
+            return nil
+        }
+        if minimum == 0 {
+            // Every string is at least 0 characters long: nothing to guide.
+            consumed.insert("minLength")
+            minimum = nil
+        }
+        guard minimum != nil || maximum != nil else { return nil }
+        if minimum != nil { consumed.insert("minLength") }
+        if maximum != nil { consumed.insert("maxLength") }
+        return LengthPattern(minimum: minimum ?? 0, maximum: maximum).pattern
     }
 
     /// The guide pattern for a JSON Schema `pattern`: its whole-string equivalent (see
@@ -667,7 +710,7 @@ struct SchemaLowering {
         case "format":
             return (.warning, "format \"\(value.stringValue ?? value.description)\" cannot be a generation guide; it is checked when the arguments are validated")
         case "minLength", "maxLength":
-            return (.warning, "\(keyword) cannot be a generation guide (no length guide exists); it is checked when the arguments are validated")
+            return (.warning, "\(keyword) beside a pattern cannot be a generation guide (a length becomes a pattern guide only on its own); it is checked when the arguments are validated")
         case "multipleOf", "uniqueItems", "contains", "minContains", "maxContains", "minProperties", "maxProperties",
             "propertyNames", "dependentRequired", "dependencies":
             return (.warning, "\(keyword) cannot be a generation guide; it is checked when the arguments are validated")

@@ -20,6 +20,15 @@ import ChatCompletions
 
 SandboxLauncher.runIfRequested()
 
+/// The model server's API key, taken out of this process's environment before anything starts,
+/// so that no MCP server started from here (boxed or not) inherits it.
+let modelAPIKey: String? = {
+    let name = CommandLineParser.modelAPIKeyVariable
+    let key = ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    unsetenv(name)
+    return key
+}()
+
 /// The model client: ChatCompletions where Apple's FoundationModels is missing; none where it
 /// exists (chat uses the on-device model there).
 let modelConnector: ModelConnector? = {
@@ -30,7 +39,11 @@ let modelConnector: ModelConnector? = {
         guard let address = URL(string: url) else {
             throw ChatCompletionsError.invalidConfiguration
         }
-        return try await ChatCompletionsModel.connect(to: address, model: model).systemLanguageModel
+        var configuration = ChatCompletionsConfiguration()
+        if let key = modelAPIKey {
+            configuration.apiKey = { key }
+        }
+        return try await ChatCompletionsModel.connect(to: address, model: model, configuration: configuration).systemLanguageModel
     }
     #endif
 }()

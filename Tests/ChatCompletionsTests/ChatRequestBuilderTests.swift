@@ -178,6 +178,22 @@ struct ChatRequestBuilderTests {
         }
     }
 
+    @Test("Guide patterns go to the server anchored, and the bridge's length guides as minLength/maxLength", arguments: [
+        (#"[\s\S]{1,100}"#, #"{"type":"string","minLength":1,"maxLength":100}"#),
+        (#"[\s\S]{0,8}"#, #"{"type":"string","maxLength":8}"#),
+        (#"[\s\S]{2,}"#, #"{"type":"string","minLength":2}"#),
+        ("[a-z]+", #"{"type":"string","pattern":"^([a-z]+)$"}"#),
+        (#"[\s\S]{5,2}"#, #"{"type":"string","pattern":"^([\\s\\S]{5,2})$"}"#),
+        (#"[\s\S]{1,100}x"#, #"{"type":"string","pattern":"^([\\s\\S]{1,100}x)$"}"#),
+    ])
+    func guidePatterns(_ pattern: String, _ expected: String) throws {
+        let converted = ChatRequestBuilder.jsonSchemaPatterns(["type": "string", "pattern": .string(pattern)])
+        #expect(try converted.jsonString() == expected)
+        // A pattern on something that is not a string schema (a property named "pattern") stays.
+        let property: JSONValue = ["type": "object", "properties": ["pattern": ["type": "string"]]]
+        #expect(ChatRequestBuilder.jsonSchemaPatterns(property) == property)
+    }
+
     /// A partial answer case: the content so far, how it is read, and what is shown (`nil`: nothing).
     struct PartialCase: Sendable, CustomTestStringConvertible {
         var content: String

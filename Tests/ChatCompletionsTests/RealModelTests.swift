@@ -116,11 +116,7 @@ struct RealModelTests {
         "Jot down: water the plants.", "Find notes containing plants.",
     ]
 
-    @Test(
-        "Over 32 turns, every tool call the model makes names a listed tool with arguments that validate against its input schema",
-        // Minutes of a 2-core machine's time: run on demand (ONDEVICE_MCP_LONG_MODEL_TESTS=1)
-        // until each turn is cheap enough for CI's budget.
-        .enabled(if: ProcessInfo.processInfo.environment["ONDEVICE_MCP_LONG_MODEL_TESTS"] == "1", "set ONDEVICE_MCP_LONG_MODEL_TESTS=1"))
+    @Test("Over 32 turns, every tool call the model makes names a listed tool with arguments that validate against its input schema")
     func everyCallValid() async throws {
         try await ModelServer.with { root in
             try await withHangGuard(Sanitizers.stretched(.seconds(1500)), "32 turns") {
