@@ -10,6 +10,7 @@ private func runOndeviceMCP(
     var variables = ProcessInfo.processInfo.environment
     variables["ONDEVICE_MCP_MODEL_URL"] = nil
     variables["ONDEVICE_MCP_MODEL"] = nil
+    variables["ONDEVICE_MCP_MODEL_API_KEY"] = nil
     variables.merge(environment) { _, new in new }
     let process = try SpawnedProcess.launch(try BuiltProducts.ondeviceMCP(), arguments: arguments, environment: variables)
     if !input.isEmpty {
@@ -45,6 +46,30 @@ extension RealModelTests {
             let message = unknown.standardErrorTail
             #expect(message.hasPrefix("error: cannot chat with the model at \(root.absoluteString): "), "\(message)")
             #expect(message.contains("has no model no-such-model; it has: ") && message.contains(".gguf"), "\(message)")
+            #expect(message.split(separator: "\n").count == 1, "\(message)")
+        }
+    }
+}
+
+extension RealModelTests {
+    @Test("ONDEVICE_MCP_MODEL_API_KEY reaches a server that wants a key; without it the refusal is one line, exit 3")
+    func apiKey() async throws {
+        let key = "test-key-\(UInt64.random(in: 1...UInt64.max))"
+        try await ModelServer.with(serverArguments: ["--api-key", key, "--temp", "0", "--n-predict", "128"]) { root in
+            let home = try TemporaryDirectory()
+            defer { home.remove() }
+            let keyed = try await runOndeviceMCP(
+                ["chat", "--model-url", root.absoluteString, "--data-dir", home.path], input: "What time is it?\n",
+                environment: ["ONDEVICE_MCP_MODEL_API_KEY": key], hangGuard: Self.hangLimit)
+            #expect(keyed.status == .exited(0), "\(keyed.standardErrorTail)")
+            #expect(keyed.standardErrorTail.contains("Chatting with the model at \(root.absoluteString)"), "\(keyed.standardErrorTail)")
+            #expect(!keyed.standardErrorTail.contains("error:") && !keyed.output.contains("error:"), "\(keyed.output) \(keyed.standardErrorTail)")
+
+            let refused = try await runOndeviceMCP(
+                ["chat", "--model-url", root.absoluteString, "--data-dir", home.path], input: "What time is it?\n", hangGuard: Self.hangLimit)
+            #expect(refused.status == .exited(3))
+            let message = refused.standardErrorTail
+            #expect(message.contains("refused the credentials (HTTP 401)"), "\(message)")
             #expect(message.split(separator: "\n").count == 1, "\(message)")
         }
     }
