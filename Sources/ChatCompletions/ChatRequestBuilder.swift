@@ -140,12 +140,7 @@ enum ChatRequestBuilder {
 
     /// What guided generation tells the model (the schema constrains it; this says why).
     static func guidedInstructions(tools: [LanguageModelToolDescription]) throws -> String {
-        var lines = [
-            "You can call one of these tools, or answer. Reply with JSON only:",
-            #"{"tool": "<tool name>", "arguments": {…}} calls a tool; {"answer": …} answers the user."#,
-            "After a tool's output, answer with it.",
-            "Tools:",
-        ]
+        var lines = ["Tools:"]
         for tool in tools {
             var line = "- \(tool.name): \(tool.description)"
             if tool.includesSchemaInInstructions {
@@ -153,6 +148,10 @@ enum ChatRequestBuilder {
             }
             lines.append(line)
         }
+        lines += [
+            "Reply with JSON only. To use a tool: {\"tool\": \"<tool name>\", \"arguments\": {…}}, choosing the tool whose description matches the user's request.",
+            "When no tool fits, or after a tool's output: {\"answer\": \"<your reply>\"}.",
+        ]
         return lines.joined(separator: "\n")
     }
 
