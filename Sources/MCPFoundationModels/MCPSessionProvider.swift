@@ -245,8 +245,9 @@ public actor MCPSessionProvider {
 
     /// Streams the answer to `prompt`: each element is the answer so far.
     ///
-    /// An overflow before the first element is recovered from as in ``respond(to:)``;
-    /// cancelling the consuming task ends the turn.
+    /// An overflow is recovered from as in ``respond(to:)``: the answer then starts again in a
+    /// shortened session, so an element after the recovery need not extend the one before it.
+    /// Cancelling the consuming task ends the turn.
     public nonisolated func streamResponse(to prompt: String) -> AsyncThrowingStream<String, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
         let task = Task {
@@ -263,13 +264,11 @@ public actor MCPSessionProvider {
 
     private func stream(_ prompt: String, into continuation: AsyncThrowingStream<String, any Error>.Continuation) async throws {
         let session = try await session(for: prompt)
-        var yielded = false
         do {
             for try await snapshot in session.streamResponse(to: prompt) {
-                yielded = true
                 continuation.yield(snapshot.content)
             }
-        } catch where !yielded && ContextMeasure.isContextOverflow(error) {
+        } catch where ContextMeasure.isContextOverflow(error) {
             let retry = try await recover(from: session, prompt: prompt)
             for try await snapshot in retry.streamResponse(to: prompt) {
                 continuation.yield(snapshot.content)

@@ -347,6 +347,43 @@ struct ContextManagementTests {
         #expect(partials.values.last == "The report is in.")
     }
 
+    #if !canImport(FoundationModels)
+    /// A backend that shows part of an answer, then overflows, the first time; then answers.
+    final class OverflowAfterPartial: LanguageModelBackend, @unchecked Sendable {
+        // Safety: `attempts` is touched only with `lock` held.
+        private let lock = NSLock()
+        private var attempts = 0
+
+        func respond(to request: LanguageModelRequest) async throws -> LanguageModelTurn {
+            try await respond(to: request) { _ in }
+        }
+
+        func respond(to request: LanguageModelRequest, partialAnswer: @escaping @Sendable (GeneratedContent) -> Void) async throws -> LanguageModelTurn {
+            let attempt: Int = lock.withLock {
+                attempts += 1
+                return attempts
+            }
+            if attempt == 1 {
+                partialAnswer(GeneratedContent("A long ans"))
+                throw LanguageModelSession.GenerationError.exceededContextWindowSize(.init(debugDescription: "The answer did not fit."))
+            }
+            partialAnswer(GeneratedContent("Short"))
+            return .text("Short answer")
+        }
+    }
+
+    @Test("An overflow after part of a streamed answer was shown is recovered: the answer starts again in a new session")
+    func streamingOverflowRecovered() async throws {
+        let (_, client) = try await connectedServer([Self.reportTool(characters: 100)])
+        let provider = MCPSessionProvider(client: client, model: SystemLanguageModel(backend: OverflowAfterPartial()))
+        var snapshots: [String] = []
+        for try await snapshot in provider.streamResponse(to: "Turn 1") { snapshots.append(snapshot) }
+        #expect(snapshots.first == "A long ans")
+        #expect(snapshots.last == "Short answer")
+        await provider.close()
+    }
+    #endif
+
     @Test("The history policy removes old tool outputs first, then old turns, and keeps the latest turns")
     func trimmingPolicy() {
         func turn(_ number: Int, output: Int) -> [Transcript.Entry] {
