@@ -97,7 +97,7 @@ struct ScriptedServerTests {
             .fed(status: 200, contentType: "text/event-stream", body: callBody),
             .fed(status: 200, contentType: "text/event-stream", body: answerBody),
         ])
-        let echo = Echo()
+        let echo = RealModelTests.Echo()
         let session = LanguageModelSession(model: model.systemLanguageModel, tools: [echo])
         var iterator = session.streamResponse(to: "Say hi").makeAsyncIterator()
         callFeed.yield(try Self.delta(#"{"tool":"echo","argu"#))
@@ -112,18 +112,6 @@ struct ScriptedServerTests {
         while let snapshot = try await iterator.next() { last = snapshot.content }
         #expect(last == "The tool said hi.")
         #expect(exchanger.requests.count == 2)
-    }
-
-    /// A tool that returns its text.
-    struct Echo: Tool {
-        let name = "echo"
-        let description = "Repeats a text."
-        var parameters: GenerationSchema {
-            GenerationSchema(type: GeneratedContent.self, properties: [GenerationSchema.Property(name: "text", type: String.self)])
-        }
-        func call(arguments: GeneratedContent) async throws -> String {
-            (try? arguments.value(String.self, forProperty: "text")) ?? ""
-        }
     }
 
     @Test("A streamed answer becomes the session's response; the request names the model and streams")
