@@ -91,7 +91,9 @@ struct BridgeCommandTests {
         #expect(tools.map { $0["name"] } == ["notes.search", "ping"])
         #expect(tools.map { $0["modelName"] } == ["notes_search", "ping"])
         #expect(tools[0]["schema"]?["title"] == "notes_search_arguments")
-        #expect(tools[0]["diagnostics"]?[0]?["location"] == "/properties/query/minLength")
+        // A length on its own is a pattern guide, so nothing is left to report.
+        #expect(tools[0]["schema"]?["properties"]?["query"]?["pattern"] == #"[\s\S]{1,}"#)
+        #expect(tools[0]["diagnostics"] == [])
         #expect(tools[1]["schema"]?["title"] == "ping_arguments")
         #expect(tools[1]["diagnostics"] == [])
 
@@ -143,7 +145,8 @@ struct BridgeCommandTests {
         }
         // Each tool's cost, as the model counts it (here, without a model, the portable estimate).
         #expect(run.output.matches(of: #/\n  context: \d+ tokens\n/#).count == 5)
-        #expect(run.output.contains("warning at /properties/title/maxLength: "))
+        #expect(run.output.contains("note at /properties/body/maxLength: maxLength 100000 is longer than a generation guide takes"))
+        #expect(run.output.contains(#""title":{"description":"A short title.","pattern":"[\\s\\S]{1,200}","type":"string"}"#))
         #expect(run.output.contains("  diagnostics: none\n"))  // notes_list: every keyword maps
         #expect(run.output.contains("\nContext budget: 5 tools, "))
         #expect(run.output.contains(" tokens in all, for a 1536-token tool budget and at most 5 tools a turn, in the model's 4096-token context. "))
@@ -283,7 +286,7 @@ struct BridgeCommandTests {
             #expect(run.output.contains("\n  model name: \(name)\n  generation schema: {"), "tool \(name)")
         }
         #expect(run.output.contains("clock_now — Current time [read-only]\n  Returns the current date and time"))
-        #expect(run.output.contains("  diagnostics (2):\n    warning at /properties/timezone/minLength: "))
+        #expect(run.output.contains("  diagnostics (1):\n    note at /properties/body/maxLength: "))
         #expect(run.output.contains("\nContext budget: 5 tools, "))
         #expect(run.output.contains("\nNo language model is available: "))
         #expect(run.output.contains("--model-url URL [--model NAME], or ONDEVICE_MCP_MODEL_URL=URL in the environment."))
