@@ -58,7 +58,7 @@ let package = Package(
         // ondevice-mcp with the HTTP transport and the chat-completions model: ondevice-mcp hands
         // remote commands (--url, url entries of --config) and model servers (--model-url,
         // ONDEVICE_MCP_MODEL_URL) over to it, so that serve never loads Foundation.
-        .executableTarget(name: "ondevice-mcp-http", dependencies: ["MCPCommandLine", "MCP", "MCPHTTP", "ChatCompletions"]),
+        .executableTarget(name: "ondevice-mcp-http", dependencies: ["MCPCommandLine", "MCP", "MCPHTTP", "ChatCompletions", "PortableFoundationModels"]),
         .executableTarget(
             name: "BridgeExample",
             dependencies: ["MCP", "MCPFoundationModels", "PortableFoundationModels"],

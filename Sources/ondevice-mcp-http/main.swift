@@ -16,6 +16,7 @@ import MCPCommandLine
 import MCPHTTP
 #if !canImport(FoundationModels)
 import ChatCompletions
+import PortableFoundationModels
 #endif
 
 SandboxLauncher.runIfRequested()
@@ -40,6 +41,9 @@ let modelConnector: ModelConnector? = {
             throw ChatCompletionsError.invalidConfiguration
         }
         var configuration = ChatCompletionsConfiguration()
+        // A small model can repeat itself until the context is full: a chat answer stops at
+        // 1,024 tokens (the text so far, as Apple's model gives it).
+        configuration.defaultOptions = GenerationOptions(maximumResponseTokens: 1024)
         if let key = modelAPIKey {
             configuration.apiKey = { key }
         }
