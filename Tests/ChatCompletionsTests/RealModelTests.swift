@@ -168,6 +168,25 @@ struct RealModelTests {
         }
     }
 
+    @Test("A schema with a pattern the server's grammar cannot take still constrains the answer (the pattern stays local)")
+    func unportablePattern() async throws {
+        // llama.cpp drops the whole schema for a negated class: the answer would then be any JSON.
+        let json = #"{"type":"object","title":"Code","properties":{"code":{"type":"string","pattern":"[^x]+"}},"required":["code"],"additionalProperties":false,"x-order":["code"]}"#
+        let schema = try JSONDecoder().decode(GenerationSchema.self, from: Data(json.utf8))
+        try await ModelServer.with { root in
+            try await withHangGuard(Self.hangLimit, "a structured answer") {
+                let backend = try await ChatCompletionsModel.connect(to: root, configuration: Self.configuration)
+                let session = LanguageModelSession(model: backend.systemLanguageModel)
+                let answer = try await session.respond(to: "What is 2 plus 2?", schema: schema).content
+                guard case .structure(let properties, _) = answer.kind else {
+                    Issue.record("not an object: \(answer.jsonString)")
+                    return
+                }
+                #expect(Array(properties.keys) == ["code"], "\(answer.jsonString)")
+            }
+        }
+    }
+
     /// A reminder, generated with guided generation.
     struct Reminder: Generable, Equatable {
         var title: String
