@@ -48,6 +48,12 @@ public struct ChatCompletionsConfiguration: Sendable {
     public var maximumResponseBytes: Int
     /// Whether the API key may go over plain `http://` to another machine (default `false`).
     public var allowsInsecureCredentials: Bool
+    /// Whether every guide pattern goes to the server (default `false`: only those of a
+    /// portable subset, literals, classes of literal characters and ranges, groups, alternation
+    /// and quantifiers; the others are checked when the answer arrives). Set it for a server
+    /// whose constrained decoding takes full regular expressions (vLLM's, for one); llama.cpp's
+    /// fails requests whose patterns use `.` or negated classes.
+    public var sendsEveryPattern: Bool = false
     /// Receives the timings of each answered chat-completions request (default `nil`): the
     /// client's time building, sending and decoding it, and the server's own account of the
     /// model's time where it gives one. Called on the task that made the request, before the

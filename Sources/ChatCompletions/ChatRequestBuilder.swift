@@ -30,6 +30,7 @@ enum ChatRequestBuilder {
     static func build(
         _ request: LanguageModelRequest, model: String, configuration: ChatCompletionsConfiguration, stream: Bool
     ) throws -> Built {
+        let all = configuration.sendsEveryPattern
         let rounds = toolRounds(in: request)
         let offersTools = !request.tools.isEmpty && rounds < configuration.maximumToolRounds
         let shape: AnswerShape
@@ -43,7 +44,7 @@ enum ChatRequestBuilder {
         }
         var body = JSONObject()
         body["model"] = .string(model)
-        body["messages"] = .array(try messages(for: request, shape: shape, offersTools: offersTools))
+        body["messages"] = .array(try messages(for: request, shape: shape, offersTools: offersTools, allPatterns: all))
         body["stream"] = .bool(stream)
         options(merging: request.options, over: configuration.defaultOptions, into: &body)
         switch shape {
@@ -51,11 +52,11 @@ enum ChatRequestBuilder {
             break
         case .content:
             if let schema = request.schema {
-                body["response_format"] = responseFormat(try schemaJSON(schema))
+                body["response_format"] = responseFormat(try schemaJSON(schema, allPatterns: all))
             }
         case .guided(let structured):
             body["response_format"] = responseFormat(
-                try guidedSchema(tools: offersTools ? request.tools : [], answer: structured ? request.schema : nil))
+                try guidedSchema(tools: offersTools ? request.tools : [], answer: structured ? request.schema : nil, allPatterns: all))
             // A call is cut by no answer length: its JSON must end for the call to be read.
             if offersTools, let limit = body["max_tokens"]?.intValue, limit < minimumGuidedStepTokens {
                 body["max_tokens"] = .int(minimumGuidedStepTokens)
@@ -65,7 +66,7 @@ enum ChatRequestBuilder {
                 var function = JSONObject()
                 function["name"] = .string(tool.name)
                 function["description"] = .string(tool.description)
-                function["parameters"] = try inlined(schemaJSON(tool.parameters))
+                function["parameters"] = try inlined(schemaJSON(tool.parameters, allPatterns: all))
                 return .object(["type": .string("function"), "function": .object(function)])
             })
             body["tool_choice"] = .string("auto")
@@ -89,11 +90,11 @@ enum ChatRequestBuilder {
 
     // MARK: Messages
 
-    static func messages(for request: LanguageModelRequest, shape: AnswerShape, offersTools: Bool) throws -> [JSONValue] {
+    static func messages(for request: LanguageModelRequest, shape: AnswerShape, offersTools: Bool, allPatterns: Bool = false) throws -> [JSONValue] {
         var messages: [JSONValue] = []
         var system = request.instructions.map { text(of: $0.segments) } ?? ""
         if case .guided = shape {
-            let guide = try guidedInstructions(tools: request.tools)
+            let guide = try guidedInstructions(tools: request.tools, allPatterns: allPatterns)
             system = system.isEmpty ? guide : system + "\n\n" + guide
         }
         if !system.isEmpty { messages.append(message("system", system)) }
@@ -139,12 +140,12 @@ enum ChatRequestBuilder {
     }
 
     /// What guided generation tells the model (the schema constrains it; this says why).
-    static func guidedInstructions(tools: [LanguageModelToolDescription]) throws -> String {
+    static func guidedInstructions(tools: [LanguageModelToolDescription], allPatterns: Bool = false) throws -> String {
         var lines = ["Tools:"]
         for tool in tools {
             var line = "- \(tool.name): \(tool.description)"
             if tool.includesSchemaInInstructions {
-                line += " Arguments: " + (try inlined(schemaJSON(tool.parameters)).jsonString())
+                line += " Arguments: " + (try inlined(schemaJSON(tool.parameters, allPatterns: allPatterns)).jsonString())
             }
             lines.append(line)
         }
@@ -212,15 +213,16 @@ enum ChatRequestBuilder {
     /// cache missed after a restart).
     ///
     /// A guide's pattern constrains the whole string, JSON Schema's matches anywhere, so each
-    /// pattern is anchored (`^(…)$`), and sent only when ``isPortablePattern(_:)``; the bridge's length guides (`[\s\S]{m,n}`, its lowering
+    /// pattern is anchored (`^(…)$`), and sent only when ``isPortablePattern(_:)`` (or with `allPatterns`); the bridge's length guides (`[\s\S]{m,n}`, its lowering
     /// of MCP's `minLength`/`maxLength`) become `minLength`/`maxLength` again, which servers
     /// enforce more reliably than a regex (llama.cpp does, tested).
-    static func schemaJSON(_ schema: GenerationSchema) throws -> JSONValue {
-        jsonSchemaPatterns(try JSONValueEncoder().encode(schema))
+    static func schemaJSON(_ schema: GenerationSchema, allPatterns: Bool = false) throws -> JSONValue {
+        jsonSchemaPatterns(try JSONValueEncoder().encode(schema), allPatterns: allPatterns)
     }
 
-    /// `value` with its guide patterns as JSON Schema wants them (see ``schemaJSON(_:)``).
-    static func jsonSchemaPatterns(_ value: JSONValue) -> JSONValue {
+    /// `value` with its guide patterns as JSON Schema wants them (see ``schemaJSON(_:allPatterns:)``);
+    /// with `allPatterns`, patterns outside the portable subset are sent too.
+    static func jsonSchemaPatterns(_ value: JSONValue, allPatterns: Bool = false) -> JSONValue {
         switch value {
         case .object(let object):
             var result = JSONObject()
@@ -229,16 +231,16 @@ enum ChatRequestBuilder {
                     if let (minimum, maximum) = lengthBounds(pattern) {
                         if minimum > 0 { result["minLength"] = .int(minimum) }
                         if let maximum { result["maxLength"] = .int(maximum) }
-                    } else if isPortablePattern(pattern) {
+                    } else if allPatterns || isPortablePattern(pattern) {
                         result[key] = .string("^(" + pattern + ")$")
                     }
                 } else {
-                    result[key] = jsonSchemaPatterns(inner)
+                    result[key] = jsonSchemaPatterns(inner, allPatterns: allPatterns)
                 }
             }
             return .object(result)
         case .array(let elements):
-            return .array(elements.map(jsonSchemaPatterns))
+            return .array(elements.map { jsonSchemaPatterns($0, allPatterns: allPatterns) })
         default:
             return value
         }
@@ -279,16 +281,16 @@ enum ChatRequestBuilder {
     }
 
     /// The schema of a guided step: an answer, or one call of one of `tools`.
-    static func guidedSchema(tools: [LanguageModelToolDescription], answer: GenerationSchema?) throws -> JSONValue {
+    static func guidedSchema(tools: [LanguageModelToolDescription], answer: GenerationSchema?, allPatterns: Bool = false) throws -> JSONValue {
         var definitions = JSONObject()
         var choices: [JSONValue] = []
-        let answerSchema: JSONValue = try answer.map { try hoisting(schemaJSON($0), prefix: "answer_", into: &definitions) } ?? .object(["type": .string("string")])
+        let answerSchema: JSONValue = try answer.map { try hoisting(schemaJSON($0, allPatterns: allPatterns), prefix: "answer_", into: &definitions) } ?? .object(["type": .string("string")])
         choices.append(.object([
             "type": .string("object"), "properties": .object(["answer": answerSchema]),
             "required": .array([.string("answer")]), "additionalProperties": .bool(false),
         ]))
         for (index, tool) in tools.enumerated() {
-            let arguments = try hoisting(schemaJSON(tool.parameters), prefix: "tool\(index)_", into: &definitions)
+            let arguments = try hoisting(schemaJSON(tool.parameters, allPatterns: allPatterns), prefix: "tool\(index)_", into: &definitions)
             choices.append(.object([
                 "type": .string("object"),
                 "properties": .object(["tool": .object(["type": .string("string"), "const": .string(tool.name)]), "arguments": arguments]),

@@ -201,6 +201,21 @@ struct ChatRequestBuilderTests {
         #expect(ChatRequestBuilder.jsonSchemaPatterns(property) == property)
     }
 
+    @Test("sendsEveryPattern sends the patterns the portable subset leaves out, in every shape", arguments: [
+        ChatCompletionsConfiguration.ToolCalling.guided, .native,
+    ])
+    func everyPattern(_ calling: ChatCompletionsConfiguration.ToolCalling) throws {
+        let json = #"{"type":"object","title":"Code","properties":{"code":{"type":"string","pattern":"[^x]+"}},"required":["code"],"additionalProperties":false,"x-order":["code"]}"#
+        let parameters = try JSONDecoder().decode(GenerationSchema.self, from: Data(json.utf8))
+        let tools = [LanguageModelToolDescription(name: "check", description: "Checks a code.", parameters: parameters)]
+        var configuration = ChatCompletionsConfiguration(toolCalling: calling)
+        let portable = try ChatRequestBuilder.build(Self.request(tools: tools), model: "m", configuration: configuration, stream: true)
+        #expect(try !portable.body.jsonString().contains("[^x]+"))
+        configuration.sendsEveryPattern = true
+        let every = try ChatRequestBuilder.build(Self.request(tools: tools), model: "m", configuration: configuration, stream: true)
+        #expect(try every.body.jsonString().contains(#"^([^x]+)$"#))
+    }
+
     /// A partial answer case: the content so far, how it is read, and what is shown (`nil`: nothing).
     struct PartialCase: Sendable, CustomTestStringConvertible {
         var content: String
