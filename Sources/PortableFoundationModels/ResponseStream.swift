@@ -72,6 +72,8 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
     // `produce` is immutable and Sendable.
     typealias Produce = @Sendable (_ partial: @escaping @Sendable (GeneratedContent) -> Void) async throws -> LanguageModelSession.Response<Content>
     typealias Reader = AsyncThrowingStream<GeneratedContent, any Error>.Continuation
+    /// How a generation ended: the complete answer and its transcript entries, or the error.
+    typealias Outcome = Result<(GeneratedContent, ArraySlice<Transcript.Entry>), any Error>
 
     private let produce: Produce
     private let lock = Lock()
@@ -79,22 +81,20 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
     private var latest: GeneratedContent?
     private var readers: [Int: Reader] = [:]
     private var nextReader = 0
-    private var ended: Result<(GeneratedContent, ArraySlice<Transcript.Entry>), any Error>?
+    private var ended: Outcome?
 
     init(_ produce: @escaping Produce) {
         self.produce = produce
     }
 
-    /// A new reader: the newest snapshot so far (if any), the ones after it, and the end.
+    /// A new reader: the newest snapshot so far (if any), the ones after it, and the end. The
+    /// first reader starts the generation.
     func subscribe() -> AsyncThrowingStream<GeneratedContent, any Error> {
         let (stream, reader) = AsyncThrowingStream.makeStream(of: GeneratedContent.self, bufferingPolicy: .bufferingNewest(1))
-        let start: Bool = lock.withLock {
+        lock.withLock {
             if let ended {
-                switch ended {
-                case .success(let (raw, _)): reader.yield(raw); reader.finish()
-                case .failure(let error): reader.finish(throwing: error)
-                }
-                return false
+                Self.end(reader, with: ended)
+                return
             }
             let id = nextReader
             nextReader += 1
@@ -103,16 +103,9 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
             reader.onTermination = { [weak self] termination in
                 if case .cancelled = termination { self?.leave(id) }
             }
-            return task == nil
-        }
-        if start {
-            let started = Task { await self.generate() }
-            let cancelled: Bool = lock.withLock {
-                task = started
-                return readers.isEmpty && ended == nil
-            }
-            // Every reader left between the decision to start and the task's creation.
-            if cancelled { started.cancel() }
+            // Started with the lock held, so two first readers cannot start two generations;
+            // the task takes the lock only after this returns.
+            if task == nil { task = Task { await self.generate() } }
         }
         return stream
     }
@@ -124,7 +117,7 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
     }
 
     private func generate() async {
-        let result: Result<(GeneratedContent, ArraySlice<Transcript.Entry>), any Error>
+        let result: Outcome
         do {
             let response = try await produce { [weak self] partial in self?.publish(partial) }
             result = .success((response.rawContent, response.transcriptEntries))
@@ -135,13 +128,19 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
         lock.withLock {
             ended = result
             latest = nil
-            for reader in readers.values {
-                switch result {
-                case .success(let (raw, _)): reader.yield(raw); reader.finish()
-                case .failure(let error): reader.finish(throwing: error)
-                }
-            }
+            for reader in readers.values { Self.end(reader, with: result) }
             readers = [:]
+        }
+    }
+
+    /// Ends `reader` with the generation's outcome: the complete answer, or the error.
+    private static func end(_ reader: Reader, with outcome: Outcome) {
+        switch outcome {
+        case .success(let (raw, _)):
+            reader.yield(raw)
+            reader.finish()
+        case .failure(let error):
+            reader.finish(throwing: error)
         }
     }
 

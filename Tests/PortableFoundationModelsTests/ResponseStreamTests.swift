@@ -132,6 +132,29 @@ struct ResponseStreamTests {
         #expect(backend.requests == 1)
     }
 
+    @Test("Readers that start at once share one generation: the model is asked once")
+    func concurrentReadersShareOneGeneration() async throws {
+        let backend = FedBackend()
+        let session = LanguageModelSession(model: SystemLanguageModel(backend: backend))
+        let stream = session.streamResponse(to: "Hi")
+        backend.feed("Hello")
+        backend.finish()
+        let answers = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var last: String?
+                    for try await snapshot in stream { last = snapshot.content }
+                    return last
+                }
+            }
+            var answers: [String?] = []
+            for try await answer in group { answers.append(answer) }
+            return answers
+        }
+        #expect(answers == Array(repeating: "Hello", count: 8))
+        #expect(backend.requests == 1)
+    }
+
     @Test("A stream nobody reads asks the model nothing")
     func lazy() async throws {
         let script = ScriptedLanguageModel([.text("never")])
