@@ -266,6 +266,8 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
                 var parser = SSEParser(maximumEventBytes: limit)
                 var stream = StreamedCompletion()
                 var total = 0
+                // The content's length at the last report.
+                var reported = 0
                 for try await chunk in response.body {
                     watch.touch()
                     total += chunk.count
@@ -278,10 +280,11 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
                     } catch {
                         throw ChatCompletionsError.make(.invalidResponse, "an event of the answer is larger than \(limit) bytes")
                     }
-                    let before = stream.completion.content.utf8.count
                     for event in events where try stream.take(event.data) { return stream.completion.received(headersReceived) }
-                    if let report, stream.completion.content.utf8.count != before {
+                    let length = stream.completion.content.utf8.count
+                    if let report, Self.reportsPartial(length: length, reported: reported) {
                         report(stream.completion.content, stream.callsStarted)
+                        reported = length
                     }
                 }
                 try Task.checkCancellation()
@@ -297,6 +300,15 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
             }
             return try StreamedCompletion.whole(bytes).received(headersReceived)
         }
+    }
+
+    /// Whether an answer whose content is now `length` bytes, and was `reported` bytes at the
+    /// last report, is reported again. Each report parses (or copies) the whole answer so far:
+    /// every change is reported up to 16 KiB, then only growth of an eighth or more, so a long
+    /// answer streamed in tiny events costs linear work, not quadratic.
+    static func reportsPartial(length: Int, reported: Int) -> Bool {
+        guard length != reported else { return false }
+        return length <= 16 << 10 || length - reported >= reported / 8
     }
 
     /// The request with the headers every request carries.

@@ -216,6 +216,24 @@ struct ChatRequestBuilderTests {
         #expect(try every.body.jsonString().contains(#"^([^x]+)$"#))
     }
 
+    @Test("A streamed answer is reported at every change up to 16 KiB, then at each growth of an eighth")
+    func partialReportsThin() {
+        #expect(!ChatCompletionsModel.reportsPartial(length: 0, reported: 0))
+        #expect(ChatCompletionsModel.reportsPartial(length: 1, reported: 0))
+        #expect(!ChatCompletionsModel.reportsPartial(length: 100, reported: 100))
+        #expect(ChatCompletionsModel.reportsPartial(length: 16 << 10, reported: (16 << 10) - 1))
+        #expect(!ChatCompletionsModel.reportsPartial(length: 80_001, reported: 80_000))
+        #expect(ChatCompletionsModel.reportsPartial(length: 90_000, reported: 80_000))
+        // A 4 MiB answer in 1-byte events: a few dozen reports past 16 KiB, not four million.
+        var reported = 16 << 10
+        var reports = 0
+        for length in (16 << 10)...(4 << 20) where ChatCompletionsModel.reportsPartial(length: length, reported: reported) {
+            reports += 1
+            reported = length
+        }
+        #expect(reports < 50)
+    }
+
     /// A partial answer case: the content so far, how it is read, and what is shown (`nil`: nothing).
     struct PartialCase: Sendable, CustomTestStringConvertible {
         var content: String
