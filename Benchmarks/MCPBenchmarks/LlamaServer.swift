@@ -16,9 +16,12 @@ final class LlamaServer: @unchecked Sendable {
     /// The script's process group (its own, which its children share), read at start; `nil`
     /// when the script does not lead a group of its own.
     private let group: pid_t?
+    /// Ends when the script exits (its termination handler).
+    private let exited: AsyncStream<Void>
 
-    private init(process: Process, input: Pipe, root: URL, log: URL) {
+    private init(process: Process, input: Pipe, root: URL, log: URL, exited: AsyncStream<Void>) {
         self.process = process
+        self.exited = exited
         self.input = input
         self.root = root
         self.log = log
@@ -69,6 +72,8 @@ final class LlamaServer: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: log)
+        let (exited, exit) = AsyncStream.makeStream(of: Void.self)
+        process.terminationHandler = { _ in exit.finish() }
         try process.run()
         // The script prints `PORT n` once the server listens; a server that never does is
         // terminated by the watchdog, which ends the read with end of file.
@@ -95,7 +100,7 @@ final class LlamaServer: @unchecked Sendable {
             process.terminate()
             throw StartFailure(description: "llama_server.py did not print its port (got \(line.debugDescription)); see \(log.path)")
         }
-        return LlamaServer(process: process, input: input, root: root, log: log)
+        return LlamaServer(process: process, input: input, root: root, log: log, exited: exited)
     }
 
     /// Stops the server: closes the script's standard input, gives it 2 s, then kills what is
@@ -109,9 +114,13 @@ final class LlamaServer: @unchecked Sendable {
     func stop() async {
         try? input.fileHandleForWriting.close()
         let process = process
-        await onThread {
-            let deadline = Date().addingTimeInterval(2)
-            while process.isRunning, Date() < deadline { usleep(20_000) }
+        // Up to 2 s for the script to exit on its own (it stops the server when its input ends).
+        let exited = exited
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in exited {} }
+            group.addTask { try? await Task.sleep(for: .seconds(2)) }
+            await group.next()
+            group.cancelAll()
         }
         if let group {
             kill(-group, SIGKILL)
