@@ -809,7 +809,7 @@ final class HTTPTransportCore: @unchecked Sendable {
         switch inbound {
         case .message(.response(let response)): response.id == id
         case .message(.errorResponse(let response)): response.id == id || response.id == nil
-        case .invalid(let invalid): invalid.id == id
+        case .invalid(let invalid): invalid.apparentID == id
         default: false
         }
     }

@@ -98,13 +98,15 @@ struct ServerErrorRuleTests {
         #expect(reply == testCase.reply)
     }
 
-    @Test("a message that is not JSON-RPC gets -32600 naming the id it has")
+    @Test("a message that is not JSON-RPC gets -32600; only a JSON-RPC 2.0 request's id names the answer")
     func invalidRequests() async throws {
         let server = try await TestServers.make()
         let missingVersion = await server.handle(["id": 1, "method": "ping"] as JSONValue)
-        #expect(missingVersion == ["jsonrpc": "2.0", "id": 1, "error": ["code": -32600, "message": "Invalid Request: the \"jsonrpc\" member must be \"2.0\""]])
+        #expect(missingVersion == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: the \"jsonrpc\" member must be \"2.0\""]])
         let numericMethod = await server.handle(["jsonrpc": "2.0", "id": 2, "method": 42] as JSONValue)
-        #expect(numericMethod == ["jsonrpc": "2.0", "id": 2, "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not integer"]])
+        #expect(numericMethod == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not integer"]])
+        let scalarParams = await server.handle(["jsonrpc": "2.0", "id": 4, "method": "ping", "params": 1] as JSONValue)
+        #expect(scalarParams == ["jsonrpc": "2.0", "id": 4, "error": ["code": -32600, "message": "Invalid Request: \"params\" must be an object or an array, not integer"]])
         let nullID = await server.handle(["jsonrpc": "2.0", "id": nil, "method": "ping"] as JSONValue)
         #expect(nullID == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: \"id\" must be a string or an integer, not null"]])
         let scalar = await server.handle(.int(3))
@@ -158,7 +160,7 @@ struct BatchTests {
             #expect(reply == [
                 ["jsonrpc": "2.0", "id": 1, "result": [:]],
                 ["jsonrpc": "2.0", "id": 2, "result": ["content": [["type": "text", "text": "b"]], "isError": false]],
-                ["jsonrpc": "2.0", "id": 3, "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not integer"]],
+                ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not integer"]],
             ])
             try await peer.expectPing()
         }

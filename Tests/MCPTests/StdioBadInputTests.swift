@@ -63,9 +63,9 @@ struct WireCase: Sendable, CustomTestStringConvertible {
 
     static let all: [WireCase] = [
         WireCase(
-            // The id is read from the text before the fault, so the client can tell which call failed.
+            // Text that is not JSON is answered with id null, whatever id it seems to hold.
             name: "malformed JSON", lines: #"{"jsonrpc":"2.0","id":1,"method":"#,
-            reply: ["jsonrpc": "2.0", "id": 1, "error": ["code": -32700, "message": "Parse error: invalid JSON at byte 33: unexpected end of input: expected a value"]]),
+            reply: ["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": "Parse error: invalid JSON at byte 33: unexpected end of input: expected a value"]]),
         WireCase(
             name: "not JSON at all", lines: "hello server",
             reply: ["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": "Parse error: invalid JSON at byte 0: expected a value, found 'h'"]]),
@@ -80,10 +80,10 @@ struct WireCase: Sendable, CustomTestStringConvertible {
         WireCase(name: "whitespace and CR only", lines: " \t\r", reply: nil),
         WireCase(
             name: "missing jsonrpc", lines: #"{"id":5,"method":"ping"}"#,
-            reply: ["jsonrpc": "2.0", "id": 5, "error": ["code": -32600, "message": "Invalid Request: the \"jsonrpc\" member must be \"2.0\""]]),
+            reply: ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: the \"jsonrpc\" member must be \"2.0\""]]),
         WireCase(
             name: "non-string method", lines: #"{"jsonrpc":"2.0","id":"m","method":["ping"]}"#,
-            reply: ["jsonrpc": "2.0", "id": "m", "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not array"]]),
+            reply: ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not array"]]),
         WireCase(
             name: "unknown method", lines: #"{"jsonrpc":"2.0","id":6,"method":"prompts/list"}"#,
             reply: ["jsonrpc": "2.0", "id": 6, "error": ["code": -32601, "message": "Method not found: prompts/list"]]),

@@ -113,7 +113,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
             // A client does not answer malformed server output; it fails the request the
             // message was meant to answer, when that can be told.
             let what = Self.describe(invalid.error)
-            if let id = invalid.id, let limit = limits?.takeExceeded(id),
+            if let id = invalid.apparentID, let limit = limits?.takeExceeded(id),
                 pending.resolve(
                     id,
                     with: .failure(
@@ -123,7 +123,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
             {
                 return
             }
-            if let id = invalid.id,
+            if let id = invalid.apparentID,
                 pending.resolve(id, with: .failure(MCPClientError.invalidResponse("the server's reply to request \(id) is not valid: \(what)")))
             {
                 return

@@ -64,7 +64,8 @@ extension MCPServer {
     /// request's task, and that request gets no response. `ping` is answered by the
     /// connection's loop itself. A frame that is not a valid message is answered with the
     /// error that says why (`-32700` with `id: null` for text that is not JSON), and the
-    /// connection goes on.
+    /// connection goes on; an answer names an id only when a well-formed request carried it
+    /// (``MCPCore/InvalidMessage/id``), never one scanned out of broken text.
     ///
     /// At most ``ConnectionOptions/maximumConcurrentRequests`` requests run at once; a batch
     /// counts as its elements, and its elements run with at most that many at a time. While

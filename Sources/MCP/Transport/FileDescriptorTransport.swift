@@ -12,11 +12,13 @@ internal import MCPPlatform
 /// **Reading.** One dedicated thread waits with `poll` (no timeout) on the input and on a
 /// private wake-up pipe, reads up to 64 KiB at a time, splits the bytes into lines with a
 /// bounded framer and parses each line into a ``JSONRPCMessage`` on that thread. A line
-/// that is not a message arrives as ``InboundMessage/invalid(_:)``, carrying the message's
-/// `id` whenever its first 4 KiB hold one (so the matching call can fail at once) and an
-/// error that names what was wrong: `-32700` when it is not JSON or is nested too deeply
-/// (the reader's error, with its byte offset), `-32600` when it is JSON but not JSON-RPC,
-/// or longer than ``maximumFrameLength``. A line longer than the limit is reported as soon
+/// that is not a message arrives as ``InboundMessage/invalid(_:)`` with an error that names
+/// what was wrong: `-32700` when it is not JSON or is nested too deeply (the reader's error,
+/// with its byte offset), `-32600` when it is JSON but not JSON-RPC, or longer than
+/// ``maximumFrameLength``. Its ``MCPCore/InvalidMessage/apparentID`` is the id its first
+/// 4 KiB seem to hold (so a client can fail the matching call at once); its
+/// ``MCPCore/InvalidMessage/id``, which an answer names, is set only when a well-formed
+/// request carried it (see "Answers to frames that are not messages" in the MCP article). A line longer than the limit is reported as soon
 /// as it passes the limit, not when its newline comes, and the rest of it is skipped; the
 /// reader never holds more of a line than the limit. At most about 4,096 messages, and at
 /// most about 32 MiB or twice ``maximumFrameLength`` (whichever is larger; one message is

@@ -1,4 +1,5 @@
 internal import MCPCore
+internal import JSONCore
 
 /// Finds the `id` of a JSON-RPC message in the first bytes of a frame that could not be
 /// read whole (too long, not valid JSON, nested too deeply), so that the call it answers
@@ -39,6 +40,48 @@ enum FrameIDScanner {
             guard cursor.skipValue() else { return nil }
             cursor.skipWhitespace()
             guard cursor.consume(UInt8(ascii: ",")) else { return nil }
+        }
+    }
+
+    /// The id of the request that the first ``prefixLength`` bytes of an over-long frame
+    /// begin, or `nil` unless those bytes are well-formed.
+    ///
+    /// Stricter than ``id(in:)``: the object's complete top-level members (those followed by
+    /// `,` or `}` within the prefix) are read again by the strict `reader`, closed with `}`,
+    /// and the id counts only when they make a JSON-RPC 2.0 *request*: `"jsonrpc": "2.0"`, a
+    /// string `method` and a string or integer `id`, all within the prefix. This is the one
+    /// case where an answer to text that was not read whole may name an id, because the
+    /// sender certainly sent a request with it.
+    static func requestID(inPrefix bytes: some Collection<UInt8>, reader: JSONReader) -> RequestID? {
+        let prefix = Array(bytes.prefix(prefixLength))
+        let end = prefix.withUnsafeBytes { endOfCompleteMembers(in: $0) }
+        guard let end else { return nil }
+        var object = prefix[..<end]
+        object.append(UInt8(ascii: "}"))
+        guard let json = try? reader.read(object), case .request(let request)? = try? JSONRPCMessage(json) else {
+            return nil
+        }
+        return request.id
+    }
+
+    /// Where the last complete top-level member of an object ends (the offset of the `,`
+    /// or `}` after it), or `nil` when the bytes do not begin an object with one.
+    private static func endOfCompleteMembers(in bytes: UnsafeRawBufferPointer) -> Int? {
+        var cursor = Cursor(bytes: bytes)
+        var end: Int?
+        cursor.skipWhitespace()
+        guard cursor.consume(UInt8(ascii: "{")) else { return nil }
+        while true {
+            cursor.skipWhitespace()
+            guard cursor.readString() != nil else { return end }
+            cursor.skipWhitespace()
+            guard cursor.consume(UInt8(ascii: ":")) else { return end }
+            cursor.skipWhitespace()
+            guard cursor.skipValue() else { return end }
+            cursor.skipWhitespace()
+            guard let next = cursor.current, next == UInt8(ascii: ",") || next == UInt8(ascii: "}") else { return end }
+            end = cursor.position
+            guard cursor.consume(UInt8(ascii: ",")) else { return end }
         }
     }
 

@@ -93,7 +93,7 @@ final class InputReader {
                 return InboundFrame(message: .invalid(Self.overCallLimit(id: id, length: length, limit: limit)), byteCount: prefix.count)
             }
             let message = InboundMessage.invalid(
-                Self.oversized(prefix: prefix, length: length, limit: framer.maximumFrameLength))
+                Self.oversized(prefix: prefix, length: length, limit: framer.maximumFrameLength, reader: reader))
             return InboundFrame(message: message, byteCount: prefix.count)
         }
     }
@@ -106,7 +106,7 @@ final class InputReader {
             } else {
                 "message is longer than the limit of \(limit) bytes for this call"
             }
-        return InvalidMessage(id: id, error: .invalidRequest(detail))
+        return InvalidMessage(id: nil, error: .invalidRequest(detail), apparentID: id)
     }
 
     /// One line as a message, or as an invalid message carrying the id when it can be found.
@@ -115,8 +115,9 @@ final class InputReader {
         do {
             json = try reader.read(bytes)
         } catch {
-            // Not JSON (or nested too deeply): what was wrong, and the id if its first bytes hold one.
-            return .invalid(InvalidMessage(id: FrameIDScanner.id(in: bytes), error: .parseError(error.description)))
+            // Not JSON (or nested too deeply): answered with `id: null` whatever the text
+            // holds; the id its first bytes seem to carry only helps a client fail that call.
+            return .invalid(InvalidMessage(id: nil, error: .parseError(error.description), apparentID: FrameIDScanner.id(in: bytes)))
         }
         do {
             return .message(try JSONRPCMessage(json))
@@ -125,15 +126,19 @@ final class InputReader {
         }
     }
 
-    /// The report of a line longer than `limit`: its length when known, and the id if its
-    /// first bytes hold one.
-    static func oversized(prefix: ArraySlice<UInt8>, length: Int?, limit: Int) -> InvalidMessage {
+    /// The report of a line longer than `limit`: its length when known, answered with the id
+    /// only when its first bytes are a well-formed prefix of a request
+    /// (``FrameIDScanner/requestID(inPrefix:reader:)``), and the id they seem to carry as
+    /// ``InvalidMessage/apparentID`` either way.
+    static func oversized(prefix: ArraySlice<UInt8>, length: Int?, limit: Int, reader: JSONReader) -> InvalidMessage {
         let detail =
             if let length {
                 "message of \(length) bytes is longer than the limit of \(limit) bytes"
             } else {
                 "message is longer than the limit of \(limit) bytes"
             }
-        return InvalidMessage(id: FrameIDScanner.id(in: prefix), error: .invalidRequest(detail))
+        return InvalidMessage(
+            id: FrameIDScanner.requestID(inPrefix: prefix, reader: reader), error: .invalidRequest(detail),
+            apparentID: FrameIDScanner.id(in: prefix))
     }
 }

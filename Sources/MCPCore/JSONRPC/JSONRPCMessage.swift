@@ -63,17 +63,35 @@ public struct JSONRPCErrorResponse: Hashable, Sendable {
 
 /// A message that is not valid JSON-RPC, with the error to answer it with.
 ///
-/// `id` is the message's id when it could be read, so the answer can name it.
+/// Two ids, for two uses:
+/// - ``id`` is the id the answer names (``response``): set only when the frame was read as
+///   well-formed JSON, or as a well-formed prefix of it, and is a JSON-RPC 2.0 *request*
+///   (`"jsonrpc": "2.0"`, a string `method`, a string or integer `id`) that is wrong in some
+///   other way (its `params`). Text that is not JSON, JSON nested too deeply, a wrong or
+///   missing version, a `method` that is not a string and anything shaped like a response
+///   get `id: null`, as JSON-RPC 2.0 §5.1 asks: an id scanned out of broken text, or taken
+///   from what may be a reply, would name a request the peer never sent, or one of its own
+///   that is still waiting for something else.
+/// - ``apparentID`` is the id the frame seems to carry, read from its first bytes even when
+///   the rest is broken. A *client* uses it to fail the matching call at once instead of
+///   letting it wait for its timeout; it never goes on the wire.
 public struct InvalidMessage: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The id the answer names; `nil` (`null` on the wire) unless a well-formed request carried it.
     public var id: RequestID?
+    /// The id the frame appears to carry, for the receiver's own bookkeeping; never sent.
+    ///
+    /// Equal to ``id`` when that is set.
+    public var apparentID: RequestID?
     public var error: JSONRPCError
 
-    public init(id: RequestID?, error: JSONRPCError) {
+    /// An invalid message whose answer names `id`; `apparentID` defaults to `id`.
+    public init(id: RequestID?, error: JSONRPCError, apparentID: RequestID? = nil) {
         self.id = id
         self.error = error
+        self.apparentID = id ?? apparentID
     }
 
-    /// The error response that answers this message.
+    /// The error response that answers this message: ``error`` with ``id`` (never ``apparentID``).
     public var response: JSONRPCMessage {
         .errorResponse(JSONRPCErrorResponse(id: id, error: error))
     }
@@ -117,12 +135,15 @@ extension JSONRPCMessage {
     private static func classify(_ object: JSONObject) throws(InvalidMessage) -> JSONRPCMessage {
         let rawID = object["id"]
         let id = rawID.flatMap(RequestID.init)
+        // Only the id of a JSON-RPC 2.0 request (a string method) may name the answer: anything
+        // else may be a reply, whose id belongs to a request of the receiver's own, and an
+        // error with that id would land on it.
         guard case .string("2.0")? = object["jsonrpc"] else {
-            throw InvalidMessage(id: id, error: .invalidRequest("the \"jsonrpc\" member must be \"2.0\""))
+            throw InvalidMessage(id: nil, error: .invalidRequest("the \"jsonrpc\" member must be \"2.0\""), apparentID: id)
         }
         if let method = object["method"] {
             guard case .string(let name) = method else {
-                throw InvalidMessage(id: id, error: .invalidRequest("\"method\" must be a string, not \(method.typeName)"))
+                throw InvalidMessage(id: nil, error: .invalidRequest("\"method\" must be a string, not \(method.typeName)"), apparentID: id)
             }
             let params = object["params"]
             if let params {
@@ -150,14 +171,16 @@ extension JSONRPCMessage {
         }
         if let error = object["error"] {
             guard let wireError = JSONRPCError(json: error) else {
-                throw InvalidMessage(id: id, error: .invalidRequest("\"error\" must be an object with an integer code and a string message"))
+                throw InvalidMessage(
+                    id: nil, error: .invalidRequest("\"error\" must be an object with an integer code and a string message"),
+                    apparentID: id)
             }
             if let rawID, !rawID.isNull, id == nil {
                 throw InvalidMessage(id: nil, error: .invalidRequest("\"id\" must be a string, an integer or null"))
             }
             return .errorResponse(JSONRPCErrorResponse(id: id, error: wireError))
         }
-        throw InvalidMessage(id: id, error: .invalidRequest("a message needs \"method\", \"result\" or \"error\""))
+        throw InvalidMessage(id: nil, error: .invalidRequest("a message needs \"method\", \"result\" or \"error\""), apparentID: id)
     }
 
     /// The message as a JSON value.

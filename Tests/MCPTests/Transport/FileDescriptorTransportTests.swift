@@ -181,7 +181,7 @@ struct FileDescriptorTransportTests {
         #expect(received.last == .message(.notification(JSONRPCNotification(method: "after"))))
     }
 
-    @Test("JSON that is not JSON-RPC arrives as -32600, keeping the id it could read")
+    @Test("JSON that is not JSON-RPC arrives as -32600, keeping the id it could read as an apparent one")
     func notJSONRPC() async throws {
         let raw = try RawInput()
         try raw.write("{\"jsonrpc\":\"1.0\",\"id\":7,\"method\":\"x\"}\n[]\n")
@@ -189,7 +189,8 @@ struct FileDescriptorTransportTests {
         #expect(received.count == 2)
         if case .invalid(let invalid)? = received.first {
             #expect(invalid.error.code == .invalidRequest)
-            #expect(invalid.id == 7)
+            #expect(invalid.id == nil)
+            #expect(invalid.apparentID == 7)
         } else {
             Issue.record("expected an invalid message, got \(received)")
         }

@@ -43,6 +43,33 @@ struct IDScanCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
+/// The first bytes of an over-long frame, and the id an answer to it may name.
+struct RequestPrefixCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var text: String
+    var expected: RequestID?
+    var testDescription: String { name }
+
+    static let all: [RequestPrefixCase] = [
+        RequestPrefixCase(
+            name: "a request cut in its params", text: #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","argu"#,
+            expected: 1),
+        RequestPrefixCase(name: "id first, method later", text: #"{"id":"r","method":"x","jsonrpc":"2.0","params":[1,2"#, expected: "r"),
+        RequestPrefixCase(name: "a complete request before the cut", text: #"{"jsonrpc":"2.0","id":2,"method":"ping"}   "#, expected: 2),
+        RequestPrefixCase(name: "method not yet read", text: #"{"jsonrpc":"2.0","id":3,"meth"#, expected: nil),
+        RequestPrefixCase(name: "no jsonrpc member", text: #"{"id":4,"method":"x","params":{"a"#, expected: nil),
+        RequestPrefixCase(name: "a response", text: #"{"jsonrpc":"2.0","id":5,"result":{"content":"#, expected: nil),
+        RequestPrefixCase(name: "a broken member before the id", text: #"{"jsonrpc":"2.0","x":tru,"id":7,"method":"x","params":{"#, expected: nil),
+        RequestPrefixCase(name: "a NUL inside a string", text: "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"a\u{0}b\",\"params\":{", expected: nil),
+        RequestPrefixCase(name: "a bad escape in a skipped value", text: #"{"jsonrpc":"2.0","x":"\q","id":9,"method":"x","params":{"#, expected: nil),
+        RequestPrefixCase(name: "a number that is not JSON", text: #"{"jsonrpc":"2.0","x":01,"id":10,"method":"x","params":{"#, expected: nil),
+        RequestPrefixCase(name: "an id that is not a string or integer", text: #"{"jsonrpc":"2.0","id":1.5,"method":"x","params":{"#, expected: nil),
+        RequestPrefixCase(name: "a duplicate id", text: #"{"jsonrpc":"2.0","id":11,"id":12,"method":"x","params":{"#, expected: nil),
+        RequestPrefixCase(name: "not an object", text: #"[{"jsonrpc":"2.0","id":13,"method":"x"},"#, expected: nil),
+        RequestPrefixCase(name: "not JSON", text: "hello", expected: nil),
+    ]
+}
+
 @Suite("Id scanner for unreadable frames")
 struct FrameIDScannerTests {
     @Test(arguments: IDScanCase.all)
@@ -54,5 +81,10 @@ struct FrameIDScannerTests {
     func slice() {
         let bytes = Array("xxxx{\"id\":5}".utf8)
         #expect(FrameIDScanner.id(in: bytes[4...]) == 5)
+    }
+
+    @Test("An over-long frame names its id only when its first bytes are a well-formed prefix of a request", arguments: RequestPrefixCase.all)
+    func requestPrefix(_ testCase: RequestPrefixCase) {
+        #expect(FrameIDScanner.requestID(inPrefix: Array(testCase.text.utf8), reader: JSONReader()) == testCase.expected)
     }
 }

@@ -50,7 +50,7 @@ struct InvalidFrameTests {
         #expect(report.error.message == "Invalid Request: message of 65 bytes is longer than the limit of 64 bytes")
     }
 
-    @Test("Nesting past the depth limit is reported with the id and the limit")
+    @Test("Nesting past the depth limit is a parse error with the limit, answered with no id; the id it seems to carry is kept apart")
     func deepNesting() async throws {
         let raw = try RawInput()
         let depth = 600
@@ -60,7 +60,8 @@ struct InvalidFrameTests {
         let received = try await raw.finish()
         #expect(received.count == 1)
         let report = try #require(invalid(received.first))
-        #expect(report.id == "deep")
+        #expect(report.id == nil)
+        #expect(report.apparentID == "deep")
         #expect(report.error.code == .parseError)
         #expect(report.error.message.contains("nested more than 512 levels"), "\(report.error.message)")
     }
@@ -76,13 +77,15 @@ struct InvalidFrameTests {
         #expect(report.error.message == "Parse error: invalid JSON at byte 0: expected a value, found 'h'")
     }
 
-    @Test("Broken JSON keeps the id its first bytes hold")
+    @Test("Broken JSON is answered with no id; the id its first bytes seem to hold is only an apparent one")
     func brokenJSONWithID() async throws {
         let raw = try RawInput()
         try raw.write(#"{"jsonrpc":"2.0","id":1,"method":"# + "\n")
         let received = try await raw.finish()
         let report = try #require(invalid(received.first))
-        #expect(report.id == 1)
+        #expect(report.id == nil)
+        #expect(report.apparentID == 1)
+        #expect(report.response == .errorResponse(JSONRPCErrorResponse(id: nil, error: report.error)))
         #expect(report.error.code == .parseError)
     }
 
