@@ -36,7 +36,10 @@ let package = Package(
         .target(name: "JSONSchema", dependencies: ["JSONCore"]),
         // The C library behind small Swift functions (descriptors, poll, spawn, threads, locks, error text):
         // all of the package's platform code, for the modules above. Not a product.
-        .target(name: "MCPPlatform"),
+        .target(name: "MCPPlatform", dependencies: ["CMCPPlatform"]),
+        // The process box's child between clone and execve, which must make only raw system
+        // calls (see its header for why that is C).
+        .target(name: "CMCPPlatform"),
         .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform"]),
         // MCP's Streamable HTTP client transport (and the 2024-11-05 HTTP+SSE fallback), over
         // URLSession: the one module that needs Foundation's networking.
@@ -121,7 +124,7 @@ let package = Package(
 )
 
 // Strict settings for every target, the way swift-log and swift-openapi-runtime do it.
-for target in package.targets where [.regular, .test, .executable].contains(target.type) {
+for target in package.targets where [.regular, .test, .executable].contains(target.type) && target.name != "CMCPPlatform" {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("MemberImportVisibility"),

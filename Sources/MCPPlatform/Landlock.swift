@@ -1,5 +1,5 @@
-// Landlock, Linux's unprivileged file-system and network confinement, through its three
-// system calls.
+// Landlock, Linux's unprivileged file-system and network confinement: whether the kernel has
+// it, and its rights (the child of the process box applies the rules, in CMCPPlatform).
 //
 // The C library has no wrappers for them, and `syscall(2)` is variadic, which Swift cannot
 // call. So `syscall` is looked up once with `dlsym` and called through a fixed-arity
@@ -23,12 +23,8 @@ import Glibc
 import Musl
 #endif
 
-/// Landlock: confines this process (and what it executes) to the file-system paths and TCP
-/// ports it is given, for good.
-///
-/// Use: check ``support()``, make a ``Landlock/Ruleset``, add paths, then
-/// ``Landlock/Ruleset/restrictSelf()`` (after `PR_SET_NO_NEW_PRIVS`, see
-/// ``ResourceLimits/forbidNewPrivileges()``).
+/// Landlock: what the running kernel offers, and the rights the process box's rules use (the
+/// child applies them, in CMCPPlatform, before it executes the server).
 package enum Landlock {
     /// What the running kernel offers.
     package enum Support: Hashable, Sendable {
@@ -93,11 +89,7 @@ package enum Landlock {
     }()
 
     private static let createRulesetNumber = 444
-    private static let addRuleNumber = 445
-    private static let restrictSelfNumber = 446
     private static let createRulesetVersion = 1 << 0
-    private static let rulePathBeneath = 1
-    private static let ruleNetPort = 2
 
     private static func call(
         _ number: Int, _ first: Int, _ second: Int, _ third: Int, _ fourth: Int, _ operation: String
@@ -126,80 +118,5 @@ package enum Landlock {
         }
     }
 
-    /// A Landlock ruleset being built: its descriptor, and the rights it handles.
-    package struct Ruleset: ~Copyable {
-        private let descriptor: Int32
-        /// The file-system rights this ruleset handles (denies unless a rule allows).
-        package let handledFileSystem: UInt64
-
-        /// Creates a ruleset that handles every file-system right of `abi`, TCP bind and
-        /// connect when `restrictsNetwork` (ABI 4 and later), and the scopes (abstract Unix
-        /// sockets, signals) when `abi` has them.
-        ///
-        /// - Throws: ``Errno`` from `landlock_create_ruleset`.
-        package init(abi: Int, restrictsNetwork: Bool) throws(Errno) {
-            // struct landlock_ruleset_attr { u64 handled_access_fs; u64 handled_access_net; u64 scoped; }
-            var attributes: (UInt64, UInt64, UInt64) = (Landlock.fileSystemRights(abi: abi), 0, 0)
-            var size = 8
-            if abi >= Landlock.networkABI {
-                size = 16
-                if restrictsNetwork { attributes.1 = Landlock.bindTCP | Landlock.connectTCP }
-            }
-            if abi >= Landlock.scopeABI {
-                size = 24
-                attributes.2 = Landlock.allScopes
-            }
-            handledFileSystem = attributes.0
-            let created = try withUnsafePointer(to: &attributes) { (pointer) throws(Errno) -> Int in
-                try Landlock.call(Landlock.createRulesetNumber, Int(bitPattern: pointer), size, 0, 0, "landlock_create_ruleset")
-            }
-            descriptor = Int32(truncatingIfNeeded: created)
-        }
-
-        deinit {
-            POSIX.close(descriptor)
-        }
-
-        /// Allows `rights` beneath `path` (a directory: everything under it; a file: that file,
-        /// with only its file rights). Rights this ruleset does not handle are dropped.
-        ///
-        /// - Throws: ``Errno`` from `open` (the path does not exist, say) or `landlock_add_rule`.
-        package func allow(_ rights: UInt64, beneath path: String) throws(Errno) {
-            let opened = open(path, Landlock.pathOnly | O_CLOEXEC)
-            guard opened >= 0 else { throw Errno.current("open(\(path))") }
-            defer { POSIX.close(opened) }
-            var info = stat()
-            guard fstat(opened, &info) == 0 else { throw Errno.current("fstat(\(path))") }
-            var allowed = rights & handledFileSystem
-            if (info.st_mode & S_IFMT) != S_IFDIR { allowed &= Landlock.fileRights }
-            guard allowed != 0 else { return }
-            // struct landlock_path_beneath_attr { u64 allowed_access; s32 parent_fd; } __attribute__((packed))
-            var attribute = [UInt8](repeating: 0, count: 12)
-            withUnsafeBytes(of: allowed.littleEndian) { attribute.replaceSubrange(0..<8, with: $0) }
-            withUnsafeBytes(of: opened.littleEndian) { attribute.replaceSubrange(8..<12, with: $0) }
-            let result: Result<Int, Errno> = attribute.withUnsafeBytes { raw in
-                do throws(Errno) {
-                    return .success(
-                        try Landlock.call(
-                            Landlock.addRuleNumber, Int(descriptor), Landlock.rulePathBeneath,
-                            Int(bitPattern: raw.baseAddress), 0, "landlock_add_rule(\(path))"))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            _ = try result.get()
-        }
-
-        /// Confines this thread (so call it while the process has one thread, or before
-        /// `execve`) to the ruleset, for good; needs `PR_SET_NO_NEW_PRIVS` first.
-        ///
-        /// - Throws: ``Errno`` from `landlock_restrict_self`.
-        package func restrictSelf() throws(Errno) {
-            _ = try Landlock.call(Landlock.restrictSelfNumber, Int(descriptor), 0, 0, 0, "landlock_restrict_self")
-        }
-    }
-
-    /// `O_PATH`: the same value on x86-64 and arm64 (Glibc's module hides it: it is a GNU extension).
-    static let pathOnly: Int32 = 0o10000000
 }
 #endif

@@ -78,6 +78,51 @@ extension POSIX {
         return Array(bytes[0..<read])
     }
 
+    /// `/dev/null`, open for writing: a close-on-exec descriptor numbered 3 or higher.
+    package static func openNullDevice() throws(Errno) -> Int32 {
+        let opened = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard opened >= 0 else { throw Errno.current("open(/dev/null)") }
+        guard opened < 3 else { return opened }
+        defer { close(opened) }
+        return try duplicate(opened)
+    }
+
+    /// Whether this process runs as root (real or effective user id 0).
+    package static var isRoot: Bool { geteuid() == 0 || getuid() == 0 }
+
+    /// This process's real user id.
+    package static var userID: UInt32 { UInt32(getuid()) }
+
+    /// This process's real group id.
+    package static var groupID: UInt32 { UInt32(getgid()) }
+
+    /// Whether `path` lies on a file system mounted read-only (`statvfs`'s `ST_RDONLY`).
+    package static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return false }
+        return (UInt(info.f_flag) & UInt(ST_RDONLY)) != 0
+    }
+
+    /// Whether `path` names a regular file (following symbolic links).
+    package static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The names in the directory `path` (without `.` and `..`); `nil` when it cannot be read.
+    package static func directoryEntries(_ path: String) -> [String]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Whether `path` exists (following symbolic links).
     package static func exists(_ path: String) -> Bool {
         var info = stat()
@@ -133,4 +178,15 @@ extension POSIX {
 extension Errno {
     /// Whether the error is `ENOENT`: no such file or directory.
     package var isNoSuchFile: Bool { code == ENOENT }
+
+    /// Whether `clone` failed because the kernel would not make the namespaces asked for
+    /// (user namespaces turned off or limited, or a kernel without one of them): `EPERM`,
+    /// `EINVAL`, `ENOSPC`, `EUSERS`, `ENOSYS`.
+    package var isNamespaceRefusal: Bool {
+        #if os(Linux)
+        [EPERM, EINVAL, ENOSPC, EUSERS, ENOSYS].contains(code)
+        #else
+        false
+        #endif
+    }
 }

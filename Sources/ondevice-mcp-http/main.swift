@@ -19,8 +19,6 @@ import ChatCompletions
 import PortableFoundationModels
 #endif
 
-SandboxLauncher.runIfRequested()
-
 /// The model server's API key, taken out of this process's environment before anything starts,
 /// so that no MCP server started from here (boxed or not) inherits it.
 let modelAPIKey: String? = {

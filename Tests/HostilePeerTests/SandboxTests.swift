@@ -69,7 +69,6 @@ final class ProbeFixture: Sendable {
     /// The box for `attempt`: the default box, with the limit the attempt goes past.
     func sandbox(for attempt: ForbiddenAttempt) throws -> Sandbox {
         var box = Sandboxes.defaultForThisBuild
-        box.launcherPath = try BuiltProducts.ondeviceMCP()
         switch attempt {
         case .burnCPU: box.cpuTimeLimit = 1
         case .forkWithoutBound: box.processLimit = 20
@@ -170,14 +169,6 @@ struct SandboxEnforcementTests {
             // limit allows: it cannot run under one at all. The plain test run covers this case.
             return
         }
-        if attempt == .forkWithoutBound && ResourceLimitsProbe.runsAsRoot {
-            // Linux does not apply RLIMIT_NPROC to root: the box refuses the limit instead of pretending.
-            let error = #expect(throws: TransportError.launchFailure("")) {
-                _ = try ProcessTransport.launch(try BuiltProducts.hostilePeer(), arguments: ["box-probe"], sandbox: box)
-            }
-            expect(String(describing: error), mentions: .all("process limit", "root"))
-            return
-        }
         let run = try await runProbe(fixture.arguments(for: attempt), sandbox: box, environment: fixture.environment)
         switch attempt {
         case .burnCPU:
@@ -188,8 +179,14 @@ struct SandboxEnforcementTests {
             let text = try run.answer.get()
             #expect(text.hasPrefix("stopped"), "\(text)")
             switch attempt {
-            case .readOutside, .writeOutside, .connectTCP, .connectMultipathTCP, .listenWithoutBind, .readAppEnvironment:
+            case .readOutside, .connectTCP, .connectMultipathTCP, .listenWithoutBind:
                 #expect(text.contains("Permission denied"), "\(text)")
+            case .writeOutside:
+                // Landlock's refusal, or (with the box's own mount namespace) a read-only file system.
+                #expect(text.contains("Permission denied") || text.contains("Read-only file system"), "\(text)")
+            case .readAppEnvironment:
+                // Landlock's refusal, or (with the box's own PID namespace) no such process at all.
+                #expect(text.contains("Permission denied") || text.contains("No such file or directory"), "\(text)")
             case .allocatePastLimit: #expect(text.contains("Cannot allocate memory"), "\(text)")
             case .forkWithoutBound: #expect(text.contains("Resource temporarily unavailable"), "\(text)")
             default: break
@@ -217,8 +214,7 @@ struct SandboxEnforcementTests {
 
     @Test("Boxed, the server writes its private data directory, which goes when the connection closes")
     func dataDirectory() async throws {
-        var box = Sandboxes.defaultForThisBuild
-        box.launcherPath = try BuiltProducts.ondeviceMCP()
+        let box = Sandboxes.defaultForThisBuild
         let transport = try ProcessTransport.launch(try BuiltProducts.hostilePeer(), arguments: ["box-probe"], standardError: .capture, sandbox: box)
         let directory = try #require(transport.sandboxDataDirectory)
         let client = try await withHangGuard(hangGuard, "connecting to the probe") {
@@ -238,8 +234,7 @@ struct SandboxEnforcementTests {
 
     @Test("Started by root, the boxed server has no capabilities", .enabled(if: ResourceLimitsProbe.runsAsRoot))
     func noCapabilities() async throws {
-        var box = Sandboxes.defaultForThisBuild
-        box.launcherPath = try BuiltProducts.ondeviceMCP()
+        let box = Sandboxes.defaultForThisBuild
         let arguments: JSONObject = ["action": "capabilities", "target": ""]
         let boxed = try await runProbe(arguments, sandbox: box, environment: ProcessInfo.processInfo.environment)
         #expect(try boxed.answer.get() == "done: CapEff 0000000000000000")
@@ -262,28 +257,11 @@ struct SandboxEnforcementTests {
     @Test("What the box cannot set up is a clear launch failure")
     func launchFailures() async throws {
         var missing = Sandboxes.defaultForThisBuild
-        missing.launcherPath = try BuiltProducts.ondeviceMCP()
         missing.readablePaths = ["/ondevice-mcp/no/such/path"]
         let error = #expect(throws: TransportError.launchFailure("")) {
             _ = try ProcessTransport.launch(try BuiltProducts.hostilePeer(), arguments: ["box-probe"], sandbox: missing)
         }
         expect(String(describing: error), mentions: .all("readable path", "/ondevice-mcp/no/such/path", "does not exist"))
-
-        var noLauncher = Sandboxes.defaultForThisBuild
-        noLauncher.launcherPath = "/ondevice-mcp/no/such/launcher"
-        let launcherError = #expect(throws: TransportError.launchFailure("")) {
-            _ = try ProcessTransport.launch(try BuiltProducts.hostilePeer(), arguments: ["box-probe"], sandbox: noLauncher)
-        }
-        expect(String(describing: launcherError), mentions: .all("launcher", "/ondevice-mcp/no/such/launcher"))
-    }
-
-    @Test("The launcher refuses a malformed box description with its own status and one line")
-    func launcherRefusesGarbage() async throws {
-        let run = try await SpawnedProcess.run(
-            try BuiltProducts.ondeviceMCP(), arguments: [SandboxLauncher.launchArgument, "{not json"], hangGuard: hangGuard)
-        #expect(run.status == .exited(SandboxLauncher.setupFailureStatus))
-        #expect(run.standardErrorTail.hasPrefix("ondevice-mcp sandbox: "), "\(run.standardErrorTail)")
-        #expect(run.standardErrorTail.split(separator: "\n").count == 1)
     }
 }
 

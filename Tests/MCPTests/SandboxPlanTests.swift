@@ -1,9 +1,10 @@
 import Foundation
+import MCPPlatform
 import Testing
 
 @testable import MCP
 
-/// How the library turns a ``Sandbox`` into what the launcher applies (no process started).
+/// How the library turns a ``Sandbox`` into what the boxed child applies (no process started).
 @Suite("Sandbox launch plans")
 struct SandboxPlanTests {
     /// A scratch directory tree, removed at the end.
@@ -117,10 +118,70 @@ struct SandboxPlanTests {
         try tree.directory("tool/bin")
         try tree.directory("opt/node/bin")
         try tree.directory("opt/node/lib")
-        #expect(SandboxLaunchPlan.prefix(of: tree.root + "/me/bin/x", home: tree.root + "/me") == tree.root + "/me/bin")
-        #expect(SandboxLaunchPlan.prefix(of: tree.root + "/tool/bin/x", home: nil) == tree.root + "/tool/bin")
-        #expect(SandboxLaunchPlan.prefix(of: tree.root + "/opt/node/bin/node", home: nil) == tree.root + "/opt/node")
-        #expect(SandboxLaunchPlan.prefix(of: "/bin/sh", home: nil) == "/bin")
+        #expect(SandboxLaunchPlan.prefixes(of: tree.root + "/me/bin/x", home: tree.root + "/me") == [tree.root + "/me/bin"])
+        #expect(SandboxLaunchPlan.prefixes(of: tree.root + "/tool/bin/x", home: nil) == [tree.root + "/tool/bin"])
+        #expect(SandboxLaunchPlan.prefixes(of: tree.root + "/opt/node/bin/node", home: nil) == [tree.root + "/opt/node"])
+        #expect(SandboxLaunchPlan.prefixes(of: "/bin/sh", home: nil) == ["/bin"])
+    }
+
+    /// Where a script lives, and what of it the box may read: the red team's `~/server.py`
+    /// made the whole home readable (`~/.ssh` with it).
+    @Test(
+        "A program in the home directory, a temporary directory or a repository's root makes only itself readable",
+        arguments: ["home", "tmp", "repository", "above home"])
+    func tooBroadDirectories(place: String) throws {
+        let tree = try Tree()
+        defer { tree.remove() }
+        try tree.directory("home/me/.ssh")
+        try tree.directory("home/me/repo/.git")
+        let home = tree.root + "/home/me"
+        let directory: String
+        switch place {
+        case "home": directory = home
+        case "tmp": directory = "/tmp"
+        case "repository": directory = home + "/repo"
+        default: directory = tree.root + "/home"
+        }
+        let script = directory + "/server-\(UUID().uuidString).py"
+        try "print()\n".write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        #expect(SandboxLaunchPlan.prefixes(of: script, home: home) == [script])
+        // And a plan for `python3 script` reads the script, not its directory.
+        let plan = try SandboxLaunchPlan(
+            sandbox: .standard, executable: "python3", path: "/usr/bin/python3", arguments: [script, "--flag", directory],
+            baseEnvironment: ["HOME": home], dataDirectory: tree.root, currentDirectory: nil)
+        #expect(plan.readablePaths.contains(POSIX.realPath(script) ?? script))
+        #expect(!plan.readablePaths.contains { SandboxLaunchPlan.isPath(home + "/.ssh", within: $0) }, "\(plan.readablePaths)")
+        #expect(!plan.readablePaths.contains(directory))
+    }
+
+    @Test("An installation that is a repository (pyenv's) is readable entry by entry, without its .git")
+    func repositoryInstallation() throws {
+        let tree = try Tree()
+        defer { tree.remove() }
+        for directory in ["pyenv/.git", "pyenv/libexec", "pyenv/shims", "pyenv/versions"] { try tree.directory(directory) }
+        try tree.file("pyenv/version", "3.11\n")
+        try tree.file("pyenv/shims/python3", "#!/bin/sh\n", executable: true)
+        #expect(
+            SandboxLaunchPlan.prefixes(of: tree.root + "/pyenv/shims/python3", home: nil)
+                == ["libexec", "shims", "version", "versions"].map { tree.root + "/pyenv/" + $0 })
+    }
+
+    @Test("The box reads a list of /etc, not /etc: no shadow, no sudoers, no SSH host keys")
+    func systemConfiguration() throws {
+        let tree = try Tree()
+        defer { tree.remove() }
+        for name in ["passwd", "shadow", "gshadow", "sudoers", "hosts", "python3.11"] { try tree.file(name) }
+        for directory in ["ssh", "ssl/private", "ssl/certs", "sudoers.d"] { try tree.directory(directory) }
+        try tree.file("ssh/ssh_host_ed25519_key")
+        try tree.file("ssh/ssh_config")
+        let paths = SandboxLaunchPlan.systemConfigurationPaths(in: tree.root)
+        #expect(Set(paths) == Set(["passwd", "hosts", "python3.11", "ssl/certs", "ssh/ssh_config"].map { tree.root + "/" + $0 }), "\(paths)")
+        let plan = try SandboxLaunchPlan(
+            sandbox: .standard, executable: "sh", path: "/bin/sh", arguments: [], baseEnvironment: [:], dataDirectory: tree.root,
+            currentDirectory: nil)
+        #expect(!plan.readablePaths.contains("/etc"))
+        #expect(!plan.readablePaths.contains("/etc/shadow"))
     }
 
     @Test("A script run through env: its interpreter is looked up in PATH")
@@ -135,23 +196,20 @@ struct SandboxPlanTests {
         #expect(SandboxLaunchPlan.interpreter(of: tree.root + "/plain", searchPath: nil) == nil)
     }
 
-    @Test("A plan survives its trip to the launcher as JSON, and garbage is refused")
-    func json() throws {
+    @Test("A plan reads the system and writes only its data directory")
+    func paths() throws {
         var box = Sandbox.standard
         box.allowsNetwork = true
-        box.processLimit = 64
-        box.cpuTimeLimit = nil
         let tree = try Tree()
         defer { tree.remove() }
         try tree.file("server", "#!/bin/sh\n", executable: true)
         let plan = try SandboxLaunchPlan(
             sandbox: box, executable: "server", path: tree.root + "/server", arguments: ["--flag", "ünï \"q\""],
             baseEnvironment: ["PATH": "/usr/bin"], dataDirectory: tree.root, currentDirectory: nil)
-        #expect(try SandboxLaunchPlan(json: plan.json) == plan)
-        #expect(plan.writablePaths.contains(tree.root))
+        #expect(plan.writablePaths == ["/dev/null", tree.root])
         #expect(plan.readablePaths.contains("/usr"))
         #expect(!plan.readablePaths.contains("/tmp"))
-        #expect(throws: SandboxLaunchPlan.DecodingError.self) { try SandboxLaunchPlan(json: "{}") }
-        #expect(throws: SandboxLaunchPlan.DecodingError.self) { try SandboxLaunchPlan(json: "not json") }
+        #expect(plan.allowsNetwork)
+        #expect(!plan.allowsUnixSockets)
     }
 }

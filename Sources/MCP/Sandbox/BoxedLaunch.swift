@@ -5,28 +5,33 @@ import Foundation
 #endif
 internal import MCPPlatform
 
-/// One boxed server launch, made ready: the launcher to start, its arguments, the plan it
-/// carries and the private data directory made for it.
-struct BoxedLaunch {
-    /// The launcher executable.
-    let launcher: String
-    /// The launcher's arguments: ``SandboxLauncher/launchArgument`` and the plan as JSON.
-    let launcherArguments: [String]
-    /// What the launcher applies.
-    let plan: SandboxLaunchPlan
-    /// The server's private data directory (with `tmp` inside, its `TMPDIR`, and `home`,
-    /// its `HOME` unless the box allows the real one).
-    let dataDirectory: String
+#if !os(watchOS) && !os(tvOS)
 
-    /// Checks that the box can be enforced here, finds a launcher and makes the data directory.
+/// One boxed server launch: the plan, its private data directory and control groups, and the
+/// spawn that applies the box in the child before it executes the server.
+///
+/// No helper program and no command line carries the box: the plan stays in this process's
+/// memory, and the child (CMCPPlatform, between `clone` and `execve`) applies it.
+final class BoxedLaunch: Sendable {
+    /// What the child applies.
+    let plan: SandboxLaunchPlan
+    /// The server's private data directory (with `tmp` inside, its `TMPDIR`, and `home`, its
+    /// `HOME` unless the box allows the real one).
+    let dataDirectory: String
+    #if os(Linux)
+    /// The whole box's task and memory limits, where they could be made.
+    private let controlGroups: ControlGroups
+    #endif
+
+    /// Checks that the box can be enforced here and makes the data directory (and, on Linux,
+    /// the control groups).
     ///
-    /// - Throws: ``TransportError/launchFailure(_:)`` saying what is missing; nothing is
-    ///   left behind then.
+    /// - Throws: ``TransportError/launchFailure(_:)`` saying what is missing; nothing is left
+    ///   behind then.
     init(
         sandbox: Sandbox, executable: String, path: String, arguments: [String], baseEnvironment: [String: String],
         currentDirectory: String?
     ) throws {
-        launcher = try SandboxLauncher.locate(for: sandbox, command: executable, environment: ProcessInfo.processInfo.environment)
         let parent = sandbox.dataDirectoryParent ?? FileManager.default.temporaryDirectory.path(percentEncoded: false)
         let directory: String
         do {
@@ -37,11 +42,6 @@ struct BoxedLaunch {
         do {
             try POSIX.makeDirectory(directory + "/tmp")
             try POSIX.makeDirectory(directory + "/home")
-        } catch {
-            Self.removeDataDirectory(directory)
-            throw TransportError.launchFailure("cannot launch '\(executable)' in its box: cannot make its data directory: \(error)")
-        }
-        do {
             let plan = try SandboxLaunchPlan(
                 sandbox: sandbox, executable: executable, path: path, arguments: arguments, baseEnvironment: baseEnvironment,
                 dataDirectory: directory, currentDirectory: currentDirectory)
@@ -49,12 +49,183 @@ struct BoxedLaunch {
                 throw TransportError.launchFailure("cannot launch '\(executable)' in its box: \(problem)")
             }
             self.plan = plan
-        } catch {
+        } catch let error as TransportError {
             Self.removeDataDirectory(directory)
             throw error
+        } catch {
+            Self.removeDataDirectory(directory)
+            throw TransportError.launchFailure("cannot launch '\(executable)' in its box: cannot make its data directory: \(error)")
         }
         dataDirectory = directory
-        launcherArguments = [SandboxLauncher.launchArgument, plan.json]
+        #if os(Linux)
+        controlGroups = ControlGroups.make(taskLimit: plan.processLimit, memoryLimit: plan.memoryLimit)
+        #endif
+    }
+
+    /// A started server.
+    struct Started {
+        let processIdentifier: Int32
+        /// Whether the server leads a process group of its own (no PID namespace), so that
+        /// signals go to the group.
+        let leadsProcessGroup: Bool
+        /// What the box went without, in words.
+        let notes: [String]
+    }
+
+    /// Starts the server in its box, on the given standard input, output and error (`nil`:
+    /// this process's).
+    ///
+    /// - Throws: ``TransportError/launchFailure(_:)`` naming the step that failed and why.
+    func spawn(standardInput: Int32, standardOutput: Int32, standardError: Int32?, currentDirectory: String?) throws -> Started {
+        var request = BoxSpawn.Request(
+            path: plan.executable, arguments: [plan.programName] + plan.arguments,
+            environment: plan.environment.keys.sorted().map { "\($0)=\(plan.environment[$0] ?? "")" },
+            standardInput: standardInput, standardOutput: standardOutput)
+        request.standardError = standardError
+        request.directory = currentDirectory ?? dataDirectory
+        request.limits = Self.resourceLimits(of: plan)
+        #if os(Linux)
+        request.newSessionKeyring = true
+        request.dropsPrivileges = true
+        request.cgroupProcs = controlGroups.procsDescriptors
+        if case .available(let abi) = Landlock.support() {
+            let network = !plan.allowsNetwork && abi >= Landlock.networkABI ? Landlock.bindTCP | Landlock.connectTCP : 0
+            let size = abi >= Landlock.scopeABI ? 24 : abi >= Landlock.networkABI ? 16 : 8
+            request.landlock = (size, Landlock.fileSystemRights(abi: abi), network, abi >= Landlock.scopeABI ? Landlock.allScopes : 0)
+            request.rules =
+                plan.readablePaths.map { ($0, Landlock.readRights) } + plan.writablePaths.map { ($0, Landlock.fileSystemRights(abi: abi)) }
+        }
+        var notes = controlGroups.notes
+        do {
+            let started = try spawn(request, namespaces: true)
+            return Started(processIdentifier: started.processIdentifier, leadsProcessGroup: false, notes: notes + started.notes)
+        } catch let failure as NamespaceFailure {
+            notes.append(
+                "no namespaces of its own (\(failure.reason)): the file system is not read-only outside its paths (so every change of a file's mode, owner, times or extended attributes is refused instead), /proc shows other processes, and a process it starts in a session of its own can outlive it"
+            )
+        }
+        let started = try spawn(request, namespaces: false)
+        return Started(processIdentifier: started.processIdentifier, leadsProcessGroup: true, notes: notes + started.notes)
+        #else
+        do {
+            request.path = SandboxProfile.sandboxExec
+            request.arguments = try plan.sandboxExecCommandLine()
+        } catch {
+            throw TransportError.launchFailure("cannot launch '\(plan.programName)' in its box: \(error)")
+        }
+        let started = try spawn(request)
+        return Started(processIdentifier: started.processIdentifier, leadsProcessGroup: true, notes: started.notes)
+        #endif
+    }
+
+    #if os(Linux)
+    /// The kernel would not make the box's namespaces: the launch goes on without them.
+    private struct NamespaceFailure: Error {
+        let reason: String
+    }
+
+    /// The stages that only the namespaces need: a failure there means trying without them.
+    private static let namespaceStages: Set<BoxSpawn.Stage> = [.userMaps, .mountPrivate, .mountReadOnly, .mountData, .dataSubdirectory]
+
+    /// Spawns with or without the box's namespaces.
+    private func spawn(_ base: BoxSpawn.Request, namespaces: Bool) throws -> (processIdentifier: Int32, notes: [String]) {
+        var request = base
+        request.filter = Seccomp.filter(
+            Seccomp.Policy(allowsNetwork: plan.allowsNetwork, allowsUnixSockets: plan.allowsUnixSockets, refusesMetadataChanges: !namespaces))
+        if namespaces {
+            // CLONE_NEWPID, CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET; CLONE_NEWUSER for anyone but root.
+            var flags: Int32 = 0x2000_0000 | 0x0002_0000 | 0x0800_0000
+            if !plan.allowsNetwork { flags |= 0x4000_0000 }
+            if !POSIX.isRoot {
+                flags |= 0x1000_0000
+                request.userMap = "\(POSIX.userID) \(POSIX.userID) 1\n"
+                request.groupMap = "\(POSIX.groupID) \(POSIX.groupID) 1\n"
+            }
+            request.namespaces = flags
+            request.readOnlyMounts = true
+            request.writablePaths = plan.writablePaths
+                .filter { $0 != dataDirectory && !SandboxLaunchPlan.systemWritablePaths.contains($0) }
+                .map { ($0, POSIX.isOnReadOnlyFileSystem($0)) }
+            let size = plan.dataDirectorySizeLimit.map { "size=\($0)," } ?? ""
+            request.dataDirectory = (dataDirectory, size + "mode=0700", [dataDirectory + "/tmp", dataDirectory + "/home"])
+            request.mountsProc = true
+        }
+        do {
+            let started = try BoxSpawn.spawn(request)
+            return (started.processIdentifier, started.notes.map { Self.describe($0, in: request, program: plan.programName) })
+        } catch {
+            if namespaces, error.report == nil, error.error.isNamespaceRefusal {
+                throw NamespaceFailure(reason: "clone: \(error.error.message)")
+            }
+            if namespaces, let report = error.report, Self.namespaceStages.contains(report.stage) {
+                throw NamespaceFailure(reason: Self.describe(report, in: request, program: plan.programName))
+            }
+            throw Self.launchFailure(error, request: request, program: plan.programName)
+        }
+    }
+    #else
+    private func spawn(_ request: BoxSpawn.Request) throws -> (processIdentifier: Int32, notes: [String]) {
+        do {
+            let started = try BoxSpawn.spawn(request)
+            return (started.processIdentifier, started.notes.map { Self.describe($0, in: request, program: plan.programName) })
+        } catch {
+            throw Self.launchFailure(error, request: request, program: plan.programName)
+        }
+    }
+    #endif
+
+    /// The error for a failed spawn: what the child was doing, on which path, and why.
+    private static func launchFailure(_ failure: BoxSpawn.Failure, request: BoxSpawn.Request, program: String) -> TransportError {
+        guard let report = failure.report else {
+            return .launchFailure("cannot launch '\(program)' in its box: \(failure.error)")
+        }
+        if report.stage == .exec {
+            return .launchFailure("cannot launch '\(program)': \(request.path): \(report.error.message) (in its box)")
+        }
+        return .launchFailure("cannot launch '\(program)' in its box: \(describe(report, in: request, program: program))")
+    }
+
+    /// A report in words: the step, the path or limit it concerns, the error.
+    private static func describe(_ report: BoxSpawn.Report, in request: BoxSpawn.Request, program: String) -> String {
+        var subject = ""
+        if let index = report.index {
+            switch report.stage {
+            case .mountWritable where index < request.writablePaths.count: subject = " \(request.writablePaths[index].path)"
+            case .landlockRule where index < request.rules.count: subject = " for \(request.rules[index].path)"
+            case .dataSubdirectory:
+                if let data = request.dataDirectory, index < data.subdirectories.count { subject = " \(data.subdirectories[index])" }
+            case .limit where index < request.limits.count: subject = " (resource \(request.limits[index].resource))"
+            default: break
+            }
+        }
+        return "\(report.stage)\(subject): \(report.error.message) (errno \(report.error.code))"
+    }
+
+    /// The per-process limits the child sets: each lowered to this process's hard limit (only
+    /// a privileged process could raise one); CPU time with a hard limit a second above the
+    /// soft one (`SIGXCPU` first, then `SIGKILL`).
+    static func resourceLimits(of plan: SandboxLaunchPlan) -> [(resource: Int32, soft: UInt64, hard: UInt64)] {
+        var limits: [(resource: Int32, soft: UInt64, hard: UInt64)] = []
+        let wanted: [(ResourceLimits.Resource, Int?)] = [
+            (.openFiles, plan.openFileLimit), (.fileSize, plan.fileSizeLimit), (.cpuTime, plan.cpuTimeLimit),
+            (.addressSpace, plan.memoryLimit),
+        ]
+        for case (let resource, let value?) in wanted {
+            let cap = ResourceLimits.hardLimit(resource)
+            let soft = min(UInt64(max(0, value)), cap)
+            let hard = resource == .cpuTime ? min(soft &+ 1, cap) : soft
+            limits.append((resource.number, soft, hard))
+        }
+        return limits
+    }
+
+    /// Ends whatever is left of the box (its control groups' processes) and removes its
+    /// control groups and data directory; call it once the server has ended.
+    func cleanUp() {
+        #if os(Linux)
+        controlGroups.remove()
+        #endif
+        Self.removeDataDirectory(dataDirectory)
     }
 
     /// Removes a data directory and everything in it (errors are ignored: it is in a
@@ -63,3 +234,5 @@ struct BoxedLaunch {
         try? FileManager.default.removeItem(atPath: path)
     }
 }
+
+#endif

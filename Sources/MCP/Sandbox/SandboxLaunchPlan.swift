@@ -1,13 +1,13 @@
 import MCPCore
 internal import MCPPlatform
 
-/// Everything the launcher needs to box one server, worked out by the library from a
-/// ``Sandbox``: the program, its whole environment, the paths it may read and write, and
-/// its limits.
+/// Everything a box needs, worked out by the library from a ``Sandbox``: the program, its
+/// whole environment, the paths it may read and write, and its limits.
 ///
-/// The library builds it (where it can still report problems as ``TransportError``s) and
-/// hands it to the launcher as one JSON argument; the launcher only applies it. Paths are
-/// absolute and exist.
+/// Built in this process (where problems are still ``TransportError``s) and applied by the
+/// child that becomes the server, between `clone` and `execve` (``BoxedLaunch``); it never
+/// leaves this process's memory, so nothing of it (the environment's secrets included) is on
+/// any command line. Paths are absolute and exist.
 struct SandboxLaunchPlan: Hashable, Sendable {
     /// The server's program, an absolute path.
     var executable: String
@@ -17,13 +17,19 @@ struct SandboxLaunchPlan: Hashable, Sendable {
     var arguments: [String]
     /// The server's whole environment.
     var environment: [String: String]
-    /// Paths the server may read and execute (directories: everything beneath them).
+    /// Paths the server may read and execute (directories: everything beneath them; files:
+    /// that file).
     var readablePaths: [String]
-    /// Paths the server may read, write, create and remove beneath.
+    /// Paths the server may read, write, create and remove beneath; the private data
+    /// directory is the first after the system devices.
     var writablePaths: [String]
-    /// Whether TCP connect and bind are left alone.
+    /// The private data directory.
+    var dataDirectory: String
+    /// Whether TCP and UDP over IPv4 and IPv6 are left alone.
     var allowsNetwork: Bool
-    /// `RLIMIT_AS`, in bytes.
+    /// Whether `socket(AF_UNIX, …)` is left alone.
+    var allowsUnixSockets: Bool
+    /// `RLIMIT_AS`, in bytes, and the box's whole memory where a control group can be made.
     var memoryLimit: Int?
     /// `RLIMIT_CPU`, in seconds.
     var cpuTimeLimit: Int?
@@ -31,25 +37,52 @@ struct SandboxLaunchPlan: Hashable, Sendable {
     var fileSizeLimit: Int?
     /// `RLIMIT_NOFILE`.
     var openFileLimit: Int?
-    /// `RLIMIT_NPROC`.
+    /// The most tasks (processes and threads) of the whole box.
     var processLimit: Int?
+    /// The size of the data directory's own file system, where the box has one.
+    var dataDirectorySizeLimit: Int?
 
-    /// The system paths every boxed server may read: libraries, configuration, the
-    /// toolchain's runtime, a few devices, and `/proc` (those that exist).
+    /// The system paths every boxed server may read: libraries, the toolchain's runtime, a
+    /// few devices, `/proc` (those that exist), and the files of `/etc` in
+    /// ``systemConfigurationNames``.
     ///
     /// `/proc` as a whole, because a process reads its threads' entries by thread id
     /// (`/proc/<tid>/stat`: libdispatch does, and traps when it cannot), and those cannot be
-    /// named before the threads exist. What another process keeps there behind a ptrace
-    /// check (`environ`, `mem`, `maps`, `fd`) stays closed: Landlock refuses a boxed process
-    /// ptrace access to any process outside its box. World-readable entries (`cmdline`,
-    /// `stat`, `status`) of other processes can be read, as any local user can.
+    /// named before the threads exist. Where the box has its own PID namespace, that `/proc`
+    /// is its own and shows no other process; elsewhere what another process keeps there
+    /// behind a ptrace check (`environ`, `mem`, `maps`, `fd`) stays closed (Landlock refuses a
+    /// boxed process ptrace access to any process outside its box) while world-readable entries
+    /// (`cmdline`, `stat`) can be read, as any local user can.
     static let systemReadablePaths = [
-        "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt/swift",
-        "/dev/urandom", "/dev/random", "/dev/zero", "/proc", "/sys/devices/system/cpu",
+        "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/opt/swift",
+        "/dev/urandom", "/dev/random", "/dev/zero", "/dev/full", "/proc", "/sys/devices/system/cpu",
+    ]
+
+    /// The entries of `/etc` a boxed server may read: what the dynamic linker, the C library's
+    /// name services, time zones, locales, TLS certificate stores and the common runtimes read.
+    ///
+    /// A list, not all of `/etc`, because a server started by root keeps root's owner rights:
+    /// `/etc/shadow`, `/etc/gshadow`, `/etc/sudoers`, SSH host keys, `/etc/ssl/private` and
+    /// every other secret kept there would be readable. Another entry is one
+    /// ``Sandbox/readablePaths`` away. Names ending in `*` are prefixes.
+    static let systemConfigurationNames = [
+        "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ld.so.preload", "localtime", "timezone", "passwd", "group",
+        "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "gai.conf", "services", "protocols", "networks", "rpc",
+        "mime.types", "ssl/certs", "ssl/openssl.cnf", "ssl/cert.pem", "ca-certificates", "ca-certificates.conf",
+        "pki/tls/certs", "pki/tls/cert.pem", "pki/ca-trust/extracted", "crypto-policies", "alternatives", "os-release",
+        "lsb-release", "debian_version", "redhat-release", "alpine-release", "locale.alias", "locale.conf",
+        "default/locale", "gitconfig", "gitattributes", "inputrc", "terminfo", "magic", "magic.mime", "hostname",
+        "fonts", "ssh/ssh_config", "ssh/ssh_config.d", "ssh/ssh_known_hosts", "python*", "perl", "java*", "node*",
+        "mailcap", "xattr.conf", "manpath.config",
     ]
 
     /// The devices every boxed server may write.
     static let systemWritablePaths = ["/dev/null"]
+
+    /// Directories never made readable as a program's "installation": the root, temporary
+    /// directories, and (see ``isTooBroad(_:home:)``) the home directory and those above it,
+    /// and repositories.
+    static let tooBroadDirectories = ["/", "/tmp", "/var/tmp", "/dev/shm", "/var", "/home", "/root", "/Users", "/private/tmp"]
 
     /// Works out the plan for running `executable` (already resolved to `path`) in `sandbox`.
     ///
@@ -68,13 +101,17 @@ struct SandboxLaunchPlan: Hashable, Sendable {
         self.executable = path
         programName = executable
         self.arguments = arguments
+        self.dataDirectory = dataDirectory
         environment = Self.environment(sandbox: sandbox, base: baseEnvironment, dataDirectory: dataDirectory)
         let workingDirectory = POSIX.currentDirectory() ?? "/"
         func absolute(_ path: String) -> String {
             path.hasPrefix("/") ? path : (workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/") + path
         }
-        var readable = Self.systemReadablePaths.filter(POSIX.exists)
-        readable += Self.installationPrefixes(of: path, searchPath: environment["PATH"], home: baseEnvironment["HOME"])
+        let home = baseEnvironment["HOME"]
+        var readable = Self.systemReadablePaths.filter(POSIX.exists) + Self.systemConfigurationPaths()
+        readable += Self.installationPrefixes(of: path, searchPath: environment["PATH"], home: home)
+        // A script named on the command line (`python3 server.py`): that file, not its directory.
+        readable += Self.scriptFiles(in: arguments, relativeTo: absolute(currentDirectory ?? "."))
         if let currentDirectory { readable.append(absolute(currentDirectory)) }
         var writable = Self.systemWritablePaths.filter(POSIX.exists) + [dataDirectory]
         for (paths, kind) in [(sandbox.readablePaths, "readable"), (sandbox.writablePaths, "writable")] {
@@ -97,11 +134,13 @@ struct SandboxLaunchPlan: Hashable, Sendable {
             environment["HOME"] = dataDirectory + "/home"
         }
         allowsNetwork = sandbox.allowsNetwork
+        allowsUnixSockets = sandbox.allowsUnixSockets
         memoryLimit = sandbox.memoryLimit
         cpuTimeLimit = sandbox.cpuTimeLimit
         fileSizeLimit = sandbox.fileSizeLimit
         openFileLimit = sandbox.openFileLimit
         processLimit = sandbox.processLimit
+        dataDirectorySizeLimit = sandbox.dataDirectorySizeLimit
     }
 
     /// The server's environment: the allowlist (``Sandbox/alwaysPassedEnvironment``, `LC_*`,
@@ -121,9 +160,36 @@ struct SandboxLaunchPlan: Hashable, Sendable {
         return result
     }
 
+    /// The entries of `/etc` in ``systemConfigurationNames`` that exist here.
+    static func systemConfigurationPaths(in root: String = "/etc") -> [String] {
+        let entries = POSIX.directoryEntries(root) ?? []
+        var paths: [String] = []
+        for name in systemConfigurationNames {
+            if name.hasSuffix("*") {
+                let stem = name.dropLast()
+                paths += entries.filter { $0.hasPrefix(stem) }.sorted().map { root + "/" + $0 }
+            } else if POSIX.exists(root + "/" + name) {
+                paths.append(root + "/" + name)
+            }
+        }
+        return paths
+    }
+
+    /// The arguments that name existing regular files (a script and its like), symbolic links
+    /// resolved: each is readable on its own, whatever directory it lies in.
+    static func scriptFiles(in arguments: [String], relativeTo directory: String) -> [String] {
+        var files: [String] = []
+        for argument in arguments where !argument.isEmpty && !argument.hasPrefix("-") {
+            let path = argument.hasPrefix("/") ? argument : (directory.hasSuffix("/") ? directory : directory + "/") + argument
+            guard POSIX.isRegularFile(path) else { continue }
+            files.append(POSIX.realPath(path) ?? path)
+        }
+        return files
+    }
+
     /// The installation prefixes a program needs to run: for the program, and for the
     /// interpreter its `#!` line names, every step of its symbolic-link chain and its real
-    /// path; each step's prefix (see ``prefix(of:home:)``).
+    /// path; each step's prefix (see ``prefixes(of:home:)``).
     ///
     /// A Python virtual environment's `bin/mcp-server-time` names `venv/bin/python`, a link
     /// to, say, `~/.pyenv/versions/3.11.7/bin/python3.11`: both the environment and that
@@ -133,11 +199,11 @@ struct SandboxLaunchPlan: Hashable, Sendable {
         func follow(_ start: String) {
             var current = start
             for _ in 0..<16 {
-                prefixes.append(prefix(of: current, home: home))
+                prefixes += Self.prefixes(of: current, home: home)
                 guard let target = POSIX.symbolicLinkTarget(current) else { break }
                 current = target.hasPrefix("/") ? target : directory(of: current) + "/" + target
             }
-            if let real = POSIX.realPath(start) { prefixes.append(prefix(of: real, home: home)) }
+            if let real = POSIX.realPath(start) { prefixes += Self.prefixes(of: real, home: home) }
         }
         follow(path)
         if let interpreter = interpreter(of: path, searchPath: searchPath) {
@@ -163,23 +229,43 @@ struct SandboxLaunchPlan: Hashable, Sendable {
         return nil
     }
 
-    /// Where a program is installed: the parent of its `bin`, `sbin` or `libexec` directory
-    /// when that parent looks like an installation (it has `lib` or a `pyvenv.cfg`) and is
-    /// neither `/`, the home directory nor `~/.local`; else the program's own directory.
-    static func prefix(of path: String, home: String?) -> String {
+    /// Where a program is installed, the part of the file system it may read whole: the
+    /// parent of its `bin`, `sbin`, `libexec` or `shims` (pyenv's) directory when that parent
+    /// looks like an installation (it has `lib`, `libexec` or a `pyvenv.cfg`), else the
+    /// program's own directory; and when that is too broad (``isTooBroad(_:home:)``: `/`, a
+    /// temporary directory, the home directory or one above it, `~/.local`, a repository), the
+    /// program's file alone.
+    ///
+    /// An installation that is itself a repository (pyenv, rbenv and nvm are installed with
+    /// `git clone`) is read entry by entry: everything in it but its hidden entries (`.git`).
+    static func prefixes(of path: String, home: String?) -> [String] {
         let directory = directory(of: path)
         let name = directory.split(separator: "/").last.map(String.init) ?? ""
-        guard ["bin", "sbin", "libexec"].contains(name) else { return directory }
-        let parent = Self.directory(of: directory)
-        var tooBroad = ["/"]
-        if let home, !home.isEmpty {
-            let trimmed = home.hasSuffix("/") && home.count > 1 ? String(home.dropLast()) : home
-            tooBroad += [trimmed, trimmed + "/.local"]
+        if ["bin", "sbin", "libexec", "shims"].contains(name) {
+            let parent = Self.directory(of: directory)
+            let looksInstalled = ["/lib", "/libexec", "/pyvenv.cfg"].contains { POSIX.exists(parent + $0) }
+            if looksInstalled, !isTooBroad(parent, home: home) {
+                return [parent]
+            }
+            if looksInstalled, POSIX.exists(parent + "/.git"), !isTooBroad(parent, home: home, ignoringRepository: true) {
+                return (POSIX.directoryEntries(parent) ?? []).filter { !$0.hasPrefix(".") }.sorted().map { parent + "/" + $0 }
+            }
         }
-        guard !tooBroad.contains(parent),
-            POSIX.isDirectory(parent + "/lib") || POSIX.exists(parent + "/pyvenv.cfg")
-        else { return directory }
-        return parent
+        return [isTooBroad(directory, home: home) ? path : directory]
+    }
+
+    /// Whether a directory must never be readable whole as a program's installation: one of
+    /// ``tooBroadDirectories``, the home directory, a directory above it, `~/.local`, or a
+    /// directory that holds a `.git` (a repository's root: its sources and history, and
+    /// often secrets beside them).
+    static func isTooBroad(_ directory: String, home: String?, ignoringRepository: Bool = false) -> Bool {
+        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        if tooBroadDirectories.contains(trimmed) { return true }
+        if let home, !home.isEmpty {
+            let homeTrimmed = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
+            if isPath(homeTrimmed, within: trimmed) || trimmed == homeTrimmed + "/.local" { return true }
+        }
+        return !ignoringRepository && POSIX.exists(trimmed + "/.git")
     }
 
     /// Whether `path` is `directory` or beneath it.
@@ -204,8 +290,8 @@ struct SandboxLaunchPlan: Hashable, Sendable {
 
     /// Why this system cannot enforce the plan, in a sentence; `nil` when it can.
     ///
-    /// Never a silent downgrade: no Landlock, Landlock without TCP rules while the network
-    /// is to be closed, or a process limit for root (which Linux does not apply) are errors.
+    /// Never a silent downgrade: no Landlock, or Landlock without TCP rules while the network
+    /// is to be closed, are errors.
     func enforcementProblem() -> String? {
         #if os(Linux)
         switch Landlock.support() {
@@ -216,8 +302,8 @@ struct SandboxLaunchPlan: Hashable, Sendable {
                 return "this kernel's Landlock (ABI \(abi)) cannot restrict TCP (ABI 4, Linux 6.7, can); allow the network to run the server without that restriction"
             }
         }
-        if processLimit != nil && ResourceLimits.processLimitIsIgnored {
-            return "a process limit cannot be enforced for root (Linux ignores RLIMIT_NPROC for it); leave processLimit nil or run as another user"
+        if Seccomp.filter(Seccomp.Policy(allowsNetwork: allowsNetwork, allowsUnixSockets: allowsUnixSockets, refusesMetadataChanges: true)) == nil {
+            return "the box's seccomp filter does not know this processor architecture (x86-64 and arm64 only)"
         }
         return nil
         #elseif os(macOS)
@@ -228,83 +314,5 @@ struct SandboxLaunchPlan: Hashable, Sendable {
         #else
         return "the process box exists on Linux (Landlock) and macOS (sandbox-exec) only; on this platform pass sandbox: nil"
         #endif
-    }
-
-    // MARK: JSON
-
-    /// The plan as one line of JSON, for the launcher's argument.
-    var json: String {
-        func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
-        func number(_ value: Int?) -> JSONValue { value.map { .int($0) } ?? .null }
-        var environmentObject = JSONObject()
-        for name in environment.keys.sorted() {
-            environmentObject[name] = environment[name].map { .string($0) }
-        }
-        let value: JSONValue = [
-            "executable": .string(executable), "programName": .string(programName), "arguments": strings(arguments),
-            "environment": .object(environmentObject), "readablePaths": strings(readablePaths),
-            "writablePaths": strings(writablePaths), "allowsNetwork": .bool(allowsNetwork),
-            "memoryLimit": number(memoryLimit), "cpuTimeLimit": number(cpuTimeLimit), "fileSizeLimit": number(fileSizeLimit),
-            "openFileLimit": number(openFileLimit), "processLimit": number(processLimit),
-        ]
-        // Strings and integers only: writing cannot fail.
-        return (try? JSONWriter().string(from: value)) ?? "{}"
-    }
-
-    /// A malformed plan argument.
-    struct DecodingError: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// Reads a plan written by ``json``.
-    init(json text: String) throws(DecodingError) {
-        let value: JSONValue
-        do {
-            value = try JSONReader().read(text)
-        } catch {
-            throw DecodingError(description: "the box description is not JSON: \(error)")
-        }
-        func string(_ key: String) throws(DecodingError) -> String {
-            guard let string = value[key]?.stringValue else { throw DecodingError(description: "the box description has no string '\(key)'") }
-            return string
-        }
-        func strings(_ key: String) throws(DecodingError) -> [String] {
-            guard let array = value[key]?.arrayValue else { throw DecodingError(description: "the box description has no array '\(key)'") }
-            var result: [String] = []
-            for element in array {
-                guard let string = element.stringValue else { throw DecodingError(description: "'\(key)' holds a non-string") }
-                result.append(string)
-            }
-            return result
-        }
-        func number(_ key: String) throws(DecodingError) -> Int? {
-            guard let element = value[key] else { throw DecodingError(description: "the box description has no '\(key)'") }
-            if element.isNull { return nil }
-            guard let number = element.intValue, number >= 0 else { throw DecodingError(description: "'\(key)' is not a count") }
-            return number
-        }
-        executable = try string("executable")
-        programName = try string("programName")
-        arguments = try strings("arguments")
-        guard let environmentObject = value["environment"]?.objectValue else {
-            throw DecodingError(description: "the box description has no object 'environment'")
-        }
-        var environment: [String: String] = [:]
-        for (name, element) in environmentObject {
-            guard let string = element.stringValue else { throw DecodingError(description: "environment variable \(name) is not a string") }
-            environment[name] = string
-        }
-        self.environment = environment
-        readablePaths = try strings("readablePaths")
-        writablePaths = try strings("writablePaths")
-        guard let allowsNetwork = value["allowsNetwork"]?.boolValue else {
-            throw DecodingError(description: "the box description has no boolean 'allowsNetwork'")
-        }
-        self.allowsNetwork = allowsNetwork
-        memoryLimit = try number("memoryLimit")
-        cpuTimeLimit = try number("cpuTimeLimit")
-        fileSizeLimit = try number("fileSizeLimit")
-        openFileLimit = try number("openFileLimit")
-        processLimit = try number("processLimit")
     }
 }

@@ -92,7 +92,17 @@ public final class ProcessTransport: Transport {
 
     /// The boxed server's private data directory (its `TMPDIR` lives in it), removed when
     /// ``close()`` has ended the server; `nil` for a server launched without a ``Sandbox``.
-    public let sandboxDataDirectory: String?
+    ///
+    /// Where the box has a mount namespace of its own, the server sees a file system of its
+    /// own at this path (``Sandbox/dataDirectorySizeLimit``): what it writes there is not
+    /// visible from this process.
+    public var sandboxDataDirectory: String? { boxed?.dataDirectory }
+
+    /// What the box of this server went without, in words (empty for an unboxed server, and
+    /// for a box with every protection): a limit the system would not let this process apply
+    /// to the whole box, or namespaces the kernel would not make (then the fallbacks the
+    /// Security model article lists apply).
+    public let sandboxNotes: [String]
 
     /// The time ``close()`` waits after closing the child's input, and again after `SIGTERM`.
     public let terminationGracePeriod: Duration
@@ -101,12 +111,14 @@ public final class ProcessTransport: Transport {
     private let child: ChildProcess
     private let standardErrorCapture: StandardErrorCapture?
     private let closeState = CloseState()
+    private let boxed: BoxedLaunch?
 
     private init(
         command: String, child: ChildProcess, connection: FileDescriptorTransport,
-        standardErrorCapture: StandardErrorCapture?, terminationGracePeriod: Duration, sandboxDataDirectory: String?
+        standardErrorCapture: StandardErrorCapture?, terminationGracePeriod: Duration, boxed: BoxedLaunch?, sandboxNotes: [String]
     ) {
-        self.sandboxDataDirectory = sandboxDataDirectory
+        self.boxed = boxed
+        self.sandboxNotes = sandboxNotes
         self.command = command
         self.child = child
         self.processIdentifier = child.pid
@@ -127,16 +139,17 @@ public final class ProcessTransport: Transport {
     ///   - currentDirectory: The child's working directory; `nil` inherits this process's.
     ///   - standardError: Where the child's standard error goes.
     ///   - sandbox: The box the server runs in; `nil` (the default of this low-level call)
-    ///     runs it with this process's rights. Boxed, the server is started through a
-    ///     launcher (see ``SandboxLauncher``), gets a private data directory (removed by
-    ///     ``close()``) as its `TMPDIR` and, unless `currentDirectory` names another, its
-    ///     working directory; and `environment` (or this process's) is only the source its
-    ///     environment allowlist picks from.
+    ///     runs it with this process's rights. Boxed, the server gets a private data directory
+    ///     (removed by ``close()``) as its `TMPDIR` and, unless `currentDirectory` names
+    ///     another, its working directory; `environment` (or this process's) is only the
+    ///     source its environment allowlist picks from; and every process it starts ends with
+    ///     the connection.
     ///   - terminationGracePeriod: How long ``close()`` waits at each step of the shutdown.
     ///   - maximumFrameLength: The largest message accepted, in bytes (default 16 MiB).
     /// - Throws: ``TransportError/launchFailure(_:)``, naming the command, when the
     ///   executable cannot be found or started, the working directory does not exist, or the
-    ///   box cannot be enforced here (no Landlock, no launcher, a path to allow is missing).
+    ///   box cannot be enforced here (no Landlock, a path to allow is missing) or could not
+    ///   be set up (the step that failed and why).
     public static func launch(
         _ executable: String,
         arguments: [String] = [],
@@ -154,34 +167,26 @@ public final class ProcessTransport: Transport {
             throw TransportError.launchFailure(
                 "cannot launch '\(executable)': the working directory '\(currentDirectory)' does not exist")
         }
-        var path = resolved
-        var arguments = arguments
-        var environment = baseEnvironment
-        var currentDirectory = currentDirectory
-        var dataDirectory: String?
-        if let sandbox {
-            let boxed = try BoxedLaunch(
+        let boxed = try sandbox.map { sandbox in
+            try BoxedLaunch(
                 sandbox: sandbox, executable: executable, path: resolved, arguments: arguments,
                 baseEnvironment: baseEnvironment, currentDirectory: currentDirectory)
-            (path, arguments, environment) = (boxed.launcher, boxed.launcherArguments, boxed.plan.environment)
-            currentDirectory = currentDirectory ?? boxed.dataDirectory
-            dataDirectory = boxed.dataDirectory
         }
         do {
             return try start(
-                executable, path: path, arguments: arguments, environment: environment, currentDirectory: currentDirectory,
-                standardError: standardError, dataDirectory: dataDirectory, terminationGracePeriod: terminationGracePeriod,
+                executable, path: resolved, arguments: arguments, environment: baseEnvironment, currentDirectory: currentDirectory,
+                standardError: standardError, boxed: boxed, terminationGracePeriod: terminationGracePeriod,
                 maximumFrameLength: maximumFrameLength)
         } catch {
-            if let dataDirectory { BoxedLaunch.removeDataDirectory(dataDirectory) }
+            boxed?.cleanUp()
             throw error
         }
     }
 
-    /// Starts `path` (the server, or the launcher that boxes it) and connects to it.
+    /// Starts the server at `path` (in its box, when `boxed`) and connects to it.
     private static func start(
         _ executable: String, path: String, arguments: [String], environment: [String: String], currentDirectory: String?,
-        standardError: StandardErrorHandling, dataDirectory: String?, terminationGracePeriod: Duration, maximumFrameLength: Int
+        standardError: StandardErrorHandling, boxed: BoxedLaunch?, terminationGracePeriod: Duration, maximumFrameLength: Int
     ) throws -> ProcessTransport {
 
         var opened: [Int32] = []
@@ -198,6 +203,8 @@ public final class ProcessTransport: Transport {
         let output: (read: Int32, write: Int32)
         let errorPipe: (read: Int32, write: Int32)?
         let pid: Int32
+        var leadsProcessGroup = false
+        var notes: [String] = []
         do {
             input = try makePipe()
             output = try makePipe()
@@ -213,13 +220,34 @@ public final class ProcessTransport: Transport {
                 errorPipe = pipe
                 childError = .descriptor(pipe.write)
             }
-            do {
-                pid = try POSIX.spawn(
-                    path: path, arguments: arguments, environment: environment,
-                    currentDirectory: currentDirectory,
-                    standardInput: input.read, standardOutput: output.write, standardError: childError)
-            } catch {
-                throw TransportError.launchFailure("cannot launch '\(executable)': \(error)")
+            if let boxed {
+                var errorDescriptor: Int32?
+                var null: Int32?
+                switch childError {
+                case .inherit: break
+                case .descriptor(let descriptor): errorDescriptor = descriptor
+                case .null:
+                    do {
+                        null = try POSIX.openNullDevice()
+                    } catch {
+                        throw TransportError.launchFailure("cannot launch '\(executable)': \(error)")
+                    }
+                    errorDescriptor = null
+                }
+                defer { if let null { POSIX.close(null) } }
+                let started = try boxed.spawn(
+                    standardInput: input.read, standardOutput: output.write, standardError: errorDescriptor,
+                    currentDirectory: currentDirectory)
+                (pid, leadsProcessGroup, notes) = (started.processIdentifier, started.leadsProcessGroup, started.notes)
+            } else {
+                do {
+                    pid = try POSIX.spawn(
+                        path: path, arguments: arguments, environment: environment,
+                        currentDirectory: currentDirectory,
+                        standardInput: input.read, standardOutput: output.write, standardError: childError)
+                } catch {
+                    throw TransportError.launchFailure("cannot launch '\(executable)': \(error)")
+                }
             }
         } catch {
             for descriptor in opened { POSIX.close(descriptor) }
@@ -232,7 +260,7 @@ public final class ProcessTransport: Transport {
 
         let child: ChildProcess
         do {
-            child = try ChildProcess(pid: pid)
+            child = try ChildProcess(pid: pid, leadsProcessGroup: leadsProcessGroup)
         } catch {
             // Out of threads: nothing would reap the child, so end and reap it here.
             for descriptor in [output.read, input.write] + (errorPipe.map { [$0.read] } ?? []) {
@@ -279,7 +307,7 @@ public final class ProcessTransport: Transport {
         }
         return ProcessTransport(
             command: executable, child: child, connection: connection,
-            standardErrorCapture: capture, terminationGracePeriod: terminationGracePeriod, sandboxDataDirectory: dataDirectory)
+            standardErrorCapture: capture, terminationGracePeriod: terminationGracePeriod, boxed: boxed, sandboxNotes: notes)
     }
 
     /// Finds the file to execute, the way a shell does.
@@ -362,7 +390,7 @@ public final class ProcessTransport: Transport {
             _ = await closeState.done.wait()
             return
         }
-        await Self.shutDown(child, connection: connection, gracePeriod: terminationGracePeriod, dataDirectory: sandboxDataDirectory)
+        await Self.shutDown(child, connection: connection, gracePeriod: terminationGracePeriod, boxed: boxed)
         closeState.done.fulfill(())
     }
 
@@ -371,18 +399,20 @@ public final class ProcessTransport: Transport {
     /// outlives its transport by more than two grace periods.
     deinit {
         guard closeState.begin(child) else { return }
-        let (child, connection, gracePeriod, dataDirectory) = (child, connection, terminationGracePeriod, sandboxDataDirectory)
-        Task { await Self.shutDown(child, connection: connection, gracePeriod: gracePeriod, dataDirectory: dataDirectory) }
+        let (child, connection, gracePeriod, boxed) = (child, connection, terminationGracePeriod, boxed)
+        Task { await Self.shutDown(child, connection: connection, gracePeriod: gracePeriod, boxed: boxed) }
     }
 
     /// MCP's stdio shutdown: close the child's input, wait, `SIGTERM`, wait, `SIGKILL`; then
-    /// the boxed server's private data directory goes.
+    /// whatever is left of the box goes, and its private data directory.
+    ///
+    /// A boxed server with a PID namespace of its own is that namespace's first process: it
+    /// ignores `SIGTERM` unless it handles it, and when it ends, the kernel ends every process
+    /// it started. Without the namespace, the signals go to its process group.
     private static func shutDown(
-        _ child: ChildProcess, connection: FileDescriptorTransport, gracePeriod: Duration, dataDirectory: String?
+        _ child: ChildProcess, connection: FileDescriptorTransport, gracePeriod: Duration, boxed: BoxedLaunch?
     ) async {
-        defer {
-            if let dataDirectory { BoxedLaunch.removeDataDirectory(dataDirectory) }
-        }
+        defer { boxed?.cleanUp() }
         connection.beginClose()
         if await child.waitForExit(within: gracePeriod) == nil {
             child.signal(POSIX.terminateSignal)
@@ -415,8 +445,12 @@ extension ProcessTransport: TransportEndReporting {
         } else {
             description = "the server process (\(command)) closed its output (it is still running)"
         }
-        let tail = Self.lastLines(of: standardErrorCapture?.text ?? "")
+        let text = standardErrorCapture?.text ?? ""
+        let tail = Self.lastLines(of: text)
         if !tail.isEmpty { description += "; its standard error ended with: \(tail)" }
+        if boxed != nil, let denial = SandboxDenial(standardError: text) {
+            description += "; \(denial)"
+        }
         return description
     }
 
@@ -468,6 +502,9 @@ private final class CloseState: @unchecked Sendable {
 final class ChildProcess: @unchecked Sendable {
     // Safety: `reaped` is read and written with `lock` held; `exit` is thread-safe.
     let pid: Int32
+    /// Whether signals go to the child's process group (a boxed server without a PID
+    /// namespace of its own leads one).
+    let leadsProcessGroup: Bool
     let exit = OneShot<ProcessTransport.ExitStatus>()
     private let lock = ConditionLock()
     private var reaped = false
@@ -475,8 +512,9 @@ final class ChildProcess: @unchecked Sendable {
     /// Starts waiting for the child.
     ///
     /// - Throws: ``Errno`` when the waiting thread cannot be started.
-    init(pid: Int32) throws(Errno) {
+    init(pid: Int32, leadsProcessGroup: Bool = false) throws(Errno) {
         self.pid = pid
+        self.leadsProcessGroup = leadsProcessGroup
         try POSIX.startThread(named: "MCP child \(pid) waiter") { [self] in
             _ = POSIX.waitUntilEnded(pid)
             let result: POSIX.ChildExit = lock.withLock {
@@ -493,10 +531,12 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Sends `signal` to the child unless it has been reaped.
+    /// Sends `signal` to the child (and its process group, when it leads one) unless it has
+    /// been reaped: until then its process id, and so its group's, cannot name another process.
     func signal(_ signal: Int32) {
         lock.withLock {
-            if !reaped { POSIX.send(signal: signal, to: pid) }
+            guard !reaped else { return }
+            POSIX.send(signal: signal, to: leadsProcessGroup ? -pid : pid)
         }
     }
 

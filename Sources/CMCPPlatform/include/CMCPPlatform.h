@@ -1,0 +1,141 @@
+// The process box's spawn: the one piece of OnDeviceMCP written in C.
+//
+// Between `clone` (or `fork`) and `execve` a child of a multithreaded process may only make
+// async-signal-safe calls: no allocation, no locks, nothing a sanitizer intercepts. Swift
+// cannot promise that of its own code (a global's lazy initialiser, a metadata lookup or a
+// retain can take a lock another thread held at the moment of the clone), so the child's side
+// lives here, as plain C over raw system calls. Everything it needs is prepared by the caller
+// (MCPPlatform's `BoxSpawn`) in a `mcp_box_spec` before the call.
+
+#ifndef CMCPPLATFORM_H
+#define CMCPPLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Where the child's set-up stopped, written to the report descriptor with the error.
+typedef enum {
+    MCP_BOX_STAGE_USER_MAPS = 1,
+    MCP_BOX_STAGE_MOUNT_PRIVATE = 2,
+    MCP_BOX_STAGE_MOUNT_READ_ONLY = 3,
+    MCP_BOX_STAGE_MOUNT_WRITABLE = 4,
+    MCP_BOX_STAGE_MOUNT_DATA = 5,
+    MCP_BOX_STAGE_DATA_SUBDIRECTORY = 6,
+    MCP_BOX_STAGE_MOUNT_PROC = 7,
+    MCP_BOX_STAGE_CGROUP = 8,
+    MCP_BOX_STAGE_DESCRIPTORS = 9,
+    MCP_BOX_STAGE_SESSION = 10,
+    MCP_BOX_STAGE_DIRECTORY = 11,
+    MCP_BOX_STAGE_KEYRING = 12,
+    MCP_BOX_STAGE_LIMIT = 13,
+    MCP_BOX_STAGE_CAPABILITIES = 14,
+    MCP_BOX_STAGE_NO_NEW_PRIVILEGES = 15,
+    MCP_BOX_STAGE_LANDLOCK_RULESET = 16,
+    MCP_BOX_STAGE_LANDLOCK_RULE = 17,
+    MCP_BOX_STAGE_LANDLOCK_RESTRICT = 18,
+    MCP_BOX_STAGE_SECCOMP = 19,
+    MCP_BOX_STAGE_EXEC = 20,
+    MCP_BOX_STAGE_SIGNALS = 21,
+} mcp_box_stage;
+
+/// One record on the report descriptor: the stage, the `errno`, and the index of the path,
+/// limit or rule it concerns (or -1). A note (`fatal` 0) is something the box went without.
+typedef struct {
+    int32_t stage;
+    int32_t error;
+    int32_t index;
+    int32_t fatal;
+} mcp_box_report;
+
+/// Everything the child needs, prepared before the spawn. Pointers stay valid for the call.
+typedef struct {
+    // What to run: `argv` and `envp` end with NULL.
+    const char *path;
+    char *const *argv;
+    char *const *envp;
+    /// The working directory, or NULL to keep the caller's.
+    const char *directory;
+    /// The child's standard input, output and error (-1 for error: this process's own 2).
+    /// Every descriptor given here must be 3 or higher.
+    int standard_input;
+    int standard_output;
+    int standard_error;
+    /// The write end of a close-on-exec pipe: the child writes `mcp_box_report`s to it, so
+    /// end of file with nothing written means the server was executed.
+    int report;
+
+    /// Linux `CLONE_NEW*` flags for the child: with `CLONE_NEWPID` the server is the first
+    /// process of its own PID namespace, and every process it starts ends with it. 0: no new
+    /// namespaces; the child starts a session (a process group) of its own instead.
+    int namespaces;
+    /// With `CLONE_NEWUSER`: the lines for `/proc/self/uid_map` and `gid_map`.
+    const char *uid_map;
+    const char *gid_map;
+
+    // In the new mount namespace.
+    /// Makes every mount read-only (recursively), then the writable paths writable again.
+    int read_only_mounts;
+    const char *const *writable_paths;
+    /// Per writable path: 1 to leave it read-only (it was read-only before the box).
+    const int *writable_stays_read_only;
+    size_t writable_count;
+    /// A tmpfs mounted on this directory, with these options (`size=…,mode=0700`); NULL: none.
+    const char *data_directory;
+    const char *data_mount_options;
+    /// Directories made in the tmpfs once it is mounted (absolute paths).
+    const char *const *data_subdirectories;
+    size_t data_subdirectory_count;
+    /// Mounts a fresh `/proc` for the new PID namespace (a note when the kernel refuses).
+    int mount_proc;
+
+    /// `cgroup.procs` files (open for writing) the child joins before anything else.
+    const int *cgroup_procs;
+    size_t cgroup_count;
+
+    /// Resource limits: `prlimit64(0, resource, {soft, hard})` each (`setrlimit` on Darwin).
+    const int *limit_resources;
+    const uint64_t *limit_soft;
+    const uint64_t *limit_hard;
+    size_t limit_count;
+
+    /// Empties the capability sets, bounding set and ambient set, locks the securebits
+    /// against root's privileges at `execve`, and sets `PR_SET_NO_NEW_PRIVS`.
+    int drop_privileges;
+    /// Joins a new, empty session keyring.
+    int new_session_keyring;
+
+    /// Landlock: 0 for none; else the size of `struct landlock_ruleset_attr` to pass (8, 16 or 24).
+    size_t landlock_attribute_size;
+    uint64_t landlock_handled_fs;
+    uint64_t landlock_handled_net;
+    uint64_t landlock_scoped;
+    /// Path-beneath rules: each path (a directory or a file) with its rights; a file's rights
+    /// are narrowed to those a file can have.
+    const char *const *rule_paths;
+    const uint64_t *rule_rights;
+    size_t rule_count;
+
+    /// A classic BPF program (`struct sock_filter`s, 8 bytes each) installed with
+    /// `PR_SET_SECCOMP` just before `execve`; NULL for none.
+    const uint64_t *filter;
+    size_t filter_length;
+} mcp_box_spec;
+
+/// Starts the boxed child; returns its process id, or -1 with `errno` set when it could not
+/// be started at all. Set-up failures in the child come through `spec->report`.
+///
+/// On Linux the child is made with `clone(CLONE_VM | CLONE_VFORK | namespaces)` on a stack of
+/// its own, as `posix_spawn` does: the caller's thread waits until the child has executed the
+/// server or failed, so when this returns, everything the child reported is in the pipe.
+pid_t mcp_box_spawn(const mcp_box_spec *spec);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
