@@ -55,6 +55,8 @@ def io_uring(_):
 def daemons(token):
     # A child that sleeps, and a double-forked daemon in a session of its own; both renamed
     # (argv[0]) so that the test can find them among the system's processes.
+    # Both hold the write end of a close-on-exec pipe: end of file once both have executed.
+    ready, held = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.execv("/bin/sleep", [token + "-child", "300"])
@@ -67,7 +69,10 @@ def daemons(token):
                 os.dup2(devnull, descriptor)
             os.execv("/bin/sleep", [token + "-daemon", "300"])
         os._exit(0)
+    os.close(held)
     os.waitpid(first, 0)
+    os.read(ready, 1)
+    os.close(ready)
     return "done: started %s-child and %s-daemon" % (token, token)
 
 

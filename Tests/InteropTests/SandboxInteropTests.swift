@@ -6,14 +6,9 @@ import Testing
 /// The reference servers in the default process box, through the library and the CLI.
 @Suite("Python SDK servers in the process box", .serialized, .timeLimit(.minutes(2)))
 struct SandboxInteropTests {
-    /// The default box, as the tests' launcher (a ThreadSanitizer build under TSan) can apply it.
-    static var defaultBox: Sandbox {
-        var box = Sandbox.standard
-        // A ThreadSanitizer-built launcher cannot run under an address-space limit; the
-        // Python servers themselves could.
-        if Sanitizers.threadSanitizerIsActive { box.memoryLimit = nil }
-        return box
-    }
+    /// The default box: the Python servers run in it as they are (no launcher, so nothing
+    /// built with ThreadSanitizer runs under its address-space limit).
+    static var defaultBox: Sandbox { Sandbox.standard }
 
     @Test("mcp-server-time works in the default box (library: ServerEndpoint.process boxes by default)",
           .enabled(if: PythonPeers.enabled, PythonPeers.skipComment))

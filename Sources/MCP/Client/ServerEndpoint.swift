@@ -11,7 +11,8 @@ public struct ServerEndpoint: Sendable {
     /// an environment allowlist and resource limits. Widen the box for what the server needs
     /// (a repository to write, the network), or pass `sandbox: nil` to run it with all of this
     /// process's rights. A box this system cannot enforce (no Landlock, say) is an error,
-    /// never silently dropped; see ``SandboxLauncher`` for the launcher it needs.
+    /// never silently dropped. No helper program is needed: the library applies the box in
+    /// the child it starts.
     ///
     /// ```swift
     /// var box = Sandbox.standard
