@@ -10,10 +10,12 @@ import Musl
 #endif
 internal import CMCPPlatform
 
-#if os(Linux) || os(macOS)
+// The wait family is unavailable on watchOS and tvOS, where no process can start another.
+#if !os(watchOS) && !os(tvOS)
 
 /// Starts a server in its box, with every rule applied by the child itself before `execve`:
-/// no launcher process, nothing of the box on any command line.
+/// no launcher process, nothing of the box on any command line. Linux and macOS; elsewhere
+/// (iOS, visionOS, where an app may not start processes) every spawn fails with `ENOSYS`.
 package enum BoxSpawn {
     /// What the child sets up, in the order it does (see `mcp_box_spec` in CMCPPlatform).
     package struct Request: Sendable {

@@ -106,7 +106,7 @@ final class BoxedLaunch: Sendable {
         }
         let started = try spawn(request, namespaces: false)
         return Started(processIdentifier: started.processIdentifier, leadsProcessGroup: true, notes: notes + started.notes)
-        #else
+        #elseif os(macOS)
         do {
             request.path = SandboxProfile.sandboxExec
             request.arguments = try plan.sandboxExecCommandLine()
@@ -115,6 +115,9 @@ final class BoxedLaunch: Sendable {
         }
         let started = try spawn(request)
         return Started(processIdentifier: started.processIdentifier, leadsProcessGroup: true, notes: started.notes)
+        #else
+        // Unreachable: ``SandboxLaunchPlan/enforcementProblem()`` refuses the box here first.
+        throw TransportError.launchFailure("cannot launch '\(plan.programName)' in its box: no process box on this platform")
         #endif
     }
 
@@ -163,7 +166,7 @@ final class BoxedLaunch: Sendable {
             throw Self.launchFailure(error, request: request, program: plan.programName)
         }
     }
-    #else
+    #elseif os(macOS)
     private func spawn(_ request: BoxSpawn.Request) throws -> (processIdentifier: Int32, notes: [String]) {
         do {
             let started = try BoxSpawn.spawn(request)
