@@ -2,10 +2,10 @@
 //
 // Linux: the child is cloned with CLONE_VM | CLONE_VFORK on a stack of its own, so it shares
 // the caller's memory until it executes the server: it must not write anything but its own
-// stack and the kernel. So it makes raw system calls (inline `syscall`/`svc`, which touch no
-// `errno` and go through no C-library or sanitizer code), and the caller blocks every signal
-// around the clone so that no handler of the caller's can run on the child's thread before
-// the child has reset them all.
+// stack and the kernel. So the clone itself and every call of the child are raw system calls
+// (inline `syscall`/`svc`, which touch no `errno` and go through no C-library or sanitizer
+// code), and the caller blocks every signal around the clone so that no handler of the
+// caller's can run on the child's thread before the child has reset them all.
 
 #define _GNU_SOURCE
 #include "CMCPPlatform.h"
@@ -356,6 +356,62 @@ BOX_NO_SANITIZE static int box_child(void *argument) {
     box_fail(&state, MCP_BOX_STAGE_EXEC, result, -1);
 }
 
+// clone(2) onto a stack of the child's own, calling `fn(arg)` there and ending the child with
+// its result, like the C library's `clone` but without it: a sanitizer's interceptor of
+// `clone` would run in the child on the caller's memory. Returns the child's id or -errno.
+long box_clone(unsigned long flags, void *stack, int (*fn)(void *), void *arg);
+#if defined(__x86_64__)
+__asm__(
+    ".text\n"
+    ".globl box_clone\n"
+    ".hidden box_clone\n"
+    ".type box_clone,@function\n"
+    "box_clone:\n"
+    "    andq $-16, %rsi\n"
+    "    subq $16, %rsi\n"
+    "    movq %rdx, 0(%rsi)\n"    // fn
+    "    movq %rcx, 8(%rsi)\n"    // arg
+    "    movl $56, %eax\n"        // SYS_clone(flags, newsp, parent_tid, child_tid, tls)
+    "    xorl %edx, %edx\n"
+    "    xorl %r10d, %r10d\n"
+    "    xorl %r8d, %r8d\n"
+    "    syscall\n"
+    "    testq %rax, %rax\n"
+    "    jnz 1f\n"
+    "    xorl %ebp, %ebp\n"       // the child, on its own stack
+    "    popq %rax\n"
+    "    popq %rdi\n"
+    "    call *%rax\n"
+    "    movl %eax, %edi\n"
+    "    movl $231, %eax\n"       // SYS_exit_group
+    "    syscall\n"
+    "    hlt\n"
+    "1:  ret\n"
+    ".size box_clone, .-box_clone\n");
+#else
+__asm__(
+    ".text\n"
+    ".globl box_clone\n"
+    ".hidden box_clone\n"
+    ".type box_clone,%function\n"
+    "box_clone:\n"
+    "    and x1, x1, #-16\n"
+    "    stp x2, x3, [x1, #-16]!\n"  // fn, arg
+    "    mov x2, xzr\n"               // SYS_clone(flags, newsp, parent_tid, tls, child_tid)
+    "    mov x3, xzr\n"
+    "    mov x4, xzr\n"
+    "    mov x8, #220\n"
+    "    svc #0\n"
+    "    cbnz x0, 1f\n"
+    "    mov x29, xzr\n"              // the child, on its own stack
+    "    ldp x1, x0, [sp], #16\n"
+    "    blr x1\n"
+    "    mov x8, #94\n"               // SYS_exit_group
+    "    svc #0\n"
+    "1:  ret\n"
+    ".size box_clone, .-box_clone\n");
+#endif
+
 pid_t mcp_box_spawn(const mcp_box_spec *spec) {
     const size_t stack_size = 256 * 1024;
     void *stack = mmap(0, stack_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -363,14 +419,16 @@ pid_t mcp_box_spawn(const mcp_box_spec *spec) {
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
-    int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | spec->namespaces;
-    pid_t pid = clone(box_child, (char *)stack + stack_size, flags, (void *)spec);
-    int saved = errno;
+    unsigned long flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (unsigned long)(unsigned int)spec->namespaces;
+    long result = box_clone(flags, (char *)stack + stack_size, box_child, (void *)spec);
     pthread_sigmask(SIG_SETMASK, &previous, 0);
     // CLONE_VFORK: the child has executed the server or ended, and no longer uses its stack.
     munmap(stack, stack_size);
-    errno = saved;
-    return pid;
+    if (result < 0) {
+        errno = (int)-result;
+        return -1;
+    }
+    return (pid_t)result;
 }
 
 #elif defined(__APPLE__)

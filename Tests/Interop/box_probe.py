@@ -259,6 +259,36 @@ def scan(secret):
     return "done: found in %s" % (", ".join(places) or "nothing")
 
 
+WATCH = {"stop": None, "found": [], "passes": 0, "thread": None}
+
+
+def watch_start(secret):
+    # Scans every process's command line and environment, again and again, until
+    # watch-stop: what a daemon left behind by an earlier box could do while later boxes
+    # are launched.
+    stop = threading.Event()
+
+    def loop():
+        while not stop.is_set():
+            found = scan(secret)
+            if not found.endswith("nothing"):
+                WATCH["found"].append(found)
+            WATCH["passes"] += 1
+
+    WATCH.update(stop=stop, found=[], passes=0, thread=threading.Thread(target=loop, daemon=True))
+    WATCH["thread"].start()
+    return "done: watching"
+
+
+def watch_stop(_):
+    WATCH["stop"].set()
+    WATCH["thread"].join()
+    found = sorted(set(WATCH["found"]))
+    if found:
+        return "done: after %d passes, %s" % (WATCH["passes"], "; ".join(found))
+    return "stopped: not found in %d passes" % WATCH["passes"]
+
+
 def identity(_):
     return "done: pid %d uid %d" % (os.getpid(), os.getuid())
 
@@ -267,7 +297,7 @@ ACTIONS = {
     "tfo": tfo, "io_uring": io_uring, "daemons": daemons, "keyring": keyring, "read": read, "metadata": metadata,
     "inotify": inotify, "descriptor": descriptor, "udp": udp, "unix": unix, "netlink": netlink, "vsock": vsock,
     "socketpair": socket_pair, "processes": processes, "threads": threads, "memory": memory, "files": files,
-    "env": environment, "scan": scan, "identity": identity,
+    "env": environment, "scan": scan, "identity": identity, "watch-start": watch_start, "watch-stop": watch_stop,
 }
 
 

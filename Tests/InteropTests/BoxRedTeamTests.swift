@@ -249,6 +249,24 @@ struct BoxRedTeamTests {
         await client.close()
     }
 
+    /// Finding 4, as the red team did it: a daemon of one box read the launch plans (with
+    /// `--pass-env` tokens and a configuration's `env`) of the boxes launched after it.
+    @Test("A process of one box, watching every process, never sees the secret of a box launched after it")
+    func watcherSeesNoLaterSecret() async throws {
+        let watcher = try RedTeamProbe.launch(sandbox: RedTeamProbe.box())
+        let watching = try await RedTeamProbe.connect(watcher)
+        let secret = "later-secret-\(UUID().uuidString)"
+        #expect(try await RedTeamProbe.attempt(watching, "watch-start", secret) == "done: watching")
+        for _ in 0..<3 {
+            let later = RedTeamProbe.box { $0.environment["PROBE_TOKEN"] = secret }
+            let text = try await RedTeamProbe.attempt("env", "PROBE_TOKEN", sandbox: later)
+            #expect(text == "done: PROBE_TOKEN=\(secret)")
+        }
+        let seen = try await RedTeamProbe.attempt(watching, "watch-stop")
+        await watching.close()
+        #expect(seen.hasPrefix("stopped: not found"), "\(seen)")
+    }
+
     /// Finding 9: a descriptor the caller left open was readable.
     @Test("A descriptor this process left open (not close-on-exec) does not reach the boxed server", arguments: [true, false])
     func inheritedDescriptor(boxed: Bool) async throws {
