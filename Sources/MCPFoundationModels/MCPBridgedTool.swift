@@ -26,13 +26,16 @@ public import MCP
 ///    arrives as an integer; keys keep the model's order);
 /// 2. validates them against the tool's original `inputSchema`; a mismatch goes back to the
 ///    model as a tool error naming each problem, and the server is not called;
-/// 3. asks the ``ToolPolicy`` when the tool writes, deletes or reaches the network (its
+/// 3. makes the arguments the tool will receive: secrets (also encoded, or in parts across
+///    the conversation's calls) and the frame's boundary removed, for every server;
+/// 4. asks the ``ToolPolicy`` when the tool writes, deletes or reaches the network (its
 ///    annotations, or the app's ``ToolTrust``), through the session's ``DataFlowGuard``,
-///    which holds such calls for a person once the session has read private data or
-///    untrusted content; a denial goes back to the model as a tool error;
-/// 4. calls the tool (arguments to a server in another process with secrets redacted) and
-///    returns its result as text framed as this tool's output, secrets redacted (see
-///    ``ToolOutputFormat``): a result with `isError` is a tool error the model can act on.
+///    which holds such calls — and calls of any tool whose arguments leave the app — for a
+///    person once the session has read private data or untrusted content; a denial goes
+///    back to the model as a tool error;
+/// 5. sends exactly the arguments that were approved and returns the result as text framed
+///    as this tool's output, cleaned and then redacted (see ``ToolOutputFormat``): a result
+///    with `isError` is a tool error the model can act on.
 ///
 /// Every call has a deadline (``timeout``, 30 s unless given, in process too) and a limit
 /// on the size of its result (``maximumResultBytes``, enforced while the result is read); a
@@ -86,6 +89,14 @@ public struct MCPBridgedTool: Sendable {
     }
     /// The server's label (by default its `serverInfo.name`), which ``ToolTrust`` rules name.
     public let server: String
+    /// Where the server runs (``ToolTrust/origin(ofServer:connectedInProcess:)``).
+    public let origin: ToolTrust.Origin
+    /// Whether the tool's arguments leave the app: a tool of a server in another process is a
+    /// way out whatever its annotations say, unless the app marked it contained.
+    public let sendsArgumentsOut: Bool
+    /// Which tool this is, for permissions given for the session; `nil` without a listed
+    /// definition.
+    public let identity: ToolIdentity?
     /// Where the tool's calls are reported, and what limits their output in a turn.
     public let monitor: ToolCallMonitor?
     /// The defences this tool's calls go through.
@@ -110,6 +121,9 @@ public struct MCPBridgedTool: Sendable {
         self.timeout = Self.defaultTimeout
         self.maximumResultBytes = Self.maximumResultBytes(for: .onDevice)
         self.server = client.serverInfo.name
+        self.origin = ToolTrust().origin(ofServer: client.serverInfo.name, connectedInProcess: client.isInProcess)
+        self.sendsArgumentsOut = origin == .outOfProcess
+        self.identity = nil
         self.monitor = nil
         self.defences = Defences()
         let state = DataFlowGuard()
@@ -154,6 +168,10 @@ public struct MCPBridgedTool: Sendable {
         self.conversion = conversion
         let server = server ?? client.serverInfo.name
         self.server = server
+        let origin = defences.trust.origin(ofServer: server, connectedInProcess: client.isInProcess)
+        self.origin = origin
+        self.sendsArgumentsOut = defences.trust.sendsArgumentsOut(tool: tool.name, server: server, origin: origin)
+        self.identity = ToolIdentity(server: server, definition: tool, client: client)
         self.monitor = monitor
         self.effects = defences.trust.effects(ofTool: tool.name, server: server, declared: ToolEffects(annotations: tool.annotations))
         self.policy = policy

@@ -222,6 +222,8 @@ public actor MCPSessionProvider {
             reasons.append(.trimmed)
         }
         selection = chosen
+        // The model reads the chosen tools' definitions: an untrusted server's are untrusted content.
+        await dataFlowGuard.recordDefinitions(of: tools)
         if let current, reasons.isEmpty {
             startTurn(used: fixed + historyTokens, contextSize: contextSize)
             return current
@@ -233,7 +235,11 @@ public actor MCPSessionProvider {
     }
 
     /// Answers `prompt` in the turn's session, recovering once from an overflow.
+    ///
+    /// The prompt is the user's own text: when ``Defences/promptClassifier`` (or a
+    /// configured secret) finds private data in it, the conversation has read private data.
     public func respond(to prompt: String) async throws -> String {
+        await dataFlowGuard.recordPrompt(marks: configuration.defences.marks(ofPrompt: prompt))
         let session = try await session(for: prompt)
         do {
             return try await session.respond(to: prompt).content
@@ -263,6 +269,7 @@ public actor MCPSessionProvider {
     }
 
     private func stream(_ prompt: String, into continuation: AsyncThrowingStream<String, any Error>.Continuation) async throws {
+        await dataFlowGuard.recordPrompt(marks: configuration.defences.marks(ofPrompt: prompt))
         let session = try await session(for: prompt)
         do {
             for try await snapshot in session.streamResponse(to: prompt) {
@@ -297,11 +304,19 @@ public actor MCPSessionProvider {
         eventSink.yield(.toolListChanged(server: server ?? servers.first?.name ?? ""))
     }
 
-    /// Starts a new conversation: the next turn gets a fresh session.
-    public func reset() {
+    /// Starts a new conversation: the next turn gets a fresh session, a new frame boundary,
+    /// and no permission given for the old one.
+    ///
+    /// What the old conversation read still counts for the data-flow guard, because its
+    /// answers (which can carry private data and injected orders) may be fed into the new one:
+    /// a tool that could carry data out still waits for a person. Pass `clearingDataFlow: true`
+    /// only when nothing of the old conversation reaches the new one (say, the user started
+    /// a new chat and typed its first prompt).
+    public func reset(clearingDataFlow: Bool = false) async {
+        let earlier = clearingDataFlow ? [] : await dataFlowGuard.sources
         current = nil
         currentTools = []
-        dataFlowGuard = DataFlowGuard()
+        dataFlowGuard = DataFlowGuard(carrying: earlier)
         entryTokens = [:]
         catalog = nil
     }

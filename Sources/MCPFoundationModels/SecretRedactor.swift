@@ -121,3 +121,17 @@ public struct SecretRedactor: Hashable, Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension SecretRedactor {
+    /// A configured secret's parts found in arguments, for the data-flow guard's count.
+    struct PartsLabel: Hashable, Sendable {
+        var key: String
+        var label: String
+        var threshold: Int
+    }
+
+    /// The parts of configured secrets in `arguments`: which characters of each secret they hold.
+    func secretParts(in arguments: JSONObject) -> [(label: PartsLabel, parts: Set<Int>)] {
+        []
+    }
+}
