@@ -62,25 +62,26 @@ public struct SecretRedactor: Hashable, Sendable {
     public static func mark(_ kind: String) -> String { "[redacted: \(kind)]" }
 
     /// `text` with every secret replaced by its mark.
+    ///
+    /// Secrets are found as a reader could rebuild them (see the type's overview): a secret
+    /// broken by invisible characters is found and replaced with the characters inside it, so
+    /// removing invisible characters later cannot rebuild it.
     public func redact(_ text: String) -> Result {
-        var kinds: [String] = []
-        var current = text
-        for secret in secrets {
-            for form in Set([secret.value, Self.percentEncoded(secret.value)]) where current.contains(form) {
-                let count = current.ranges(of: form).count
-                current = current.replacing(form, with: Self.mark(secret.label))
-                kinds += Array(repeating: secret.label, count: count)
-            }
+        let original = Array(text.unicodeScalars)
+        let found = SecretScan(secrets: secrets, findsShapes: detectsWellKnownShapes).findings(in: original)
+        guard !found.isEmpty else { return Result(text: text, kinds: []) }
+        var scalars = String.UnicodeScalarView()
+        var copied = 0
+        for finding in found {
+            scalars.append(contentsOf: original[copied..<finding.range.lowerBound])
+            scalars.append(contentsOf: Self.mark(finding.kind).unicodeScalars)
+            copied = finding.range.upperBound
         }
-        if detectsWellKnownShapes {
-            let (scanned, found) = ShapeScanner.redact(current)
-            current = scanned
-            kinds += found
-        }
-        return Result(text: current, kinds: kinds)
+        scalars.append(contentsOf: original[copied...])
+        return Result(text: String(scalars), kinds: found.map(\.kind))
     }
 
-    /// `value` with every string in it redacted (object keys are kept); `kinds` collects what was removed.
+    /// `value` with every string in it redacted, object keys too; `kinds` collects what was removed.
     public func redact(_ value: JSONValue, kinds: inout [String]) -> JSONValue {
         switch value {
         case .string(let text):
@@ -96,29 +97,15 @@ public struct SecretRedactor: Hashable, Sendable {
         }
     }
 
-    /// `object` with every string in it redacted; `kinds` collects what was removed.
+    /// `object` with every string in it redacted, keys too; `kinds` collects what was removed.
     public func redact(_ object: JSONObject, kinds: inout [String]) -> JSONObject {
         var result = JSONObject()
         for (key, value) in object {
-            result[key] = redact(value, kinds: &kinds)
+            let redactedKey = redact(key)
+            kinds += redactedKey.kinds
+            result[redactedKey.text] = redact(value, kinds: &kinds)
         }
         return result
-    }
-
-    /// `value` with bytes outside the URL-unreserved set written as `%XX`.
-    static func percentEncoded(_ value: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                bytes.append(byte)
-            default:
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -130,8 +117,38 @@ extension SecretRedactor {
         var threshold: Int
     }
 
-    /// The parts of configured secrets in `arguments`: which characters of each secret they hold.
+    /// The parts of configured secrets in `arguments` (keys and strings, numbers as text):
+    /// which characters of each secret's letters and digits they hold, in any view.
     func secretParts(in arguments: JSONObject) -> [(label: PartsLabel, parts: Set<Int>)] {
-        []
+        let scan = SecretScan(secrets: secrets, findsShapes: false)
+        guard !scan.needles.isEmpty else { return [] }
+        var leaves: [String] = []
+        func collect(_ value: JSONValue) {
+            switch value {
+            case .string(let text): leaves.append(text)
+            case .int, .double: leaves.append(value.description)
+            case .array(let items): items.forEach(collect)
+            case .object(let object):
+                for (key, item) in object {
+                    leaves.append(key)
+                    collect(item)
+                }
+            default: break
+            }
+        }
+        collect(.object(arguments))
+        var covered: [Int: Set<Int>] = [:]
+        // Each leaf alone, and all of them joined: a secret split between two arguments.
+        for text in leaves + [leaves.joined(), leaves.joined(separator: ",")] {
+            for (index, parts) in scan.parts(in: Array(text.unicodeScalars)) { covered[index, default: []].formUnion(parts) }
+        }
+        return covered.sorted { $0.key < $1.key }.map { index, parts in
+            let needle = scan.needles[index]
+            let length = needle.alphanumerics.count
+            let label = PartsLabel(
+                key: String(String.UnicodeScalarView(needle.folded.compactMap(Unicode.Scalar.init))), label: needle.label,
+                threshold: max(SecretScan.partLength, (length * 3 + 4) / 5))
+            return (label, parts)
+        }
     }
 }
