@@ -16,7 +16,7 @@ extension MCPBridgedTool {
         var removed: [String] = []
         // Every server, in process too, gets no secret and never the frame's boundary; the
         // approver sees these very arguments.
-        let outbound = Self.withoutBoundary(defences.secrets.redact(arguments, kinds: &removed), boundary: dataFlowGuard.frame.boundary)
+        let outbound = Self.withoutBoundary(defences.secrets.redact(arguments, kinds: &removed), frame: dataFlowGuard.frame)
         if let secret = await dataFlowGuard.screenParts(of: outbound, redactor: defences.secrets) {
             let reason = "declined: the arguments, with what this conversation already sent, would spell out the \(secret)"
             defences.report(DefenceEvent(kind: .declined, tool: name, message: reason))
@@ -89,18 +89,19 @@ extension MCPBridgedTool {
         return (rendered.text, result.isError, outputFormat.wouldCut(result))
     }
 
-    /// `arguments` with the frame's boundary replaced wherever a string holds it.
-    static func withoutBoundary(_ arguments: JSONObject, boundary: String) -> JSONObject {
+    /// `arguments` with the frame's boundary replaced wherever a string or a key holds it, in
+    /// any case, width or spelling (see ``ToolOutputFrame/scrubbingBoundary(from:)``).
+    static func withoutBoundary(_ arguments: JSONObject, frame: ToolOutputFrame) -> JSONObject {
         func scrub(_ value: JSONValue) -> JSONValue {
             switch value {
-            case .string(let text) where text.contains(boundary): .string(text.replacing(boundary, with: "[boundary]"))
+            case .string(let text): .string(frame.scrubbingBoundary(from: text))
             case .array(let items): .array(items.map(scrub))
-            case .object(let object): .object(JSONObject(object.map { ($0.key, scrub($0.value)) }, uniquingKeysWith: { $1 }))
+            case .object(let object): .object(withoutBoundary(object, frame: frame))
             default: value
             }
         }
         var result = JSONObject()
-        for (key, value) in arguments { result[key] = scrub(value) }
+        for (key, value) in arguments { result[frame.scrubbingBoundary(from: key)] = scrub(value) }
         return result
     }
 }
