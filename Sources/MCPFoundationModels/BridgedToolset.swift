@@ -69,6 +69,9 @@ public struct BridgedToolset: Sendable {
                 bridged = try MCPBridgedTool(
                     tool: tool, client: client, name: names.modelName(for: tool.name), policy: configuration.policy,
                     budget: budget, timeout: configuration.toolTimeout, defences: configuration.defences, dataFlowGuard: state)
+            } catch let error as UntrustedDefinitionError {
+                excluded.append(Exclusion(serverName: tool.name, reason: error.reason))
+                continue
             } catch {
                 excluded.append(Exclusion(serverName: tool.name, reason: "its input schema cannot be bridged: \(error)"))
                 continue

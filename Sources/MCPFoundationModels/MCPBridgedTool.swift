@@ -149,26 +149,71 @@ public struct MCPBridgedTool: Sendable {
     ///   - server: The server's label for ``ToolTrust`` rules and events; by default its
     ///     `serverInfo.name`.
     ///   - monitor: Receives the tool's call events and limits its output to the turn's room.
-    /// - Throws: `GenerationSchema.SchemaError` if FoundationModels rejects the converted
-    ///   schema (which unique naming rules out).
+    ///
+    /// The definition of a tool of a server out of process is untrusted: it is screened
+    /// (``UntrustedText/definitionFindings(of:otherTools:)``) unless
+    /// ``Defences/cleansUntrustedText`` is off. A description, title or parameter description
+    /// that reads as orders to the model is withheld from it (the model reads `Calls the tool
+    /// NAME.` instead); a name, property name, enum or const value, default or example that
+    /// does, or that hides invisible characters, cannot be withheld without changing the tool,
+    /// so the tool is not bridged. Each is reported as a ``DefenceEvent/Kind/withheld`` event.
+    ///
+    /// - Throws: ``UntrustedDefinitionError`` for a tool that is not bridged for what its
+    ///   definition says; `GenerationSchema.SchemaError` if FoundationModels rejects the
+    ///   converted schema (which unique naming rules out).
     public init(
         tool: MCPCore.ToolDefinition, client: MCPClient, name: String? = nil, policy: ToolPolicy = .readOnly,
         budget: ContextBudget = .onDevice, timeout: Duration? = nil, defences: Defences = Defences(),
         dataFlowGuard: DataFlowGuard? = nil, server: String? = nil, monitor: ToolCallMonitor? = nil
     ) throws {
+        try self.init(
+            tool: tool, client: client, name: name, policy: policy, budget: budget, timeout: timeout, defences: defences,
+            dataFlowGuard: dataFlowGuard, server: server, monitor: monitor, otherTools: [])
+    }
+
+    /// Bridges a tool the server listed; `otherTools` are the names of other servers' tools,
+    /// which its definition must not mention.
+    init(
+        tool: MCPCore.ToolDefinition, client: MCPClient, name: String?, policy: ToolPolicy, budget: ContextBudget,
+        timeout: Duration?, defences: Defences, dataFlowGuard: DataFlowGuard?, server: String?, monitor: ToolCallMonitor?,
+        otherTools: Set<String>
+    ) throws {
         let modelName = name ?? ToolNameMap.sanitized(tool.name)
-        let inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema
+        let server = server ?? client.serverInfo.name
+        let origin = defences.trust.origin(ofServer: server, connectedInProcess: client.isInProcess)
+        // What the model reads of an untrusted definition: screened first.
+        var shown = tool
+        var withheld: Set<String> = []
+        if origin == .outOfProcess, defences.cleansUntrustedText {
+            let findings = UntrustedText.definitionFindings(of: tool, otherTools: otherTools)
+            let values = findings.filter(\.isValue)
+            if !values.isEmpty {
+                let error = UntrustedDefinitionError(tool: tool.name, server: server, findings: values)
+                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "not bridged: \(error.reason)"))
+                throw error
+            }
+            let orders = findings.filter { $0.finding.kind != UntrustedText.invisibleCharacters }
+            withheld = Set(orders.map(\.field))
+            if withheld.contains("description") || withheld.contains("title") || withheld.contains("annotations/title") {
+                shown.description = nil
+                shown.title = nil
+                shown.annotations?.title = nil
+            }
+            for finding in orders {
+                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "withheld the \(finding.field) from the model: it \(finding.finding)"))
+            }
+        }
+        var inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema
+        if !withheld.isEmpty { inputSchema = UntrustedText.removingText(at: withheld, from: inputSchema, path: "inputSchema") }
         let conversion = try SchemaConversion(inputSchema: inputSchema, name: modelName)
         self.name = modelName
-        self.description = DescriptionCompactor.modelDescription(of: tool, budget: budget, cleans: defences.cleansUntrustedText)
+        self.description = DescriptionCompactor.modelDescription(of: shown, budget: budget, cleans: defences.cleansUntrustedText)
         self.parameters = conversion.schema
         self.client = client
         self.serverName = tool.name
         self.definition = tool
         self.conversion = conversion
-        let server = server ?? client.serverInfo.name
         self.server = server
-        let origin = defences.trust.origin(ofServer: server, connectedInProcess: client.isInProcess)
         self.origin = origin
         self.sendsArgumentsOut = defences.trust.sendsArgumentsOut(tool: tool.name, server: server, origin: origin)
         self.identity = ToolIdentity(server: server, definition: tool, client: client)

@@ -73,15 +73,23 @@ struct ToolCatalog: Sendable {
         }.map(\.element.server)
         names = Self.names(
             for: offered.map { Key(server: $0.server, tool: $0.tool.name) }, priority: priority, previous: previous?.names ?? [:])
+        // Each server's tools by every name they go by, so a definition that names another server's tool is caught.
+        var namesByServer: [String: Set<String>] = [:]
+        for (key, name) in names { namesByServer[key.server, default: []].formUnion([key.tool, name]) }
         for (server, client, definition) in offered {
             let key = Key(server: server, tool: definition.name)
             let modelName = names[key] ?? ToolNameMap.sanitized(definition.name)
+            let own = namesByServer[server] ?? []
+            let otherTools = namesByServer.filter { $0.key != server }.values.reduce(into: Set<String>()) { $0.formUnion($1) }.subtracting(own)
             let bridged: MCPBridgedTool
             do {
                 bridged = try MCPBridgedTool(
                     tool: definition, client: client, name: modelName, policy: configuration.policy, budget: configuration.budget,
                     timeout: configuration.toolTimeout, defences: configuration.defences, dataFlowGuard: dataFlowGuard,
-                    server: server, monitor: monitor)
+                    server: server, monitor: monitor, otherTools: otherTools)
+            } catch let error as UntrustedDefinitionError {
+                excluded.append(ToolSelection.Exclusion(name: modelName, serverName: definition.name, reason: error.reason))
+                continue
             } catch {
                 excluded.append(ToolSelection.Exclusion(
                     name: modelName, serverName: definition.name, reason: "its input schema cannot be bridged: \(error)"))

@@ -1,3 +1,4 @@
+import Foundation
 import MCP
 import Testing
 
@@ -49,5 +50,69 @@ struct DescriptionScreeningTests {
     @Test("Imperative but ordinary descriptions are not reported", arguments: TunedDescriptions.benign)
     func benign(_ text: String) {
         #expect(UntrustedText.instructionFindings(in: text).isEmpty, "\(UntrustedText.instructionFindings(in: text))")
+    }
+}
+
+extension DescriptionScreeningTests {
+    /// Names of other servers' tools, for the held-out and corpus checks.
+    static let otherServers: Set<String> = ["delete_repository", "send_message", "send_email", "web_fetch", "notes_read"]
+
+    @Test("Held out (never tuned on): at least 7 of the 8 poisoned descriptions are reported, none of the 10 ordinary ones")
+    func heldOut() {
+        let missed = HeldOutDescriptions.poisoned.filter { UntrustedText.instructionFindings(in: $0, otherTools: Self.otherServers).isEmpty }
+        let flagged = HeldOutDescriptions.benign.filter { !UntrustedText.instructionFindings(in: $0, otherTools: Self.otherServers).isEmpty }
+        print("""
+            Held-out descriptions: \(HeldOutDescriptions.poisoned.count - missed.count) of \(HeldOutDescriptions.poisoned.count) poisoned reported, \
+            \(flagged.count) of \(HeldOutDescriptions.benign.count) ordinary ones reported
+            """)
+        for text in missed { print("  missed: \(text)") }
+        for text in flagged { print("  false positive: \(text)") }
+        #expect(missed.count <= 1)
+        #expect(flagged.isEmpty)
+    }
+
+    @Test("A description that names another server's tool is reported; its own tools and generic words are not")
+    func mentionsOfOtherTools() {
+        let others: Set<String> = ["send_message", "fetch", "delete_repository"]
+        #expect(UntrustedText.instructionFindings(in: "Use send_message to reply.", otherTools: others).map(\.kind) == ["mentions another server's tool"])
+        #expect(UntrustedText.instructionFindings(in: "Fetches a page; use list_pages first.", otherTools: others).isEmpty)
+        #expect(UntrustedText.instructionFindings(in: "Deletes a repository (see delete_repository_rule).", otherTools: others).isEmpty)
+    }
+
+    /// Every tool of the shared corpus with what screening finds in it, each server's tools
+    /// judged with the other servers' tool names as context.
+    static func corpusFindings() -> [(tool: ListedTool, findings: [DefinitionFinding])] {
+        var namesByFile: [String: Set<String>] = [:]
+        for listed in ListedTool.all { namesByFile[listed.file, default: []].insert(listed.tool.name) }
+        return ListedTool.all.map { listed in
+            let own = namesByFile[listed.file] ?? []
+            let others = namesByFile.filter { $0.key != listed.file }.values.reduce(into: Set<String>()) { $0.formUnion($1) }.subtracting(own)
+            return (listed, UntrustedText.definitionFindings(of: listed.tool, otherTools: others))
+        }
+    }
+
+    @Test("False positives on the real, benign tool definitions of ../shared/schemas: under 2 % of the tools")
+    func falsePositiveRate() throws {
+        let results = Self.corpusFindings()
+        try #require(results.count >= 150, "the corpus was not found at \(Paths.schemas.path)")
+        let flagged = results.filter { !$0.findings.isEmpty }
+        let strings = results.reduce(0) { $0 + Self.stringCount(of: $1.tool.tool) }
+        let rate = Double(flagged.count) / Double(results.count)
+        print("Description screening over \(results.count) real tools (\(Set(results.map(\.tool.file)).count) servers, \(strings) strings): \(flagged.count) flagged (\(String(format: "%.1f", rate * 100)) %)")
+        for (tool, findings) in flagged { print("  flagged: \(tool.testDescription): \(findings)") }
+        #expect(rate < 0.02)
+    }
+
+    /// The strings of a definition the screening reads.
+    static func stringCount(of tool: MCPCore.ToolDefinition) -> Int {
+        func count(_ value: JSONValue) -> Int {
+            switch value {
+            case .string: 1
+            case .array(let items): items.reduce(0) { $0 + count($1) }
+            case .object(let object): object.reduce(0) { $0 + 1 + count($1.value) }
+            default: 0
+            }
+        }
+        return 1 + (tool.description == nil ? 0 : 1) + (tool.title == nil ? 0 : 1) + count(tool.inputSchema)
     }
 }
