@@ -47,6 +47,9 @@ public actor DataFlowGuard {
     private var definitionRevisions: [String: Int] = [:]
     /// Which characters of each configured secret left in the conversation's arguments.
     private var sentParts: [String: Set<Int>] = [:]
+    /// Secrets of well-known shapes the user's prompts held: known values from then on, so
+    /// their parts are found in arguments as a configured secret's are.
+    public private(set) var learnedSecrets: [SecretRedactor.Secret] = []
 
     private struct Grant {
         var generation: Int
@@ -61,8 +64,11 @@ public actor DataFlowGuard {
 
     /// A guard for a new conversation that still counts what `earlier` sources read (their
     /// answers may be fed into it), with a fresh random frame.
-    public init(carrying earlier: [DataFlowConcern.Source], frame: ToolOutputFrame = ToolOutputFrame()) {
+    public init(
+        carrying earlier: [DataFlowConcern.Source], secrets: [SecretRedactor.Secret] = [], frame: ToolOutputFrame = ToolOutputFrame()
+    ) {
         self.frame = frame
+        self.learnedSecrets = secrets
         self.sources = earlier.map { source in
             var carried = source
             if carried.kind != .toolDefinitions { carried.kind = .earlierConversation }
@@ -85,6 +91,24 @@ public actor DataFlowGuard {
     /// when the app's classifier found private data in it).
     public func recordPrompt(marks: ToolTrust.DataMarks) {
         record(DataFlowConcern.Source(tool: "prompt", marks: marks, kind: .prompt))
+    }
+
+    /// Records the user's `prompt`, which contains `marks`, and learns the secrets of
+    /// well-known shapes it holds (see ``learnedSecrets``).
+    public func recordPrompt(_ prompt: String, marks: ToolTrust.DataMarks) {
+        recordPrompt(marks: marks)
+        for secret in SecretRedactor.shapedSecrets(in: prompt) where !learnedSecrets.contains(secret) {
+            learnedSecrets.append(secret)
+        }
+    }
+
+    /// `base` with the secrets this conversation learned added (when `base` finds the
+    /// well-known shapes: they are what is learned).
+    func redactor(adding base: SecretRedactor) -> SecretRedactor {
+        guard base.detectsWellKnownShapes, !learnedSecrets.isEmpty else { return base }
+        var redactor = base
+        redactor.secrets += learnedSecrets.filter { !redactor.secrets.contains($0) }
+        return redactor
     }
 
     /// Records that the model reads the definitions of the untrusted server labelled `server`

@@ -14,10 +14,12 @@ extension MCPBridgedTool {
     /// for approval with exactly those, sends them, and returns the framed, redacted result.
     func defendedCall(_ arguments: JSONObject) async throws -> String {
         var removed: [String] = []
-        // Every server, in process too, gets no secret and never the frame's boundary; the
-        // approver sees these very arguments.
-        let outbound = Self.withoutBoundary(defences.secrets.redact(arguments, kinds: &removed), frame: dataFlowGuard.frame)
-        if let secret = await dataFlowGuard.screenParts(of: outbound, redactor: defences.secrets) {
+        // Every server, in process too, gets no secret (configured, of a known shape, or one
+        // the user's prompt held) and never the frame's boundary; the approver sees these very
+        // arguments.
+        let secrets = await dataFlowGuard.redactor(adding: defences.secrets)
+        let outbound = Self.withoutBoundary(secrets.redact(arguments, kinds: &removed), frame: dataFlowGuard.frame)
+        if let secret = await dataFlowGuard.screenParts(of: outbound, redactor: secrets) {
             let reason = "declined: the arguments, with what this conversation already sent, would spell out the \(secret)"
             defences.report(DefenceEvent(kind: .declined, tool: name, message: reason))
             monitor?.report(.toolCallDeclined(ToolCallDecline(tool: name, reason: reason)))

@@ -239,7 +239,7 @@ public actor MCPSessionProvider {
     /// The prompt is the user's own text: when ``Defences/promptClassifier`` (or a
     /// configured secret) finds private data in it, the conversation has read private data.
     public func respond(to prompt: String) async throws -> String {
-        await dataFlowGuard.recordPrompt(marks: configuration.defences.marks(ofPrompt: prompt))
+        await dataFlowGuard.recordPrompt(prompt, marks: configuration.defences.marks(ofPrompt: prompt))
         let session = try await session(for: prompt)
         do {
             return try await session.respond(to: prompt).content
@@ -269,7 +269,7 @@ public actor MCPSessionProvider {
     }
 
     private func stream(_ prompt: String, into continuation: AsyncThrowingStream<String, any Error>.Continuation) async throws {
-        await dataFlowGuard.recordPrompt(marks: configuration.defences.marks(ofPrompt: prompt))
+        await dataFlowGuard.recordPrompt(prompt, marks: configuration.defences.marks(ofPrompt: prompt))
         let session = try await session(for: prompt)
         do {
             for try await snapshot in session.streamResponse(to: prompt) {
@@ -314,9 +314,10 @@ public actor MCPSessionProvider {
     /// a new chat and typed its first prompt).
     public func reset(clearingDataFlow: Bool = false) async {
         let earlier = clearingDataFlow ? [] : await dataFlowGuard.sources
+        let secrets = clearingDataFlow ? [] : await dataFlowGuard.learnedSecrets
         current = nil
         currentTools = []
-        dataFlowGuard = DataFlowGuard(carrying: earlier)
+        dataFlowGuard = DataFlowGuard(carrying: earlier, secrets: secrets)
         entryTokens = [:]
         catalog = nil
     }

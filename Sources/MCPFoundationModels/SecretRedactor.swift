@@ -110,6 +110,14 @@ public struct SecretRedactor: Hashable, Sendable {
 }
 
 extension SecretRedactor {
+    /// The secrets of well-known shapes in `text`, as values with their kind as the label.
+    static func shapedSecrets(in text: String) -> [Secret] {
+        let bytes = Array(text.utf8)
+        return ShapeScanner.matches(in: bytes).map { match in
+            Secret(String(decoding: bytes[match.range], as: UTF8.self), label: match.kind)
+        }
+    }
+
     /// A configured secret's parts found in arguments, for the data-flow guard's count.
     struct PartsLabel: Hashable, Sendable {
         var key: String
