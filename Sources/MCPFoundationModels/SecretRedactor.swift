@@ -4,19 +4,29 @@ public import MCPCore
 ///
 /// Two kinds of secret are found:
 /// - **values the app configures** (``init(secrets:detectsWellKnownShapes:)``), such as the
-///   token of the app's own account, matched exactly and in their percent-encoded form;
+///   token of the app's own account, in any case;
 /// - **well-known shapes** (on by default): API keys (`sk-…`, `sk_live_…`, `AIza…`),
 ///   AWS access key ids (`AKIA…`, `ASIA…`), GitHub tokens (`ghp_…`, `github_pat_…`), Slack
 ///   tokens (`xoxb-…`), bearer tokens (`Bearer …`), JSON Web Tokens (`eyJ….….…`) and
 ///   private-key PEM blocks (`-----BEGIN … PRIVATE KEY-----` to its `END` line).
 ///
-/// The bridge redacts tool output before the model reads it, arguments before they go to a
-/// server in another process, and the text of ``DefenceEvent``s. Redaction is never silent:
-/// the mark names what was removed, and the result says how many of each kind.
+/// Both are found as a reader could rebuild them: across invisible characters (a zero-width
+/// space or a soft hyphen inside a token), Unicode tag characters, fullwidth and look-alike
+/// letters; reversed; percent-encoded; in base64 (standard or URL-safe, at any alignment) or
+/// hex (with separators or `0x` prefixes); as character codes. A configured value is also
+/// found spelled out with separators (`a c c t - t o k`), and a run of 8 or more of its
+/// letters and digits is redacted as a part of it. The mark says the form
+/// (`[redacted: account token (base64)]`). Parts shorter than that, spread over several
+/// calls, are counted by the ``DataFlowGuard``.
 ///
-/// - Complexity: One pass over the UTF-8 bytes with constant work per byte for the shapes
-///   (no regular expressions, so no catastrophic backtracking), plus one substring search
-///   per configured value.
+/// The bridge redacts tool output (after removing invisible characters) before the model
+/// reads it, the arguments every server receives (keys too) before the approver sees them,
+/// and the text of ``DefenceEvent``s. Redaction is never silent: the mark names what was
+/// removed, and the result says how many of each kind.
+///
+/// - Complexity: Linear in the text for each view (the text, its reversal and what its
+///   escapes, base64 and hex runs and numbers decode to), plus one search per configured
+///   value in each; no regular expressions, so no catastrophic backtracking.
 public struct SecretRedactor: Hashable, Sendable {
     /// A value the app knows is secret, and the name its mark shows.
     public struct Secret: Hashable, Sendable {

@@ -103,14 +103,30 @@ extension DescriptionScreeningTests {
         #expect(rate < 0.02)
     }
 
-    /// The strings of a definition the screening reads.
+    /// The strings of a definition the screening reads: name, title, description, and in the
+    /// schema descriptions, titles, property names and enum, const, default and example values.
     static func stringCount(of tool: MCPCore.ToolDefinition) -> Int {
-        func count(_ value: JSONValue) -> Int {
+        func values(_ value: JSONValue) -> Int {
             switch value {
             case .string: 1
-            case .array(let items): items.reduce(0) { $0 + count($1) }
-            case .object(let object): object.reduce(0) { $0 + 1 + count($1.value) }
+            case .array(let items): items.reduce(0) { $0 + values($1) }
+            case .object(let object): object.reduce(0) { $0 + values($1.value) }
             default: 0
+            }
+        }
+        func count(_ schema: JSONValue) -> Int {
+            switch schema {
+            case .array(let items): return items.reduce(0) { $0 + count($1) }
+            case .object(let object):
+                return object.reduce(0) { total, entry in
+                    switch entry.key {
+                    case "description", "title": return total + (entry.value.stringValue == nil ? 0 : 1)
+                    case "enum", "const", "default", "examples": return total + values(entry.value)
+                    case "properties": return total + (entry.value.objectValue?.reduce(0) { $0 + 1 + count($1.value) } ?? 0)
+                    default: return total + count(entry.value)
+                    }
+                }
+            default: return 0
             }
         }
         return 1 + (tool.description == nil ? 0 : 1) + (tool.title == nil ? 0 : 1) + count(tool.inputSchema)
