@@ -187,9 +187,17 @@ public actor MCPSessionProvider {
     /// for this prompt and the history's fit are unchanged (or while it is responding), else
     /// a new one that continues the conversation.
     ///
+    /// The prompt is the user's own text: when ``Defences/promptClassifier`` (or a
+    /// configured secret) finds private data in it, the conversation has read private data
+    /// from here on, and the secrets of known shapes it holds become known values (see
+    /// ``DataFlowGuard/recordPrompt(_:marks:)``). Pass the prompt the session will answer.
+    ///
     /// - Throws: What `tools/list` throws. A tool that cannot be bridged is left out and
     ///   reported in ``selection``'s exclusions.
     public func session(for prompt: String) async throws -> LanguageModelSession {
+        if !prompt.isEmpty {
+            await dataFlowGuard.recordPrompt(prompt, marks: configuration.defences.marks(ofPrompt: prompt))
+        }
         startWatching()
         if let current, current.isResponding { return current }
         var reasons: [SessionBuild.Reason] = []
@@ -234,12 +242,9 @@ public actor MCPSessionProvider {
             contextSize: contextSize)
     }
 
-    /// Answers `prompt` in the turn's session, recovering once from an overflow.
-    ///
-    /// The prompt is the user's own text: when ``Defences/promptClassifier`` (or a
-    /// configured secret) finds private data in it, the conversation has read private data.
+    /// Answers `prompt` in the turn's session (see ``session(for:)``), recovering once from an
+    /// overflow.
     public func respond(to prompt: String) async throws -> String {
-        await dataFlowGuard.recordPrompt(prompt, marks: configuration.defences.marks(ofPrompt: prompt))
         let session = try await session(for: prompt)
         do {
             return try await session.respond(to: prompt).content
@@ -269,7 +274,6 @@ public actor MCPSessionProvider {
     }
 
     private func stream(_ prompt: String, into continuation: AsyncThrowingStream<String, any Error>.Continuation) async throws {
-        await dataFlowGuard.recordPrompt(prompt, marks: configuration.defences.marks(ofPrompt: prompt))
         let session = try await session(for: prompt)
         do {
             for try await snapshot in session.streamResponse(to: prompt) {
@@ -337,11 +341,11 @@ public actor MCPSessionProvider {
             pinned: pinnedNames)
     }
 
-    /// The pinned tools' model names (the app may name them by server name).
+    /// The pinned tools' model names (the app may name them by server name: then the tool of
+    /// the first server in naming order, never a later or untrusted server's namesake).
     private var pinnedNames: Set<String> {
         guard !configuration.pinnedTools.isEmpty, let catalog else { return [] }
-        let pins = configuration.pinnedTools
-        return Set(catalog.candidates.filter { pins.contains($0.name) || pins.contains($0.serverName) }.map(\.name))
+        return catalog.pinned(configuration.pinnedTools)
     }
 
     /// A new catalog and the count of changes it reflects, when no catalog was listed yet or

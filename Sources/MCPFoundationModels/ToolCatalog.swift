@@ -29,11 +29,26 @@ struct ToolCatalog: Sendable {
     private(set) var names: [Key: String] = [:]
     /// The candidates indexed for ranking, once per catalog.
     private(set) var relevance = ToolRelevance([])
+    /// The servers in naming order: in-process servers first, then the provider's order.
+    private(set) var priority: [String] = []
 
     init() {}
 
     /// The candidates, in catalog order.
     var candidates: [ToolCandidate] { entries.map(\.candidate) }
+
+    /// The model names of the tools `pins` names: by model name, or by the server's name for
+    /// the tool — of the first server in ``priority`` that has it, so a later or untrusted
+    /// server's tool of the same name is not pinned with it.
+    func pinned(_ pins: Set<String>) -> Set<String> {
+        var result = Set(candidates.filter { pins.contains($0.name) }.map(\.name))
+        for pin in pins {
+            let matches = candidates.filter { $0.serverName == pin }
+            let rank = { (server: String?) in server.flatMap { self.priority.firstIndex(of: $0) } ?? Int.max }
+            if let first = matches.min(by: { rank($0.server) < rank($1.server) }) { result.insert(first.name) }
+        }
+        return result
+    }
 
     /// The bridged tool the model calls `name`.
     func tool(named name: String) -> MCPBridgedTool? {
@@ -71,6 +86,7 @@ struct ToolCatalog: Sendable {
             let ranks = [first, second].map { trust.origin(ofServer: $0.element.server, connectedInProcess: $0.element.client.isInProcess) == .inProcess ? 0 : 1 }
             return (ranks[0], first.offset) < (ranks[1], second.offset)
         }.map(\.element.server)
+        self.priority = priority
         names = Self.names(
             for: offered.map { Key(server: $0.server, tool: $0.tool.name) }, priority: priority, previous: previous?.names ?? [:])
         // Each server's tools by every name they go by, so a definition that names another server's tool is caught.
