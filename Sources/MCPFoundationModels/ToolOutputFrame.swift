@@ -106,9 +106,18 @@ public struct ToolOutputFrame: Hashable, Sendable {
         where folded.contains(token) {
             return true
         }
-        let plain = Self.structural(line)
-        if Self.hasTemplateToken(plain) { return true }
-        return Self.startsWithRole(plain)
+        // Template tokens need a bracket or a bar; only the head of a line can be a role.
+        if line.unicodeScalars.contains(where: { $0 == "<" || $0 == "[" || $0 == "|" || $0.value > 0x7E }),
+            Self.hasTemplateToken(Self.structural(line))
+        {
+            return true
+        }
+        // A role's head ends within its first 40 characters, or the line is a heading.
+        let head = line.unicodeScalars.prefix(40)
+        guard head.contains(where: { ":]>)}".unicodeScalars.contains($0) || $0.value > 0x7E }) || head.first == "#" || head.first == " " else {
+            return false
+        }
+        return Self.startsWithRole(Self.structural(line.prefix(64)))
     }
 
     /// Words that name a role or a template's marker, as skeletons.

@@ -34,7 +34,7 @@ public enum UntrustedText {
     /// Whether `scalar` is a control or invisible character that ``cleaned(_:)`` removes.
     public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x0A, 0x09: return false
+        case 0x20...0x7E, 0x0A, 0x09: return false
         case 0x00...0x1F, 0x7F...0x9F: return true
         case 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B...0x180F, 0x3164, 0xFFA0: return true
         case 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0xE0000...0xE007F: return true
@@ -63,6 +63,7 @@ public enum UntrustedText {
         switch value {
         case 0x30...0x39, 0x61...0x7A: return scalar
         case 0x41...0x5A: return Unicode.Scalar(value + 0x20)
+        case 0...0x7F: return nil
         case 0xFF10...0xFF19, 0xFF21...0xFF3A, 0xFF41...0xFF5A:
             // Fullwidth ASCII.
             return Unicode.Scalar(value - 0xFEE0).flatMap(folded)
