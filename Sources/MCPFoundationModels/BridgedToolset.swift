@@ -69,6 +69,9 @@ public struct BridgedToolset: Sendable {
                 bridged = try MCPBridgedTool(
                     tool: tool, client: client, name: names.modelName(for: tool.name), policy: configuration.policy,
                     budget: budget, timeout: configuration.toolTimeout, defences: configuration.defences, dataFlowGuard: state)
+            } catch let error as UntrustedDefinitionError {
+                excluded.append(Exclusion(serverName: tool.name, reason: error.reason))
+                continue
             } catch {
                 excluded.append(Exclusion(serverName: tool.name, reason: "its input schema cannot be bridged: \(error)"))
                 continue
@@ -109,12 +112,17 @@ public struct BridgedToolset: Sendable {
 /// Makes a session whose tools are every tool the server lists (within the on-device
 /// budget), as the seed sketch does.
 ///
-/// For a conversation that should follow tool list changes, use ``MCPSessionProvider``.
+/// The session does not pass its prompts through the bridge, so the data-flow guard cannot
+/// classify them: to have a private prompt count, pass a `dataFlowGuard` and call its
+/// ``DataFlowGuard/recordPrompt(marks:)`` before each `respond`. For a conversation that
+/// should follow tool list changes and classify its prompts, use ``MCPSessionProvider``.
 @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
 public func makeSession(
     client: MCPClient, model: SystemLanguageModel = .default,
-    configuration: MCPSessionProvider.Configuration = MCPSessionProvider.Configuration()
+    configuration: MCPSessionProvider.Configuration = MCPSessionProvider.Configuration(), dataFlowGuard: DataFlowGuard? = nil
 ) async throws -> LanguageModelSession {
-    let toolset = try BridgedToolset(listing: try await client.toolListing(), client: client, configuration: configuration)
+    let state = dataFlowGuard ?? DataFlowGuard()
+    let toolset = try BridgedToolset(listing: try await client.toolListing(), client: client, configuration: configuration, dataFlowGuard: state)
+    await state.recordDefinitions(of: toolset.tools)
     return LanguageModelSession(model: model, tools: toolset.tools, instructions: configuration.instructions)
 }

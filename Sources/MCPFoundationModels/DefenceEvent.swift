@@ -19,6 +19,9 @@ public struct DefenceEvent: Sendable, CustomStringConvertible {
         public static let redacted = Kind(rawValue: "redacted")
         /// Invisible characters or frame imitations were removed from a server's text.
         public static let cleaned = Kind(rawValue: "cleaned")
+        /// Part of an untrusted tool definition that reads as orders to the model was withheld
+        /// from it, or the tool was not bridged.
+        public static let withheld = Kind(rawValue: "withheld")
 
         public var description: String { rawValue }
     }

@@ -7,37 +7,46 @@ internal import MCP
 extension MCPBridgedTool {
     /// What the tool's output contains, for the data-flow guard.
     public var dataMarks: ToolTrust.DataMarks {
-        defences.trust.marks(ofTool: serverName, server: server)
+        defences.trust.marks(ofTool: serverName, server: server, origin: origin)
     }
 
-    /// Runs a call whose arguments are valid: asks for approval, sends the arguments, and
-    /// returns the framed, redacted result.
+    /// Runs a call whose arguments are valid: makes the arguments the tool will receive, asks
+    /// for approval with exactly those, sends them, and returns the framed, redacted result.
     func defendedCall(_ arguments: JSONObject) async throws -> String {
-        var argumentSecrets: [String] = []
-        let redacted = defences.secrets.redact(arguments, kinds: &argumentSecrets)
-        let request = ToolCallRequest(serverName: serverName, modelName: name, arguments: redacted, effects: effects, server: server)
-        let (approval, asked) = await dataFlowGuard.approval(for: request, policy: policy, guardsDataFlow: defences.guardsDataFlow)
+        var removed: [String] = []
+        // Every server, in process too, gets no secret (configured, of a known shape, or one
+        // the user's prompt held) and never the frame's boundary; the approver sees these very
+        // arguments.
+        let secrets = await dataFlowGuard.redactor(adding: defences.secrets)
+        let outbound = Self.withoutBoundary(secrets.redact(arguments, kinds: &removed), frame: dataFlowGuard.frame)
+        if let secret = await dataFlowGuard.screenParts(of: outbound, redactor: secrets) {
+            let reason = "declined: the arguments, with what this conversation already sent, would spell out the \(secret)"
+            defences.report(DefenceEvent(kind: .declined, tool: name, message: reason))
+            monitor?.report(.toolCallDeclined(ToolCallDecline(tool: name, reason: reason)))
+            return outputFormat.error("The call was not approved, so the tool did not run: \(reason).", toolName: name)
+        }
+        let request = ToolCallRequest(
+            serverName: serverName, modelName: name, arguments: outbound, effects: effects, server: server, origin: origin,
+            sendsArgumentsOut: sendsArgumentsOut, tool: identity)
+        let (approval, asked) = await dataFlowGuard.approval(
+            for: request, policy: policy, guardsDataFlow: defences.guardsDataFlow, client: client)
         if let reason = approval.denialReason {
             defences.report(DefenceEvent(kind: .declined, tool: name, message: reason))
             monitor?.report(.toolCallDeclined(ToolCallDecline(tool: name, reason: reason)))
             return outputFormat.error("The call was not approved, so the tool did not run: \(reason).", toolName: name)
         }
-        if !effects.isEmpty, asked.concern != nil || policy.approver != nil {
+        if asked.concern != nil || (!effects.isEmpty && policy.approver != nil) {
             defences.report(DefenceEvent(kind: .approved, tool: name, message: "allowed (\(approval))"))
         }
-        // A server in another process gets no secret, and never the frame's boundary.
-        var sent = arguments
-        if defences.trust.origin == .outOfProcess {
-            sent = Self.withoutBoundary(redacted, boundary: dataFlowGuard.frame.boundary)
-            if !argumentSecrets.isEmpty {
-                defences.report(DefenceEvent(
-                    kind: .redacted, tool: name, message: "removed \(argumentSecrets.joined(separator: ", ")) from the arguments"))
-            }
+        if !removed.isEmpty {
+            defences.report(DefenceEvent(kind: .redacted, tool: name, message: "removed \(removed.joined(separator: ", ")) from the arguments"))
         }
+        // Exactly what was approved.
+        let sent = asked.arguments
         let clock = ContinuousClock()
         let started = clock.now
         monitor?.report(.toolCallStarted(ToolCallStart(
-            tool: name, server: server, serverName: serverName, arguments: JSONValue.object(redacted).description)))
+            tool: name, server: server, serverName: serverName, arguments: JSONValue.object(sent).description)))
         let format = outputFormat.limited(to: monitor?.remainingCharacters)
         let output: (text: String, isError: Bool, wasCut: Bool)
         do {
@@ -62,7 +71,7 @@ extension MCPBridgedTool {
                 name: serverName, arguments: sent, timeout: timeout ?? Self.defaultTimeout, maximumResultBytes: maximumResultBytes)
         } catch let error as JSONRPCError {
             let failure = outputFormat.failure("The server rejected the call: \(error.message) (\(error.code)).", toolName: name)
-            await dataFlowGuard.recordRead(tool: name, marks: dataMarks)
+            await dataFlowGuard.recordRead(tool: name, server: server, marks: dataMarks)
             return (failure.text, true, false)
         } catch MCPClientError.resultTooLarge {
             // Refused while it was read: none of it reached this process whole, nor the model.
@@ -70,11 +79,11 @@ extension MCPBridgedTool {
                 "The output was cut: the tool's result is larger than the \(maximumResultBytes) bytes this app reads for one call, "
                     + "so none of it was read. Ask for less (a narrower query, fewer items) and call \(name) again.",
                 toolName: name)
-            await dataFlowGuard.recordRead(tool: name, marks: dataMarks)
+            await dataFlowGuard.recordRead(tool: name, server: server, marks: dataMarks)
             return (failure.text, true, true)
         }
         let rendered = outputFormat.rendered(result, toolName: name)
-        await dataFlowGuard.recordRead(tool: name, marks: dataMarks)
+        await dataFlowGuard.recordRead(tool: name, server: server, marks: dataMarks)
         if rendered.redactedAnything {
             defences.report(DefenceEvent(
                 kind: .redacted, tool: name, message: "removed \(rendered.kinds.joined(separator: ", ")) from the output"))
@@ -82,18 +91,19 @@ extension MCPBridgedTool {
         return (rendered.text, result.isError, outputFormat.wouldCut(result))
     }
 
-    /// `arguments` with the frame's boundary replaced wherever a string holds it.
-    static func withoutBoundary(_ arguments: JSONObject, boundary: String) -> JSONObject {
+    /// `arguments` with the frame's boundary replaced wherever a string or a key holds it, in
+    /// any case, width or spelling (see ``ToolOutputFrame/scrubbingBoundary(from:)``).
+    static func withoutBoundary(_ arguments: JSONObject, frame: ToolOutputFrame) -> JSONObject {
         func scrub(_ value: JSONValue) -> JSONValue {
             switch value {
-            case .string(let text) where text.contains(boundary): .string(text.replacing(boundary, with: "[boundary]"))
+            case .string(let text): .string(frame.scrubbingBoundary(from: text))
             case .array(let items): .array(items.map(scrub))
-            case .object(let object): .object(JSONObject(object.map { ($0.key, scrub($0.value)) }, uniquingKeysWith: { $1 }))
+            case .object(let object): .object(withoutBoundary(object, frame: frame))
             default: value
             }
         }
         var result = JSONObject()
-        for (key, value) in arguments { result[key] = scrub(value) }
+        for (key, value) in arguments { result[frame.scrubbingBoundary(from: key)] = scrub(value) }
         return result
     }
 }

@@ -26,13 +26,16 @@ public import MCP
 ///    arrives as an integer; keys keep the model's order);
 /// 2. validates them against the tool's original `inputSchema`; a mismatch goes back to the
 ///    model as a tool error naming each problem, and the server is not called;
-/// 3. asks the ``ToolPolicy`` when the tool writes, deletes or reaches the network (its
+/// 3. makes the arguments the tool will receive: secrets (also encoded, or in parts across
+///    the conversation's calls) and the frame's boundary removed, for every server;
+/// 4. asks the ``ToolPolicy`` when the tool writes, deletes or reaches the network (its
 ///    annotations, or the app's ``ToolTrust``), through the session's ``DataFlowGuard``,
-///    which holds such calls for a person once the session has read private data or
-///    untrusted content; a denial goes back to the model as a tool error;
-/// 4. calls the tool (arguments to a server in another process with secrets redacted) and
-///    returns its result as text framed as this tool's output, secrets redacted (see
-///    ``ToolOutputFormat``): a result with `isError` is a tool error the model can act on.
+///    which holds such calls — and calls of any tool whose arguments leave the app — for a
+///    person once the session has read private data or untrusted content; a denial goes
+///    back to the model as a tool error;
+/// 5. sends exactly the arguments that were approved and returns the result as text framed
+///    as this tool's output, cleaned and then redacted (see ``ToolOutputFormat``): a result
+///    with `isError` is a tool error the model can act on.
 ///
 /// Every call has a deadline (``timeout``, 30 s unless given, in process too) and a limit
 /// on the size of its result (``maximumResultBytes``, enforced while the result is read); a
@@ -86,6 +89,14 @@ public struct MCPBridgedTool: Sendable {
     }
     /// The server's label (by default its `serverInfo.name`), which ``ToolTrust`` rules name.
     public let server: String
+    /// Where the server runs (``ToolTrust/origin(ofServer:connectedInProcess:)``).
+    public let origin: ToolTrust.Origin
+    /// Whether the tool's arguments leave the app: a tool of a server in another process is a
+    /// way out whatever its annotations say, unless the app marked it contained.
+    public let sendsArgumentsOut: Bool
+    /// Which tool this is, for permissions given for the session; `nil` without a listed
+    /// definition.
+    public let identity: ToolIdentity?
     /// Where the tool's calls are reported, and what limits their output in a turn.
     public let monitor: ToolCallMonitor?
     /// The defences this tool's calls go through.
@@ -110,6 +121,9 @@ public struct MCPBridgedTool: Sendable {
         self.timeout = Self.defaultTimeout
         self.maximumResultBytes = Self.maximumResultBytes(for: .onDevice)
         self.server = client.serverInfo.name
+        self.origin = ToolTrust().origin(ofServer: client.serverInfo.name, connectedInProcess: client.isInProcess)
+        self.sendsArgumentsOut = origin == .outOfProcess
+        self.identity = nil
         self.monitor = nil
         self.defences = Defences()
         let state = DataFlowGuard()
@@ -135,25 +149,74 @@ public struct MCPBridgedTool: Sendable {
     ///   - server: The server's label for ``ToolTrust`` rules and events; by default its
     ///     `serverInfo.name`.
     ///   - monitor: Receives the tool's call events and limits its output to the turn's room.
-    /// - Throws: `GenerationSchema.SchemaError` if FoundationModels rejects the converted
-    ///   schema (which unique naming rules out).
+    ///
+    /// The definition of a tool of a server out of process is untrusted: it is screened
+    /// (``UntrustedText/definitionFindings(of:otherTools:)``) unless
+    /// ``Defences/cleansUntrustedText`` is off. A description, title or parameter description
+    /// that reads as orders to the model is withheld from it (the model reads `Calls the tool
+    /// NAME.` instead); a name, property name, enum or const value, default or example that
+    /// does, or that hides invisible characters, cannot be withheld without changing the tool,
+    /// so the tool is not bridged. Each is reported as a ``DefenceEvent/Kind/withheld`` event.
+    ///
+    /// - Throws: ``UntrustedDefinitionError`` for a tool that is not bridged for what its
+    ///   definition says; `GenerationSchema.SchemaError` if FoundationModels rejects the
+    ///   converted schema (which unique naming rules out).
     public init(
         tool: MCPCore.ToolDefinition, client: MCPClient, name: String? = nil, policy: ToolPolicy = .readOnly,
         budget: ContextBudget = .onDevice, timeout: Duration? = nil, defences: Defences = Defences(),
         dataFlowGuard: DataFlowGuard? = nil, server: String? = nil, monitor: ToolCallMonitor? = nil
     ) throws {
+        try self.init(
+            tool: tool, client: client, name: name, policy: policy, budget: budget, timeout: timeout, defences: defences,
+            dataFlowGuard: dataFlowGuard, server: server, monitor: monitor, otherTools: [])
+    }
+
+    /// Bridges a tool the server listed; `otherTools` are the names of other servers' tools,
+    /// which its definition must not mention.
+    init(
+        tool: MCPCore.ToolDefinition, client: MCPClient, name: String?, policy: ToolPolicy, budget: ContextBudget,
+        timeout: Duration?, defences: Defences, dataFlowGuard: DataFlowGuard?, server: String?, monitor: ToolCallMonitor?,
+        otherTools: Set<String>
+    ) throws {
         let modelName = name ?? ToolNameMap.sanitized(tool.name)
-        let inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema
+        let server = server ?? client.serverInfo.name
+        let origin = defences.trust.origin(ofServer: server, connectedInProcess: client.isInProcess)
+        // What the model reads of an untrusted definition: screened first.
+        var shown = tool
+        var withheld: Set<String> = []
+        if origin == .outOfProcess, defences.cleansUntrustedText {
+            let findings = UntrustedText.definitionFindings(of: tool, otherTools: otherTools)
+            let values = findings.filter(\.isValue)
+            if !values.isEmpty {
+                let error = UntrustedDefinitionError(tool: tool.name, server: server, findings: values)
+                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "not bridged: \(error.reason)"))
+                throw error
+            }
+            let orders = findings.filter { $0.finding.kind != UntrustedText.invisibleCharacters }
+            withheld = Set(orders.map(\.field))
+            if withheld.contains("description") || withheld.contains("title") || withheld.contains("annotations/title") {
+                shown.description = nil
+                shown.title = nil
+                shown.annotations?.title = nil
+            }
+            for finding in orders {
+                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "withheld the \(finding.field) from the model: it \(finding.finding)"))
+            }
+        }
+        var inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema
+        if !withheld.isEmpty { inputSchema = UntrustedText.removingText(at: withheld, from: inputSchema, path: "inputSchema") }
         let conversion = try SchemaConversion(inputSchema: inputSchema, name: modelName)
         self.name = modelName
-        self.description = DescriptionCompactor.modelDescription(of: tool, budget: budget, cleans: defences.cleansUntrustedText)
+        self.description = DescriptionCompactor.modelDescription(of: shown, budget: budget, cleans: defences.cleansUntrustedText)
         self.parameters = conversion.schema
         self.client = client
         self.serverName = tool.name
         self.definition = tool
         self.conversion = conversion
-        let server = server ?? client.serverInfo.name
         self.server = server
+        self.origin = origin
+        self.sendsArgumentsOut = defences.trust.sendsArgumentsOut(tool: tool.name, server: server, origin: origin)
+        self.identity = ToolIdentity(server: server, definition: tool, client: client)
         self.monitor = monitor
         self.effects = defences.trust.effects(ofTool: tool.name, server: server, declared: ToolEffects(annotations: tool.annotations))
         self.policy = policy

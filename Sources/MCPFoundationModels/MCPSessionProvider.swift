@@ -187,9 +187,17 @@ public actor MCPSessionProvider {
     /// for this prompt and the history's fit are unchanged (or while it is responding), else
     /// a new one that continues the conversation.
     ///
+    /// The prompt is the user's own text: when ``Defences/promptClassifier`` (or a
+    /// configured secret) finds private data in it, the conversation has read private data
+    /// from here on, and the secrets of known shapes it holds become known values (see
+    /// ``DataFlowGuard/recordPrompt(_:marks:)``). Pass the prompt the session will answer.
+    ///
     /// - Throws: What `tools/list` throws. A tool that cannot be bridged is left out and
     ///   reported in ``selection``'s exclusions.
     public func session(for prompt: String) async throws -> LanguageModelSession {
+        if !prompt.isEmpty {
+            await dataFlowGuard.recordPrompt(prompt, marks: configuration.defences.marks(ofPrompt: prompt))
+        }
         startWatching()
         if let current, current.isResponding { return current }
         var reasons: [SessionBuild.Reason] = []
@@ -222,6 +230,8 @@ public actor MCPSessionProvider {
             reasons.append(.trimmed)
         }
         selection = chosen
+        // The model reads the chosen tools' definitions: an untrusted server's are untrusted content.
+        await dataFlowGuard.recordDefinitions(of: tools)
         if let current, reasons.isEmpty {
             startTurn(used: fixed + historyTokens, contextSize: contextSize)
             return current
@@ -232,7 +242,8 @@ public actor MCPSessionProvider {
             contextSize: contextSize)
     }
 
-    /// Answers `prompt` in the turn's session, recovering once from an overflow.
+    /// Answers `prompt` in the turn's session (see ``session(for:)``), recovering once from an
+    /// overflow.
     public func respond(to prompt: String) async throws -> String {
         let session = try await session(for: prompt)
         do {
@@ -297,11 +308,20 @@ public actor MCPSessionProvider {
         eventSink.yield(.toolListChanged(server: server ?? servers.first?.name ?? ""))
     }
 
-    /// Starts a new conversation: the next turn gets a fresh session.
-    public func reset() {
+    /// Starts a new conversation: the next turn gets a fresh session, a new frame boundary,
+    /// and no permission given for the old one.
+    ///
+    /// What the old conversation read still counts for the data-flow guard, because its
+    /// answers (which can carry private data and injected orders) may be fed into the new one:
+    /// a tool that could carry data out still waits for a person. Pass `clearingDataFlow: true`
+    /// only when nothing of the old conversation reaches the new one (say, the user started
+    /// a new chat and typed its first prompt).
+    public func reset(clearingDataFlow: Bool = false) async {
+        let earlier = clearingDataFlow ? [] : await dataFlowGuard.sources
+        let secrets = clearingDataFlow ? [] : await dataFlowGuard.learnedSecrets
         current = nil
         currentTools = []
-        dataFlowGuard = DataFlowGuard()
+        dataFlowGuard = DataFlowGuard(carrying: earlier, secrets: secrets)
         entryTokens = [:]
         catalog = nil
     }
@@ -321,11 +341,11 @@ public actor MCPSessionProvider {
             pinned: pinnedNames)
     }
 
-    /// The pinned tools' model names (the app may name them by server name).
+    /// The pinned tools' model names (the app may name them by server name: then the tool of
+    /// the first server in naming order, never a later or untrusted server's namesake).
     private var pinnedNames: Set<String> {
         guard !configuration.pinnedTools.isEmpty, let catalog else { return [] }
-        let pins = configuration.pinnedTools
-        return Set(catalog.candidates.filter { pins.contains($0.name) || pins.contains($0.serverName) }.map(\.name))
+        return catalog.pinned(configuration.pinnedTools)
     }
 
     /// A new catalog and the count of changes it reflects, when no catalog was listed yet or

@@ -55,31 +55,56 @@ enum ShapeScanner {
     /// `text` with every shape replaced by its mark, and the kinds found.
     static func redact(_ text: String) -> (String, [String]) {
         let bytes = Array(text.utf8)
+        let found = matches(in: bytes)
+        guard !found.isEmpty else { return (text, []) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
-        var kinds: [String] = []
-        var index = 0
         var copiedUpTo = 0
-        func replace(_ end: Int, kind: String) {
-            output += bytes[copiedUpTo..<index]
-            output += Array(SecretRedactor.mark(kind).utf8)
-            kinds.append(kind)
-            index = end
-            copiedUpTo = end
+        for match in found {
+            output += bytes[copiedUpTo..<match.range.lowerBound]
+            output += Array(SecretRedactor.mark(match.kind).utf8)
+            copiedUpTo = match.range.upperBound
         }
+        output += bytes[copiedUpTo...]
+        return (String(decoding: output, as: UTF8.self), found.map(\.kind))
+    }
+
+    /// Whether a byte can start a shape (a table of 256, for one look-up per byte).
+    static let startsShape: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for shape in shapes {
+            guard let first = shape.prefix.first else { continue }
+            table[Int(first)] = true
+            if shape.caseInsensitive, (0x61...0x7A).contains(first) { table[Int(first - 0x20)] = true }
+        }
+        table[Int(UInt8(ascii: "-"))] = true
+        table[Int(UInt8(ascii: "e"))] = true
+        return table
+    }()
+
+    /// Every shape in `bytes` (ASCII; any other byte ends a token), in order, without overlaps.
+    static func matches(in bytes: [UInt8]) -> [(range: Range<Int>, kind: String)] {
+        var found: [(range: Range<Int>, kind: String)] = []
+        var index = 0
         while index < bytes.count {
             let byte = bytes[index]
+            guard startsShape[Int(byte)] else {
+                index += 1
+                continue
+            }
             let atWordStart = index == 0 || !isKeyCharacter(bytes[index - 1])
             guard atWordStart else {
                 index += 1
                 continue
             }
             if byte == UInt8(ascii: "-"), let end = pemEnd(bytes, from: index) {
-                replace(end, kind: "private key")
+                found.append((index..<end, "private key"))
+                index = end
                 continue
             }
             if byte == UInt8(ascii: "e"), let end = jwtEnd(bytes, from: index) {
-                replace(end, kind: "jwt")
+                found.append((index..<end, "jwt"))
+                index = end
                 continue
             }
             var matched = false
@@ -87,16 +112,15 @@ enum ShapeScanner {
                 var end = index + shape.prefix.count
                 while end < bytes.count, shape.alphabet(bytes[end]) { end += 1 }
                 if end - index - shape.prefix.count >= shape.minimum {
-                    replace(end, kind: shape.kind)
+                    found.append((index..<end, shape.kind))
+                    index = end
                     matched = true
                     break
                 }
             }
             if !matched { index += 1 }
         }
-        guard !kinds.isEmpty else { return (text, []) }
-        output += bytes[copiedUpTo...]
-        return (String(decoding: output, as: UTF8.self), kinds)
+        return found
     }
 
     static func matches(_ shape: Shape, _ bytes: [UInt8], at index: Int) -> Bool {

@@ -12,7 +12,9 @@ public struct ToolApproval: Hashable, Sendable, CustomStringConvertible {
     public static let allow = ToolApproval(decision: .allowOnce)
     /// Run this call (the same as ``allow``).
     public static let allowOnce = allow
-    /// Run this call, and later calls of the same tool in this session without asking again.
+    /// Run this call, and later calls of the same tool (the same connection, server and
+    /// definition) in this session without asking again, until the session reads new private
+    /// data or untrusted content (``DataFlowGuard/generation``).
     public static let allowForSession = ToolApproval(decision: .allowForSession)
 
     /// Don't run the call; the model reads `reason` as the tool's error.

@@ -2,9 +2,11 @@
 ///
 /// The bridge asks the approver about a call with effects that the policy's rule does not
 /// answer, and about any call the data-flow guard holds (``ToolCallRequest/concern`` says
-/// why). The approver sees the tool's model and server names, its effects and its arguments
-/// with secrets redacted, and answers ``ToolApproval/allowOnce``,
-/// ``ToolApproval/allowForSession`` or ``ToolApproval/deny(reason:)``.
+/// why). The approver sees the tool's model and server names, where the server runs, its
+/// effects and exactly the arguments the tool will receive (secrets redacted, for every
+/// server), and answers ``ToolApproval/allowOnce``, ``ToolApproval/allowForSession`` (which
+/// holds for this ``ToolIdentity`` until the conversation reads something new) or
+/// ``ToolApproval/deny(reason:)``.
 ///
 /// Requests reach `decide` one at a time, in the order they arrived, even when the model
 /// calls several tools at once: a person answers one question before seeing the next. All

@@ -8,9 +8,9 @@ public import MCPCore
 /// How a tool's result is written for the model to read.
 ///
 /// Tool output is data, not instructions: it reaches the model inside a ``ToolOutputFrame``
-/// that names the tool and carries a boundary the server cannot predict; a line inside it
-/// that imitates the frame or a role is neutralised, invisible characters are removed, and
-/// secrets are redacted (``SecretRedactor``) before the model reads it.
+/// that names the tool and carries a boundary the server cannot predict; invisible characters
+/// are removed, then secrets are redacted (``SecretRedactor``), and a line that imitates the
+/// frame, a role or a chat template's control token is neutralised before the model reads it.
 ///
 /// What the model reads:
 /// - the text blocks, joined by newlines;
@@ -102,7 +102,9 @@ public struct ToolOutputFormat: Hashable, Sendable {
     /// `body`, redacted and cut to `limit` (by default ``maximumCharacters``), inside the
     /// frame that marks it as the tool's output.
     func framed(_ body: String, toolName: String, kind: String = "output", limit: Int? = nil) -> SecretRedactor.Result {
-        var result = redactor.redact(body)
+        // Cleaned first, then redacted: removing invisible characters after redaction could
+        // rebuild a secret they broke up (the redactor finds such secrets too).
+        var result = redactor.redact(frame.neutralisesImitations ? UntrustedText.cleaned(body) : body)
         result.text = frame.wrap(cut(result.text, limit: limit), toolName: toolName, kind: kind)
         return result
     }

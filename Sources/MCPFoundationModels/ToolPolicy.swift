@@ -54,10 +54,12 @@ public struct ToolEffects: OptionSet, Hashable, Sendable, CustomStringConvertibl
 ///
 /// When the session has read private data or untrusted content, a call of a tool that
 /// writes or reaches the network goes to the approver even when the rule would allow it
-/// (``ToolCallRequest/concern`` says why); without an approver it is declined. See
-/// ``DataFlowGuard``.
+/// (``ToolCallRequest/concern`` says why); so does, once private data was read, a call of
+/// any tool whose arguments leave the app (a server in another process), whatever its
+/// annotations say. Without an approver such a call is declined. See ``DataFlowGuard``.
 ///
-/// Annotations come from the server and are hints; override them with ``ToolTrust``.
+/// Annotations come from the server and are hints: they decide what the rule is asked
+/// about, never whether the guard applies; override them with ``ToolTrust``.
 public struct ToolPolicy: Sendable {
     /// The immediate answer for a call with effects; `nil` asks the approver.
     let rule: @Sendable (ToolCallRequest) -> ToolApproval?

@@ -34,7 +34,7 @@ public enum UntrustedText {
     /// Whether `scalar` is a control or invisible character that ``cleaned(_:)`` removes.
     public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x0A, 0x09: return false
+        case 0x20...0x7E, 0x0A, 0x09: return false
         case 0x00...0x1F, 0x7F...0x9F: return true
         case 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B...0x180F, 0x3164, 0xFFA0: return true
         case 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0xE0000...0xE007F: return true
@@ -63,6 +63,7 @@ public enum UntrustedText {
         switch value {
         case 0x30...0x39, 0x61...0x7A: return scalar
         case 0x41...0x5A: return Unicode.Scalar(value + 0x20)
+        case 0...0x7F: return nil
         case 0xFF10...0xFF19, 0xFF21...0xFF3A, 0xFF41...0xFF5A:
             // Fullwidth ASCII.
             return Unicode.Scalar(value - 0xFEE0).flatMap(folded)
@@ -160,47 +161,22 @@ public enum UntrustedText {
         }
     }
 
-    /// Phrases (as skeletons) that read as instructions to the model, and what they try to do.
-    private static let instructionPhrases: [(skeleton: String, kind: String, phrase: String)] = [
-        ("ignorepreviousinstructions", "overrides earlier instructions", "ignore previous instructions"),
-        ("ignoreallpreviousinstructions", "overrides earlier instructions", "ignore all previous instructions"),
-        ("ignoretheaboveinstructions", "overrides earlier instructions", "ignore the above instructions"),
-        ("disregardpreviousinstructions", "overrides earlier instructions", "disregard previous instructions"),
-        ("disregardallprior", "overrides earlier instructions", "disregard all prior"),
-        ("forgetyourinstructions", "overrides earlier instructions", "forget your instructions"),
-        ("newinstructions", "gives new instructions", "new instructions"),
-        ("youmustcall", "orders a tool call", "you must call"),
-        ("youmustalwayscall", "orders a tool call", "you must always call"),
-        ("alwayscall", "orders a tool call", "always call"),
-        ("beforeusingthistool", "orders a tool call", "before using this tool"),
-        ("beforeansweringcall", "orders a tool call", "before answering, call"),
-        ("donottelltheuser", "asks to hide something from the user", "do not tell the user"),
-        ("donotmentionthistotheuser", "asks to hide something from the user", "do not mention this to the user"),
-        ("dontletusersee", "asks to hide something from the user", "don't let the user see"),
-        ("withoutinformingtheuser", "asks to hide something from the user", "without informing the user"),
-        ("thisisasecretinstruction", "asks to hide something from the user", "this is a secret instruction"),
-        ("youarenow", "redefines the model's role", "you are now"),
-        ("systemprompt", "mentions the system prompt", "system prompt"),
-        ("importantinstructions", "claims authority", "important instructions"),
-        ("sendthecontentsof", "asks to send data somewhere", "send the contents of"),
-        ("includetheapikey", "asks for a secret", "include the API key"),
-        ("sshidrsa", "asks for a private key", "ssh id_rsa"),
-    ]
-
-    /// Phrases in `text` that read as instructions to the model, each reported once, in the
-    /// order of the table above.
+    /// What in `text` reads as an order to the model that serves someone other than the
+    /// user: overriding earlier instructions, hiding something from the user, sending data
+    /// somewhere, asking for a secret, shadowing other tools, claiming authority (see
+    /// ``instructionFindings(in:otherTools:)``), and text hidden in Unicode tag characters.
     ///
-    /// A heuristic for people to review (it reports, it does not decide): text hidden with
-    /// invisible characters or look-alike letters is found too, because the match is on
-    /// ``skeleton(_:)``.
+    /// A heuristic that judges what a sentence asks for, in several languages; imperative
+    /// but ordinary descriptions ("You must call list_projects first") are not reported.
     public static func instructionFindings(in text: String) -> [Finding] {
-        let folded = skeleton(text)
-        var findings: [Finding] = []
-        var kinds: Set<String> = []
-        for entry in instructionPhrases where folded.contains(entry.skeleton) && !kinds.contains(entry.kind) {
-            kinds.insert(entry.kind)
-            findings.append(Finding(kind: entry.kind, phrase: entry.phrase))
-        }
+        instructionFindings(in: text, otherTools: [])
+    }
+
+    /// The findings of ``instructionFindings(in:)``, and a mention of any of `otherTools`
+    /// (the names of other servers' tools): a description that names a tool it does not
+    /// own is shadowing or steering it.
+    public static func instructionFindings(in text: String, otherTools: Set<String>) -> [Finding] {
+        var findings = InstructionScanner.findings(in: text, otherTools: otherTools)
         let hidden = text.unicodeScalars.filter { (0xE0000...0xE007F).contains($0.value) }.count
         if hidden > 0 {
             findings.append(Finding(kind: "hides text in Unicode tag characters", phrase: "\(hidden) tag characters"))

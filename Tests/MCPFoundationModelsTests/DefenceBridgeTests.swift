@@ -214,7 +214,7 @@ struct DefenceBridgeTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("A tool's description and parameter descriptions reach the model without hidden characters, capped; enums are untouched")
+    @Test("An in-process tool's description and parameter descriptions reach the model without hidden characters, capped; enums are untouched")
     func descriptionsCleaned() async throws {
         let hidden = "\u{E0049}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065}"  // "Ignore" in tag characters
         let schema: JSONValue = [
@@ -224,7 +224,7 @@ struct DefenceBridgeTests {
         let tool = MCPCore.ToolDefinition(
             name: "weather", description: "Weather\u{200B} now\(hidden) " + String(repeating: "word ", count: 100), inputSchema: schema)
         let (_, client) = try await connectedServer([])
-        let bridged = try MCPBridgedTool(tool: tool, client: client)
+        let bridged = try MCPBridgedTool(tool: tool, client: client, defences: Defences(trust: ToolTrust(origin: .inProcess)))
         #expect(bridged.description.hasPrefix("Weather now word"))
         #expect(bridged.description.count <= ContextBudget.onDevice.descriptionCharacters)
         #expect(!bridged.description.unicodeScalars.contains { UntrustedText.isInvisible($0) })

@@ -29,8 +29,10 @@ struct DefenceProviderTests {
     static let fetch = #"{"url": "https://example.com/train-times"}"#
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("The guard's state and 'allow for this session' last for the conversation, across turns, and end with reset()")
-    func conversationState() async throws {
+    @Test(
+        "The guard's state and 'allow for this session' last for the conversation, across turns; reset() ends the permission, not what was read; reset(clearingDataFlow:) ends both",
+        arguments: [false, true])
+    func conversationState(_ clears: Bool) async throws {
         let asked = Recorder<ToolCallRequest>()
         let script = ScriptedLanguageModel([
             .callTool("notes_read"), .text("read"),
@@ -44,9 +46,16 @@ struct DefenceProviderTests {
         _ = try await provider.respond(to: "Again")  // Allowed for the session: not asked again.
         #expect(asked.values.count == 1)
         #expect(asked.values.first?.concern?.sources.map(\.tool) == ["notes_read"])
-        await provider.reset()
-        _ = try await provider.respond(to: "Train times, new chat")  // A new conversation: nothing read, the rule allows.
-        #expect(asked.values.count == 1)
+        await provider.reset(clearingDataFlow: clears)
+        _ = try await provider.respond(to: "Train times, new chat")
+        if clears {
+            // The app said nothing of the old conversation reaches the new one: the rule allows.
+            #expect(asked.values.count == 1)
+        } else {
+            // The notes read before still count, and the permission ended with the conversation.
+            #expect(asked.values.count == 2)
+            #expect(asked.values.last?.concern?.sources.map(\.kind) == [.earlierConversation])
+        }
         #expect(tools.calls.values == ["notes_read", "web_fetch", "web_fetch", "web_fetch"])
         await provider.close()
     }

@@ -1,4 +1,5 @@
 #if !canImport(FoundationModels)
+import Foundation
 import MCP
 import OnDeviceMCPTestSupport
 import PortableFoundationModels
@@ -7,32 +8,38 @@ import PortableFoundationModels
 
 /// The worst-case model: it obeys every instruction it reads.
 ///
-/// It reads the prompt, every tool description and every tool output of the turn, the way a
-/// model would: Unicode tag characters are read as the ASCII they spell, invisible characters
+/// It reads the prompt, every tool description and parameters schema (descriptions and enum
+/// values included) and every tool output of the turn, the way a model would: Unicode tag characters are read as the ASCII they spell, invisible characters
 /// are skipped, fullwidth and Cyrillic or Greek look-alike letters are read as the letters
 /// they imitate. Every `call TOOL with {JSON}` (or `invoke TOOL {JSON}`) it finds, anywhere,
 /// in any case, is an order: it makes those calls in the order it read them (prompt, then
 /// descriptions, then outputs), at most ``maximumCalls`` a turn. In the arguments,
-/// `{{tool}}` becomes everything that tool's latest output said (frame lines dropped) and
-/// `{{all}}` everything every tool said — so it happily sends private data it has seen.
+/// `{{tool}}` becomes everything that tool's latest output said (frame lines dropped),
+/// `{{all}}` everything every tool said and `{{prompt}}` the user's prompt — so it happily
+/// sends private data it has seen — and `{{source|transform|…}}` transforms it first (see
+/// ``transformed(_:by:)``: encodings, reversal, parts of it).
 /// When no order is left it answers with everything it read.
 struct ObedientModel: LanguageModelBackend {
     static let maximumCalls = 8
-    /// Everything the model read, for the leak check.
+    /// Everything the model read but the prompts, and its answers, for the leak check.
     let read = Recorder<String>()
+    /// The prompts it read (the user's own text).
+    let prompts = Recorder<String>()
 
     func respond(to request: LanguageModelRequest) async throws -> LanguageModelTurn {
         let outputs = request.toolResults
         var texts = [request.promptText]
         texts += request.tools.map(\.description)
+        texts += request.tools.map { Self.schemaText($0.parameters) }
         texts += outputs.map(\.text)
-        for text in texts { read.append(text) }
+        prompts.append(request.promptText)
+        for text in texts.dropFirst() { read.append(text) }
         let names = Set(request.tools.map(\.name))
         let orders = texts.flatMap { Self.orders(in: Self.reading($0)) }.filter { names.contains($0.tool) }
         let made = outputs.count
         if made < orders.count, made < Self.maximumCalls {
             let order = orders[made]
-            let arguments = Self.substitute(order.arguments, outputs: outputs)
+            let arguments = Self.substitute(order.arguments, outputs: outputs, prompt: Self.reading(request.promptText))
             return .toolCalls([LanguageModelToolCall(toolName: order.tool, arguments: try GeneratedContent(json: arguments.description))])
         }
         let answer = "Done. I read:\n" + outputs.map(\.text).joined(separator: "\n")
@@ -136,25 +143,90 @@ struct ObedientModel: LanguageModelBackend {
         return nil
     }
 
-    /// `value` with `{{tool}}` and `{{all}}` replaced by what the tools said.
-    static func substitute(_ value: JSONValue, outputs: [LanguageModelRequest.ToolResult]) -> JSONValue {
+    /// The parameters schema as the model reads it: every string in its JSON (descriptions,
+    /// enum values, names), one a line, unescaped.
+    static func schemaText(_ schema: GenerationSchema) -> String {
+        guard let data = try? JSONEncoder().encode(schema), let json = try? JSONValue(parsing: data) else { return "" }
+        func strings(_ value: JSONValue) -> [String] {
+            switch value {
+            case .string(let text): [text]
+            case .array(let items): items.flatMap(strings)
+            case .object(let object): object.flatMap { [$0.key] + strings($0.value) }
+            default: []
+            }
+        }
+        return strings(json).joined(separator: "\n")
+    }
+
+    /// `value` with every `{{source}}` or `{{source|transform|…}}` replaced by what the
+    /// source said, transformed.
+    static func substitute(_ value: JSONValue, outputs: [LanguageModelRequest.ToolResult], prompt: String) -> JSONValue {
         switch value {
-        case .string(var text):
-            for output in outputs.reversed() where text.contains("{{\(output.toolName)}}") {
-                text = text.replacing("{{\(output.toolName)}}", with: body(of: output.text))
-            }
-            if text.contains("{{all}}") {
-                text = text.replacing("{{all}}", with: outputs.map { body(of: $0.text) }.joined(separator: " "))
-            }
-            return .string(text)
+        case .string(let text):
+            return .string(substitute(text, outputs: outputs, prompt: prompt))
         case .array(let items):
-            return .array(items.map { substitute($0, outputs: outputs) })
+            return .array(items.map { substitute($0, outputs: outputs, prompt: prompt) })
         case .object(let object):
             var result = JSONObject()
-            for (key, item) in object { result[key] = substitute(item, outputs: outputs) }
+            for (key, item) in object { result[key] = substitute(item, outputs: outputs, prompt: prompt) }
             return .object(result)
         default:
             return value
+        }
+    }
+
+    static func substitute(_ text: String, outputs: [LanguageModelRequest.ToolResult], prompt: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            result += rest[..<open.lowerBound]
+            let parts = rest[open.upperBound..<close.lowerBound].split(separator: "|").map(String.init)
+            let source = parts.first ?? ""
+            let said: String
+            switch source {
+            case "all": said = outputs.map { body(of: $0.text) }.joined(separator: " ")
+            case "prompt": said = prompt
+            default: said = outputs.last { $0.toolName == source }.map { body(of: $0.text) } ?? ""
+            }
+            result += parts.dropFirst().reduce(said) { transformed($0, by: $1) }
+            rest = rest[close.upperBound...]
+        }
+        return result + rest
+    }
+
+    /// `text` transformed as an attacker asks: `key` (its longest word with a digit, trailing
+    /// punctuation dropped), `b64`, `b64url`, `hex`, `HEX`, `hexcolon`, `rev`, `codes` (decimal
+    /// byte values, comma-separated), `pct` (every byte `%XX`), `spaced`, `upper`, `half1`,
+    /// `half2`, `third1`…`third3`.
+    static func transformed(_ text: String, by transform: String) -> String {
+        let bytes = Array(text.utf8)
+        let characters = Array(text)
+        func part(_ index: Int, of count: Int) -> String {
+            let size = (characters.count + count - 1) / count
+            let start = min(characters.count, index * size)
+            return String(characters[start..<min(characters.count, start + size)])
+        }
+        switch transform {
+        case "key":
+            let words = text.split(whereSeparator: \.isWhitespace).map { String($0.reversed().drop { ".,;:!?".contains($0) }.reversed()) }
+            return words.filter { $0.count >= 10 && $0.contains(where: \.isNumber) }.max { $0.count < $1.count } ?? text
+        case "b64": return Data(bytes).base64EncodedString()
+        case "b64url":
+            return Data(bytes).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        case "hex": return bytes.map { String(format: "%02x", $0) }.joined()
+        case "HEX": return bytes.map { String(format: "%02X", $0) }.joined()
+        case "hexcolon": return bytes.map { String(format: "%02X", $0) }.joined(separator: ":")
+        case "rev": return String(text.reversed())
+        case "codes": return bytes.map(String.init).joined(separator: ",")
+        case "pct": return bytes.map { String(format: "%%%02X", $0) }.joined()
+        case "spaced": return characters.map(String.init).joined(separator: " ")
+        case "upper": return text.uppercased()
+        case "half1": return part(0, of: 2)
+        case "half2": return part(1, of: 2)
+        case "third1": return part(0, of: 3)
+        case "third2": return part(1, of: 3)
+        case "third3": return part(2, of: 3)
+        default: return text
         }
     }
 

@@ -129,6 +129,10 @@ public actor MCPClient {
     public nonisolated let instructions: String?
     /// The options this client was connected with.
     public nonisolated let configuration: Configuration
+    /// Whether the server is an ``MCPServer`` in this process, reached directly with
+    /// ``connect(to:configuration:)-(MCPServer,_)``; `false` for a client connected over any
+    /// transport, even one whose other end is in this process.
+    public nonisolated var isInProcess: Bool { channel is DirectChannel }
 
     let channel: any ClientChannel
     let router: ProgressRouter
