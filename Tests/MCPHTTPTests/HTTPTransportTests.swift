@@ -503,11 +503,15 @@ struct HTTPTransportTests {
         }
         let later = Feed()
         let base = handshakeServer()
+        // The first event waits until the test listens: a notification that arrives before
+        // anyone subscribes is not kept for later subscribers.
+        let subscribed = OnDeviceMCPTestSupport.OneShot<Void>()
         let (transport, _) = try fakeTransport(with: configuration) { request in
             guard request.method == "GET" else { return try await base(request) }
             let lastEventID = request.header("last-event-id")
             lastEventIDs.append(lastEventID)
             if gets.next() == 1 {
+                await subscribed.wait()
                 let first = Feed()
                 first.send("id: ev-1\ndata: \(updated(1))\n\n")
                 if drop == .midEvent { first.send("id: ev-2\ndata: {\"jsonrpc\"") }
@@ -521,6 +525,7 @@ struct HTTPTransportTests {
         }
         let client = try await MCPClient.connect(over: transport, configuration: handshakeClient)
         let notifications = client.notifications
+        _ = subscribed.set(())
         let uris = try await withHangGuard(guardLimit, "three updates") {
             var uris: [String] = []
             for await notification in notifications {
