@@ -218,7 +218,8 @@ public struct MCPBridgedTool: Sendable {
         self.sendsArgumentsOut = defences.trust.sendsArgumentsOut(tool: tool.name, server: server, origin: origin)
         self.identity = ToolIdentity(server: server, definition: tool, client: client)
         self.monitor = monitor
-        self.effects = defences.trust.effects(ofTool: tool.name, server: server, declared: ToolEffects(annotations: tool.annotations))
+        self.effects = defences.trust.effects(
+            ofTool: tool.name, server: server, declared: ToolEffects(annotations: tool.annotations, origin: origin))
         self.policy = policy
         self.timeout = timeout ?? Self.defaultTimeout
         self.maximumResultBytes = Self.maximumResultBytes(for: budget)

@@ -1,7 +1,8 @@
 public import MCPCore
 
 /// What a tool may do beyond reading, as its MCP annotations declare (with the spec's
-/// defaults when they are absent: a tool may write, destroy and reach the network).
+/// defaults when they are absent: a tool may write, destroy and reach the network; the app's
+/// own in-process tools without annotations declare none, see ``init(annotations:origin:)``).
 public struct ToolEffects: OptionSet, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int
 
@@ -15,6 +16,17 @@ public struct ToolEffects: OptionSet, Hashable, Sendable, CustomStringConvertibl
     public static let destroys = ToolEffects(rawValue: 1 << 1)
     /// It reaches beyond a closed set of things, such as the network (`openWorldHint`, default `true`).
     public static let reachesOpenWorld = ToolEffects(rawValue: 1 << 2)
+
+    /// The effects the annotations of a tool at `origin` declare: for the app's own tool (in
+    /// process) without annotations, none — the app wrote it, and declares the effects it
+    /// wants the policy to ask about; otherwise those of ``init(annotations:)``.
+    public init(annotations: ToolAnnotations?, origin: ToolTrust.Origin) {
+        if origin == .inProcess && annotations == nil {
+            self = []
+        } else {
+            self.init(annotations: annotations)
+        }
+    }
 
     /// The effects `annotations` declare.
     public init(annotations: ToolAnnotations?) {

@@ -24,7 +24,8 @@
 /// and each of its tools is a way out for the data-flow guard, whatever its annotations say.
 ///
 /// ```swift
-/// var trust = ToolTrust(origin: .inProcess)   // the app's own server, connected directly
+/// var trust = ToolTrust()   // the app's own server, connected directly, is in process
+/// trust.setOrigin(.outOfProcess, server: "Vendor")   // an MCPServer the app did not write
 /// trust.mark(.privateData, tool: "notes_read")
 /// trust.mark(.untrustedContent, tool: "web_search")
 /// trust.setEffects(.reachesOpenWorld, tool: "fetch", server: "Browser")
@@ -68,9 +69,11 @@ public struct ToolTrust: Hashable, Sendable {
     }
 
     /// The origin of a server connected in process (``MCP/MCPClient/isInProcess``) that the
-    /// app has not named with ``setOrigin(_:server:)``; ``Origin/outOfProcess`` unless the
-    /// app says otherwise (the safe assumption). A server reached over a transport is out of
-    /// process unless named: this default never makes one trusted.
+    /// app has not named with ``setOrigin(_:server:)``: ``Origin/inProcess`` by default — an
+    /// ``MCP/MCPServer`` the app connects to directly is the app's own code. A server reached
+    /// over a transport is out of process unless named: this default never makes one trusted.
+    /// Set it to ``Origin/outOfProcess`` for an app that connects directly to servers it did
+    /// not write.
     public var origin: Origin
     private var serverOrigins: [String: Origin] = [:]
     private var effectOverrides: [Key: ToolEffects] = [:]
@@ -78,8 +81,8 @@ public struct ToolTrust: Hashable, Sendable {
     private var containedServers: Set<String> = []
     private var containedTools: Set<Key> = []
 
-    /// Trust for servers at `origin`, with no overrides.
-    public init(origin: Origin = .outOfProcess) {
+    /// Trust with `origin` for servers connected in process, and no overrides.
+    public init(origin: Origin = .inProcess) {
         self.origin = origin
     }
 
@@ -136,7 +139,7 @@ public struct ToolTrust: Hashable, Sendable {
     /// What the tool's output contains: the app's marks, plus untrusted content for a server
     /// the app has not named in process (see ``origin(ofServer:connectedInProcess:)``).
     public func marks(ofTool tool: String, server: String) -> DataMarks {
-        marks(ofTool: tool, server: server, origin: serverOrigins[server] ?? origin)
+        marks(ofTool: tool, server: server, origin: serverOrigins[server] ?? .outOfProcess)
     }
 
     /// What the tool's output contains: the app's marks, plus untrusted content for a server

@@ -380,7 +380,11 @@ struct RedTeamRegressionTests {
     @Test("RT10/11: an untrusted server's definition is screened: an order is withheld from the model, or the tool left out", arguments: PoisonedDefinition.all)
     func untrustedDefinitionsScreened(_ poisoned: PoisonedDefinition) async throws {
         let (_, client) = try await connectedServer([MCPTool(definition: poisoned.tool) { _, _ in .text("ok") }])
-        let toolset = try BridgedToolset(listing: try await client.listTools(), client: client, configuration: .init())
+        // The server stands in for one in another process: the app names it so (a server
+        // connected in process is the app's own by default).
+        let toolset = try BridgedToolset(
+            listing: try await client.listTools(), client: client,
+            configuration: .init(defences: Defences(trust: ToolTrust(origin: .outOfProcess))))
         if poisoned.leftOut {
             #expect(toolset.tools.isEmpty)
             #expect(toolset.excluded.map(\.serverName) == ["lookup"])
