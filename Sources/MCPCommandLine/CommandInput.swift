@@ -11,6 +11,8 @@ struct CommandInput: Sendable {
     let readAll: @Sendable () throws -> Data
     /// The lines up to the end, without their line breaks; read as the chat asks for them.
     let lines: @Sendable () -> AsyncThrowingStream<String, any Error>
+    /// Whether a person types it (a terminal): the chat then asks them to approve tool calls.
+    var isInteractive = false
 
     /// Standard input (descriptor 0). Lines are read on a thread of their own, so a chat
     /// waiting for the next prompt does not hold a thread of the concurrency pool.
@@ -30,11 +32,12 @@ struct CommandInput: Sendable {
                         continuation.finish(throwing: error)
                     }
                 }
-            })
+            },
+            isInteractive: POSIX.isTerminal(0))
     }
 
-    /// Input that holds `text`.
-    static func text(_ text: String) -> CommandInput {
+    /// Input that holds `text` (typed by a person, for a test, when `interactive`).
+    static func text(_ text: String, interactive: Bool = false) -> CommandInput {
         CommandInput(
             readAll: { Data(text.utf8) },
             lines: {
@@ -45,6 +48,7 @@ struct CommandInput: Sendable {
                     for line in lines { continuation.yield(String(line)) }
                     continuation.finish()
                 }
-            })
+            },
+            isInteractive: interactive)
     }
 }

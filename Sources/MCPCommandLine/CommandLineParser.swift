@@ -41,7 +41,7 @@ public enum CommandLineParser {
     ///   value, or `JSON-ARGUMENTS` that is not a JSON object.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> ParsedCommand {
         guard let first = arguments.first else {
-            return .start(model: try Scan.model(flagURL: nil, flagName: nil, environment: environment, command: nil))
+            return .start(ChatOptions(model: try Scan.model(flagURL: nil, flagName: nil, environment: environment, command: nil)))
         }
         let rest = arguments.dropFirst()
         switch first {
@@ -82,13 +82,13 @@ public enum CommandLineParser {
             return .help(nil)
         }
         let scan = try Scan(
-            arguments, command: nil, flags: Scan.boxFlags, valued: Scan.boxValued.union(["--config"]).union(Scan.modelValued),
-            repeated: Scan.boxRepeated, allowsServerCommand: false)
+            arguments, command: nil, flags: Scan.boxFlags.union(Scan.chatFlags),
+            valued: Scan.boxValued.union(["--config"]).union(Scan.modelValued), repeated: Scan.boxRepeated, allowsServerCommand: false)
         if let extra = scan.positionals.first {
             let hint = CommandName(rawValue: extra).map { "; put the command first: ondevice-mcp \($0.rawValue) --config FILE" } ?? ""
             throw UsageError("unexpected argument '\(extra)'\(hint)")
         }
-        return .start(server: try scan.server(), model: try scan.model(environment: environment))
+        return .start(try scan.chatOptions(environment: environment))
     }
 
     private static var commandList: String {
@@ -140,16 +140,13 @@ public enum CommandLineParser {
             return .schema(SchemaOptions(file: file, name: scan.values["--name"] ?? SchemaOptions.defaultName, json: scan.flags.contains("--json")))
         case .chat:
             let scan = try Scan(
-                arguments, command: command, flags: Scan.boxFlags.union(["--allow-writes"]),
+                arguments, command: command, flags: Scan.boxFlags.union(Scan.chatFlags),
                 valued: Scan.boxValued.union(["--data-dir", "--timeout", "--config", "--url"]).union(Scan.modelValued),
                 repeated: Scan.boxRepeated.union(["--header"]), allowsServerCommand: true)
             if let extra = scan.positionals.first {
                 throw UsageError("unexpected argument '\(extra)'; chat reads prompts from standard input, one a line", command: command)
             }
-            return .chat(
-                ChatOptions(
-                    server: try scan.server(), allowsWrites: scan.flags.contains("--allow-writes"), timeoutSeconds: try scan.timeout(),
-                    model: try scan.model(environment: environment)))
+            return .chat(try scan.chatOptions(environment: environment))
         case .call:
             let scan = try Scan(
                 arguments, command: command, flags: Scan.boxFlags.union(["--json"]),
@@ -211,9 +208,24 @@ private struct Scan {
     static let boxRepeated: Set<String> = ["--allow-read", "--allow-write", "--pass-env"]
     /// The options that choose the language model, for `chat` and the main job.
     static let modelValued: Set<String> = ["--model-url", "--model"]
-    /// The options the main job takes, before any command: `--config`, the box options and
-    /// the model options.
+    /// The flags of the chat, for `chat` and the main job.
+    static let chatFlags: Set<String> = ["--allow-writes", "--show-tool-calls", "--hide-tool-calls", "--json"]
+    /// The options the main job takes, before any command: `--config`, the box options, the
+    /// model options and the chat's flags.
     static let startOptions: Set<String> = boxFlags.union(boxValued).union(boxRepeated).union(["--config"]).union(modelValued)
+        .union(chatFlags)
+
+    /// The options of `chat` and the main job.
+    func chatOptions(environment: [String: String]) throws(UsageError) -> ChatOptions {
+        if flags.contains("--show-tool-calls") && flags.contains("--hide-tool-calls") {
+            throw UsageError("--show-tool-calls and --hide-tool-calls contradict each other; give one", command: command)
+        }
+        let toolCalls: ToolCallLines =
+            flags.contains("--show-tool-calls") ? .shown : flags.contains("--hide-tool-calls") ? .hidden : .automatic
+        return ChatOptions(
+            server: try server(), allowsWrites: flags.contains("--allow-writes"), timeoutSeconds: try timeout(),
+            model: try model(environment: environment), toolCalls: toolCalls, json: flags.contains("--json"))
+    }
 
     init(
         _ arguments: [String], command: CommandName?, flags known: Set<String>, valued: Set<String>, repeated: Set<String> = [],

@@ -43,8 +43,13 @@ public final class CapturedOutput: CommandOutput, @unchecked Sendable {
     private let lock = Lock()
     private var buffer = ""
 
-    /// Creates an empty buffer.
-    public init() {}
+    /// Whether it stands for a terminal (a test of what people see there).
+    public let isInteractive: Bool
+
+    /// Creates an empty buffer, standing for a terminal when `isInteractive`.
+    public init(isInteractive: Bool = false) {
+        self.isInteractive = isInteractive
+    }
 
     /// Appends `text` to the buffer.
     public func write(_ text: String) {

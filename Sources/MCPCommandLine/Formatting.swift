@@ -3,6 +3,25 @@ public import MCPCore
 /// How `ondevice-mcp` shows tools and results to people.
 public enum Formatting {
     /// Pretty JSON text (2-space indent); a value with a non-finite number falls back to compact text.
+    /// `value` as compact JSON on one line.
+    static func compactJSON(_ value: JSONValue) -> String {
+        (try? JSONWriter().string(from: value)) ?? value.description
+    }
+
+    /// A duration in milliseconds, as a number.
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+
+    /// `0.4 ms`, `12 ms`, `1.5 s`.
+    static func duration(_ duration: Duration) -> String {
+        let milliseconds = milliseconds(duration)
+        if milliseconds < 10 { return "\((milliseconds * 10).rounded() / 10) ms" }
+        if milliseconds < 1000 { return "\(Int(milliseconds.rounded())) ms" }
+        return "\((milliseconds / 100).rounded() / 10) s"
+    }
+
     public static func prettyJSON(_ value: JSONValue) -> String {
         (try? JSONWriter(prettyPrints: true).string(from: value)) ?? value.description
     }

@@ -7,14 +7,16 @@ public enum HelpText {
         OVERVIEW: Serve, list and call MCP tools, and bridge them to the on-device language model.
 
         USAGE: ondevice-mcp [<command> [options]]
-               ondevice-mcp [--config FILE [BOX OPTIONS]] [--model-url URL [--model NAME]]
+               ondevice-mcp [--config FILE [BOX OPTIONS]] [--model-url URL [--model NAME]] [CHAT OPTIONS]
 
         Without a command, ondevice-mcp starts the built-in example server in this process
         (with --config FILE, the servers of that file instead), bridges every tool for the
         on-device model and chats (one prompt a line on standard input) when a model is
         available (with --model-url URL, the model of that server); otherwise it shows each
         bridged tool with its generation schema, diagnostics and token cost, and how to get
-        a model (exit status 0).
+        a model (exit status 0). It chats as 'chat' does and takes its CHAT OPTIONS
+        (--allow-writes, --show-tool-calls, --hide-tool-calls, --json; see 'ondevice-mcp
+        chat --help').
 
         COMMANDS:
           serve    Serve the example tools (clock, notes) over standard input and output
@@ -105,13 +107,18 @@ public enum HelpText {
           system directories, its own installation and --allow-read paths, write only a
           private data directory (its TMPDIR and working directory, removed afterwards) and
           --allow-write paths, and make no TCP connection or listener; its environment is
-          PATH, HOME, LANG, LC_*, TERM, TZ and --pass-env names; it gets 2 GiB of address
-          space, 600 CPU seconds, 1 GiB files and 1,024 descriptors, and no new privileges.
+          PATH, HOME, LANG, LC_*, TERM, TZ and --pass-env names; it gets 2 GiB of memory,
+          600 CPU seconds, 1 GiB files, a 1 GiB data directory, 1,024 descriptors and 512
+          tasks, and no new privileges. With the network closed it makes no socket at all
+          (no TCP, UDP, DNS or Unix-domain sockets).
+          Every process it starts ends with it; root keeps no capability and reads only a
+          list of /etc; see the Security model article for what else the box does.
           A system that cannot enforce the box (no Landlock) is an error, never ignored.
+          A server that fails in the box gets a line naming the option that may help.
           --no-sandbox          Run the server with all of this program's rights
           --allow-read PATH     Let it read PATH too (repeatable)
           --allow-write PATH    Let it read and write PATH too (repeatable)
-          --allow-network       Let it make TCP connections and listen
+          --allow-network       Let it use the network (TCP and UDP, connect and listen)
           --memory-limit MIB    Its address space, in MiB (default 2048; 'none': no limit)
           --cpu-limit SECONDS   Its CPU time (default 600; 'none': no limit)
           --pass-env NAME       Pass the environment variable NAME through (repeatable)
@@ -125,11 +132,13 @@ public enum HelpText {
           2  usage error: unknown command or option, missing or malformed argument,
              JSON-ARGUMENTS that is not a JSON object, a schema FILE or --config FILE that
              cannot be read or is not JSON (the byte offset is quoted), a --config FILE that
-             is not an mcpServers configuration or names a remote server
-          3  failure: the server could not be started or reached, the connection broke,
-             a request timed out, the server answered with a JSON-RPC error (such as
-             -32602 for an unknown tool), 'chat' found no language model, or the model
-             server (--model-url) could not be reached or has no such model
+             is not an mcpServers configuration
+          3  failure: a server (local or remote, --url) could not be started or reached, the
+             connection broke, a request timed out, the server answered with a JSON-RPC or
+             HTTP error (such as -32602 for an unknown tool, 401 without credentials), some
+             servers of a --config FILE failed (the others were used), 'chat' found no
+             language model, or the model server (--model-url) could not be reached or has
+             no such model
         """
 
     /// The help of one command.
@@ -147,7 +156,7 @@ public enum HelpText {
     public static func usage(for command: CommandName?) -> String {
         switch command {
         case nil:
-            "USAGE: ondevice-mcp [<command> [options]] | ondevice-mcp [--config FILE [BOX OPTIONS]] [--model-url URL [--model NAME]]    (commands: serve, tools, call, schema, chat; see 'ondevice-mcp --help')"
+            "USAGE: ondevice-mcp [<command> [options]] | ondevice-mcp [--config FILE [BOX OPTIONS]] [--model-url URL [--model NAME]] [--allow-writes] [--show-tool-calls | --hide-tool-calls] [--json]    (commands: serve, tools, call, schema, chat; see 'ondevice-mcp --help')"
         case .serve:
             "USAGE: ondevice-mcp serve [--data-dir DIR] [--root DIR ...]    (see 'ondevice-mcp serve --help')"
         case .tools:
@@ -157,7 +166,7 @@ public enum HelpText {
         case .schema:
             "USAGE: ondevice-mcp schema [FILE | -] [--name NAME] [--json]    (see 'ondevice-mcp schema --help')"
         case .chat:
-            "USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--model-url URL [--model NAME]] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
+            "USAGE: ondevice-mcp chat [--allow-writes] [--show-tool-calls | --hide-tool-calls] [--json] [--timeout SECONDS] [--model-url URL [--model NAME]] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp chat --help')"
         }
     }
 
@@ -271,7 +280,7 @@ public enum HelpText {
     static let chat = """
         OVERVIEW: Chat with the on-device language model over the tools of servers.
 
-        USAGE: ondevice-mcp chat [--allow-writes] [--timeout SECONDS] [--model-url URL [--model NAME]] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]
+        USAGE: ondevice-mcp chat [--allow-writes] [--show-tool-calls | --hide-tool-calls] [--json] [--timeout SECONDS] [--model-url URL [--model NAME]] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]
 
         Connects to the server (with --config, to every server of the file), bridges the
         tools and gives each turn the ones its prompt needs, within the context budget (see
@@ -280,10 +289,20 @@ public enum HelpText {
         input ends. A session follows the servers' tool lists as they change. A turn that
         fails prints 'error: ...' and the chat goes on.
 
-        Tools run only when their annotations say they are read-only and stay in a closed
-        world; a call of any other tool (one that writes, deletes or reaches the network,
-        like notes_add and notes_delete) is refused and the model is told why. --allow-writes
-        lets every tool run.
+        Each tool call is shown on standard error as it happens (→ the tool and exactly the
+        arguments it receives; ← its duration and size, or its error), and so is each
+        declined call (✗ with the reason and the option that would allow it); by default
+        when standard error is a terminal.
+
+        Tools run without asking when their annotations say they are read-only and stay in
+        a closed world (the built-in server's tools are this program's own: its read-only
+        ones run). On a terminal, you are asked before any other tool runs (one that writes,
+        deletes or reaches the network, like notes_add and notes_delete), shown exactly what
+        it will receive: allow once (y), for this conversation (a), or deny. You are also
+        asked when the conversation has read private data or another server's content and a
+        tool could carry it out. Without a terminal, such calls are declined and the model
+        is told why. --allow-writes lets tools with effects run without asking (the calls
+        the data-flow guard holds are still asked about, or declined).
 
         The model is Apple's on-device model (SystemLanguageModel.default): it needs an Apple
         device with Apple Intelligence on macOS 26 or later. Without one, chat says so on
@@ -293,6 +312,15 @@ public enum HelpText {
 
         OPTIONS:
           --allow-writes      Let the model run tools that write, delete or reach the network
+                              without asking
+          --show-tool-calls   Show each tool call, decline and approval request (the default
+                              when standard error is a terminal)
+          --hide-tool-calls   Do not show them
+          --json              Write one JSON object a line on standard output: every event
+                              (toolCallStarted, toolCallFinished, toolCallDeclined,
+                              sessionBuilt, toolListChanged), each answer ({"event":"answer",
+                              "text":...}) and each failed turn ({"event":"error"}); nobody is
+                              asked to approve anything
           --timeout SECONDS   How long each request, and each tool call, may take (default 60)
           --model-url URL     Chat with the model of this chat-completions server (see MODEL)
           --model NAME        The server's model (default: $\(CommandLineParser.modelNameVariable), else the first)

@@ -122,30 +122,56 @@ extension Runner {
         } catch {
             return error.code
         }
-        let status = await chat(
-            servers: servers, model: model, allowsWrites: options.allowsWrites, timeout: options.timeoutSeconds,
-            modelName: Self.modelName(options.model))
+        let status = await chat(servers: servers, model: model, options: options)
         await Self.close(servers)
         return status
     }
 
     /// The chat loop over the servers' tools, through one ``MCPSessionProvider``: one prompt
-    /// a line from ``input``, each answer on ``output``; a note on what the model gets goes
-    /// to ``errors``, naming the model as `modelName` does.
+    /// a line from ``input``, each answer on ``output``; a note on what the model gets, and each
+    /// tool call, decline and approval request, go to ``errors`` (or, with `--json`, every
+    /// event to ``output``).
+    ///
+    /// Where input and standard error are a terminal (and not `--json`), a person is asked
+    /// about every call the policy or the data-flow guard does not allow outright
+    /// (``TerminalApprover``): without `--allow-writes`, each call of a tool that writes,
+    /// deletes or reaches the network; with it, the calls the guard holds.
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    func chat(
-        servers: [ConnectedServer], model: SystemLanguageModel, allowsWrites: Bool, timeout: Double,
-        modelName: String = "the language model"
-    ) async -> ExitCode {
-        let configuration = MCPSessionProvider.Configuration(policy: allowsWrites ? .allowAll : .readOnly)
+    func chat(servers: [ConnectedServer], model: SystemLanguageModel, options: ChatOptions) async -> ExitCode {
+        let modelName = Self.modelName(options.model)
+        let lines = TypedLines(input.lines())
+        let asksPerson = input.isInteractive && errors.isInteractive && !options.json
+        let approver = asksPerson ? ToolApprover(TerminalApprover(lines: lines, prompt: errors).decide) : nil
+        let everyEffect: ToolEffects = [.writes, .destroys, .reachesOpenWorld]
+        let policy: ToolPolicy =
+            switch (options.allowsWrites, approver) {
+            case (true, let approver): .allowing(everyEffect, approver: approver)
+            case (false, let approver?): .allowing([], approver: approver)
+            case (false, nil): .readOnly
+            }
+        let display = ChatDisplay(
+            lines: options.json ? output : errors,
+            showsToolCalls: options.toolCalls == .shown || (options.toolCalls == .automatic && errors.isInteractive),
+            json: options.json, allowsWrites: options.allowsWrites, asksPerson: asksPerson)
+        let configuration = MCPSessionProvider.Configuration(policy: policy)
         let provider = MCPSessionProvider(
             servers: servers.map { MCPSessionProvider.Server(name: $0.label, client: $0.client) }, model: model,
             configuration: configuration)
+        // Every event is shown as it comes; a turn's answer waits until its events are shown.
+        let turns = TurnEnds()
+        let shown = Task {
+            for await event in provider.events {
+                display.show(event)
+                if case .turnEnded(let end) = event { await turns.ended(end) }
+            }
+            await turns.close()
+        }
+        defer { shown.cancel() }
         do {
             _ = try await provider.session()
         } catch {
             await provider.close()
-            return failure(error, during: "preparing the chat session", timeout: timeout)
+            return failure(error, during: "preparing the chat session", timeout: options.timeoutSeconds)
         }
         let available = await provider.availableTools.map(\.name)
         var note = "Chatting with \(modelName)"
@@ -160,23 +186,33 @@ extension Runner {
         if !excluded.isEmpty {
             note += " (left out: \(excluded.map(\.serverName).joined(separator: ", ")))"
         }
-        note += allowsWrites ? ".\n" : ".\nOnly read-only tools run; --allow-writes lets the model run tools that write or delete.\n"
+        switch (options.allowsWrites, asksPerson) {
+        case (true, _): note += ".\nTools that write, delete or reach the network run without asking (--allow-writes).\n"
+        case (false, true): note += ".\nYou are asked before a tool writes, deletes or reaches the network (--allow-writes runs them without asking).\n"
+        case (false, false): note += ".\nOnly read-only tools run; --allow-writes lets the model run tools that write or delete.\n"
+        }
         errors.write(note + "Type a question and press Return; end with Ctrl-D.\n")
         do {
-            if output.isInteractive {
+            if output.isInteractive && !options.json {
                 // On a terminal the answer appears as the model writes it.
-                var shown = ""
-                try await runChat(provider: provider, input: input.lines()) { snapshot in
-                    guard snapshot.hasPrefix(shown) else { return }
-                    output.write(String(snapshot.dropFirst(shown.count)))
-                    shown = snapshot
+                var written = ""
+                try await runChat(provider: provider, input: lines.prompts) { snapshot in
+                    guard snapshot.hasPrefix(written) else { return }
+                    output.write(String(snapshot.dropFirst(written.count)))
+                    written = snapshot
                 } output: { answer in
-                    output.write(answer.hasPrefix(shown) && !shown.isEmpty ? String(answer.dropFirst(shown.count)) + "\n" : (shown.isEmpty ? "" : "\n") + answer + "\n")
-                    shown = ""
+                    output.write(answer.hasPrefix(written) && !written.isEmpty ? String(answer.dropFirst(written.count)) + "\n" : (written.isEmpty ? "" : "\n") + answer + "\n")
+                    written = ""
                 }
             } else {
-                try await runChat(provider: provider, input: input.lines()) { answer in
-                    output.write(answer + "\n")
+                for try await line in lines.prompts {
+                    let prompt = line.drop { $0.isWhitespace }
+                    guard !prompt.isEmpty else { continue }
+                    let answer = try? await provider.respond(to: String(prompt))
+                    try Task.checkCancellation()
+                    // The turn's events first, then its answer (or why it failed, secrets redacted).
+                    let end = await turns.next()
+                    display.showAnswer(answer ?? "error: \(end?.error ?? "the turn failed")", on: output)
                 }
             }
         } catch {
@@ -192,8 +228,8 @@ extension Runner {
     /// The main job: bridges the tools of `server` (the built-in server, or the servers of a
     /// configuration file), then chats when `model` is available, or shows the bridged tools
     /// and how to get a model. A model server that cannot be used is an error (status 3).
-    func start(server: ServerChoice = .builtIn(dataDirectory: nil), model choice: ModelChoice = .onDevice) async -> ExitCode {
-        let timeout = CommandLineParser.defaultTimeoutSeconds
+    func start(_ options: ChatOptions = ChatOptions()) async -> ExitCode {
+        let (server, choice, timeout) = (options.server, options.model, options.timeoutSeconds)
         guard #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) else {
             let status = await tools(ToolsOptions(server: server))
             output.write("\nNo chat: \(Self.needsNewerSystem).\n\(Self.moreCommands)\n")
@@ -212,7 +248,7 @@ extension Runner {
             return error.code
         }
         if model.isAvailable {
-            let status = await chat(servers: servers, model: model, allowsWrites: false, timeout: timeout, modelName: Self.modelName(choice))
+            let status = await chat(servers: servers, model: model, options: options)
             await Self.close(servers)
             return status
         }

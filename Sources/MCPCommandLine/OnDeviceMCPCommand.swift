@@ -96,8 +96,8 @@ public enum OnDeviceMCPCommand {
         runner.remote = remote
         runner.modelConnector = modelConnector
         switch command {
-        case .start(let server, let model):
-            return await runner.start(server: server, model: model)
+        case .start(let options):
+            return await runner.start(options)
         case .help(nil):
             standardOutput.write(HelpText.overview + "\n")
             return .success

@@ -95,27 +95,45 @@ public struct SchemaOptions: Hashable, Sendable {
     }
 }
 
-/// The options of `ondevice-mcp chat`.
+/// Whether `chat` and the main job show each tool call as it happens.
+public enum ToolCallLines: Hashable, Sendable {
+    /// On when standard error is a terminal, off otherwise (the default).
+    case automatic
+    /// Always (`--show-tool-calls`).
+    case shown
+    /// Never (`--hide-tool-calls`).
+    case hidden
+}
+
+/// The options of `ondevice-mcp chat` (and of the main job, which chats the same way).
 public struct ChatOptions: Hashable, Sendable {
     /// The server whose tools the model gets.
     public var server: ServerChoice
-    /// Let the model run tools that write, delete or reach the network (by default only
-    /// read-only tools run).
+    /// Let the model run tools that write, delete or reach the network without asking (by
+    /// default only read-only tools run, and on a terminal a person is asked about the others).
     public var allowsWrites: Bool
     /// How long each request may take, in seconds.
     public var timeoutSeconds: Double
     /// The language model to chat with.
     public var model: ModelChoice
+    /// Whether tool calls, declines and approvals are shown (on standard error).
+    public var toolCalls: ToolCallLines
+    /// Write one JSON object a line on standard output (`--json`): every event (tool calls,
+    /// declines, answers, errors), for scripts; nobody is asked to approve anything.
+    public var json: Bool
 
     /// Creates options; the defaults are those of the command line.
     public init(
         server: ServerChoice = .builtIn(dataDirectory: nil), allowsWrites: Bool = false,
-        timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds, model: ModelChoice = .onDevice
+        timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds, model: ModelChoice = .onDevice,
+        toolCalls: ToolCallLines = .automatic, json: Bool = false
     ) {
         self.server = server
         self.allowsWrites = allowsWrites
         self.timeoutSeconds = timeoutSeconds
         self.model = model
+        self.toolCalls = toolCalls
+        self.json = json
     }
 }
 
@@ -147,10 +165,11 @@ public struct CallOptions: Hashable, Sendable {
 
 /// What a command line asks for, once parsed.
 public enum ParsedCommand: Hashable, Sendable {
-    /// The main job: bridge the tools of `server` (the built-in server without arguments, the
-    /// servers of a configuration file with `--config FILE`) and chat with `model` when it is
-    /// available, else show each bridged tool with its generation schema.
-    case start(server: ServerChoice = .builtIn(dataDirectory: nil), model: ModelChoice = .onDevice)
+    /// The main job: bridge the tools of the options' server (the built-in server without
+    /// arguments, the servers of a configuration file with `--config FILE`) and chat with its
+    /// model as `chat` does when the model is available, else show each bridged tool with its
+    /// generation schema.
+    case start(ChatOptions = ChatOptions())
     /// Print help: the overview (`nil`) or one command's.
     case help(CommandName?)
     /// Print the version.

@@ -58,7 +58,7 @@ extension ParsedCommand {
     /// The servers the command talks to, if it talks to any.
     var server: ServerChoice? {
         switch self {
-        case .start(let server, _): server
+        case .start(let options): options.server
         case .tools(let options): options.server
         case .call(let options): options.server
         case .chat(let options): options.server
@@ -82,7 +82,7 @@ extension ParsedCommand {
     /// The language model the command chats with, if it chats.
     var model: ModelChoice? {
         switch self {
-        case .start(_, let model): model
+        case .start(let options): options.model
         case .chat(let options): options.model
         case .help, .version, .serve, .tools, .call, .schema: nil
         }

@@ -48,23 +48,27 @@ extension MCPBridgedTool {
         monitor?.report(.toolCallStarted(ToolCallStart(
             tool: name, server: server, serverName: serverName, arguments: JSONValue.object(sent).description)))
         let format = outputFormat.limited(to: monitor?.remainingCharacters)
-        let output: (text: String, isError: Bool, wasCut: Bool)
+        let output: (text: String, isError: Bool, wasCut: Bool, error: String?)
         do {
             output = try await send(sent, format: format)
         } catch {
             monitor?.report(.toolCallFinished(ToolCallFinish(
-                tool: name, duration: clock.now - started, isError: true, outputCharacters: 0, wasCut: false)))
+                tool: name, duration: clock.now - started, isError: true, outputCharacters: 0, wasCut: false,
+                error: Self.eventText(secrets.redact(String(describing: error)).text))))
             throw error
         }
         monitor?.consume(output.text.count)
         monitor?.report(.toolCallFinished(ToolCallFinish(
             tool: name, duration: clock.now - started, isError: output.isError, outputCharacters: output.text.count,
-            wasCut: output.wasCut)))
+            wasCut: output.wasCut, error: output.error.map { Self.eventText(secrets.redact($0).text) })))
         return output.text
     }
 
-    /// Sends the call and renders what the model reads with `format`.
-    private func send(_ sent: JSONObject, format outputFormat: ToolOutputFormat) async throws -> (text: String, isError: Bool, wasCut: Bool) {
+    /// Sends the call and renders what the model reads with `format`; with the error, in a
+    /// sentence, for the call's event.
+    private func send(
+        _ sent: JSONObject, format outputFormat: ToolOutputFormat
+    ) async throws -> (text: String, isError: Bool, wasCut: Bool, error: String?) {
         let result: CallToolResult
         do {
             result = try await client.callTool(
@@ -72,7 +76,7 @@ extension MCPBridgedTool {
         } catch let error as JSONRPCError {
             let failure = outputFormat.failure("The server rejected the call: \(error.message) (\(error.code)).", toolName: name)
             await dataFlowGuard.recordRead(tool: name, server: server, marks: dataMarks)
-            return (failure.text, true, false)
+            return (failure.text, true, false, "the server rejected the call: \(error.message) (\(error.code))")
         } catch MCPClientError.resultTooLarge {
             // Refused while it was read: none of it reached this process whole, nor the model.
             let failure = outputFormat.failure(
@@ -80,7 +84,7 @@ extension MCPBridgedTool {
                     + "so none of it was read. Ask for less (a narrower query, fewer items) and call \(name) again.",
                 toolName: name)
             await dataFlowGuard.recordRead(tool: name, server: server, marks: dataMarks)
-            return (failure.text, true, true)
+            return (failure.text, true, true, "the result is larger than the \(maximumResultBytes) bytes read for one call")
         }
         let rendered = outputFormat.rendered(result, toolName: name)
         await dataFlowGuard.recordRead(tool: name, server: server, marks: dataMarks)
@@ -88,7 +92,13 @@ extension MCPBridgedTool {
             defences.report(DefenceEvent(
                 kind: .redacted, tool: name, message: "removed \(rendered.kinds.joined(separator: ", ")) from the output"))
         }
-        return (rendered.text, result.isError, outputFormat.wouldCut(result))
+        return (rendered.text, result.isError, outputFormat.wouldCut(result), result.isError ? result.text : nil)
+    }
+
+    /// An error for an event: one line, at most 300 characters.
+    static func eventText(_ text: String) -> String {
+        let line = String(text.map { $0.isNewline ? " " : $0 })
+        return line.count > 300 ? String(line.prefix(299)) + "…" : line
     }
 
     /// `arguments` with the frame's boundary replaced wherever a string or a key holds it, in

@@ -245,6 +245,17 @@ public actor MCPSessionProvider {
     /// Answers `prompt` in the turn's session (see ``session(for:)``), recovering once from an
     /// overflow.
     public func respond(to prompt: String) async throws -> String {
+        do {
+            let answer = try await answer(prompt)
+            eventSink.yield(.turnEnded(TurnEnd(answerCharacters: answer.count)))
+            return answer
+        } catch {
+            endTurn(failing: error)
+            throw error
+        }
+    }
+
+    private func answer(_ prompt: String) async throws -> String {
         let session = try await session(for: prompt)
         do {
             return try await session.respond(to: prompt).content
@@ -252,6 +263,12 @@ public actor MCPSessionProvider {
             let retry = try await recover(from: session, prompt: prompt)
             return try await retry.respond(to: prompt).content
         }
+    }
+
+    /// Reports the end of a turn that failed.
+    private func endTurn(failing error: any Error) {
+        let text = configuration.defences.secrets.redact(chatErrorDescription(error)).text
+        eventSink.yield(.turnEnded(TurnEnd(answerCharacters: 0, error: text)))
     }
 
     /// Streams the answer to `prompt`: each element is the answer so far.
@@ -274,17 +291,26 @@ public actor MCPSessionProvider {
     }
 
     private func stream(_ prompt: String, into continuation: AsyncThrowingStream<String, any Error>.Continuation) async throws {
-        let session = try await session(for: prompt)
+        var last = ""
         do {
-            for try await snapshot in session.streamResponse(to: prompt) {
-                continuation.yield(snapshot.content)
+            let session = try await session(for: prompt)
+            do {
+                for try await snapshot in session.streamResponse(to: prompt) {
+                    last = snapshot.content
+                    continuation.yield(last)
+                }
+            } catch where ContextMeasure.isContextOverflow(error) {
+                let retry = try await recover(from: session, prompt: prompt)
+                for try await snapshot in retry.streamResponse(to: prompt) {
+                    last = snapshot.content
+                    continuation.yield(last)
+                }
             }
-        } catch where ContextMeasure.isContextOverflow(error) {
-            let retry = try await recover(from: session, prompt: prompt)
-            for try await snapshot in retry.streamResponse(to: prompt) {
-                continuation.yield(snapshot.content)
-            }
+        } catch {
+            endTurn(failing: error)
+            throw error
         }
+        eventSink.yield(.turnEnded(TurnEnd(answerCharacters: last.count)))
     }
 
     /// The tools a turn with `prompt` would get, and why the others would not: what

@@ -13,6 +13,22 @@ public enum SessionEvent: Hashable, Sendable {
     case toolCallFinished(ToolCallFinish)
     /// A tool call was declined by the policy, a person or the data-flow guard.
     case toolCallDeclined(ToolCallDecline)
+    /// A turn (``MCPSessionProvider/respond(to:)`` or ``MCPSessionProvider/streamResponse(to:)``)
+    /// ended; every event of the turn came before this one.
+    case turnEnded(TurnEnd)
+}
+
+/// The end of a turn.
+public struct TurnEnd: Hashable, Sendable {
+    /// The characters of the answer; 0 when the turn failed.
+    public var answerCharacters: Int
+    /// Why the turn failed, in a sentence, secrets redacted; `nil` when it answered.
+    public var error: String?
+
+    public init(answerCharacters: Int, error: String? = nil) {
+        self.answerCharacters = answerCharacters
+        self.error = error
+    }
 }
 
 /// Why a session was built, and what it holds.
@@ -95,13 +111,17 @@ public struct ToolCallFinish: Hashable, Sendable {
     public var outputCharacters: Int
     /// Whether the output was cut to fit (its size limit or what was left of the context).
     public var wasCut: Bool
+    /// What went wrong, when ``isError``: the start of the tool's error text, the server's
+    /// JSON-RPC error or the failure of the call, secrets redacted.
+    public var error: String?
 
-    public init(tool: String, duration: Duration, isError: Bool, outputCharacters: Int, wasCut: Bool) {
+    public init(tool: String, duration: Duration, isError: Bool, outputCharacters: Int, wasCut: Bool, error: String? = nil) {
         self.tool = tool
         self.duration = duration
         self.isError = isError
         self.outputCharacters = outputCharacters
         self.wasCut = wasCut
+        self.error = error
     }
 }
 

@@ -103,7 +103,12 @@ let parseCases: [ParseCase] = [
         .command(.chat(ChatOptions(server: .command(executable: "uvx", arguments: ["mcp-server-time"]), allowsWrites: true)))),
     ParseCase("chat --help", ["chat", "-h"], .command(.help(.chat))),
     ParseCase("chat with a prompt argument", ["chat", "hello"], .error("chat reads prompts from standard input", .chat)),
-    ParseCase("chat --json", ["chat", "--json"], .error("unknown option '--json' for chat", .chat)),
+    ParseCase("chat --json", ["chat", "--json"], .command(.chat(ChatOptions(json: true)))),
+    ParseCase(
+        "chat --show-tool-calls", ["chat", "--show-tool-calls"], .command(.chat(ChatOptions(toolCalls: .shown)))),
+    ParseCase(
+        "chat with both tool-call flags", ["chat", "--show-tool-calls", "--hide-tool-calls"],
+        .error("--show-tool-calls and --hide-tool-calls contradict each other; give one", .chat)),
     ParseCase("chat --allow-writes=yes", ["chat", "--allow-writes=yes"], .error("option '--allow-writes' takes no value", .chat)),
     // call
     ParseCase("call without arguments", ["call", "clock_now"], .command(.call(CallOptions(tool: "clock_now")))),
@@ -199,10 +204,10 @@ let configParseCases: [ParseCase] = [
         .command(.chat(ChatOptions(server: .configuration(file: "s.json"), allowsWrites: true)))),
     ParseCase(
         "the main job over a configuration", ["--config", "s.json"],
-        .command(.start(server: .configuration(file: "s.json")))),
+        .command(.start(ChatOptions(server: .configuration(file: "s.json"))))),
     ParseCase(
         "the main job: --config=FILE with box options", ["--allow-read", "/r", "--config=s.json", "--cpu-limit", "30"],
-        .command(.start(server: .configuration(file: "s.json", sandbox: box { $0.readablePaths = ["/r"]; $0.cpuTimeLimit = 30 })))),
+        .command(.start(ChatOptions(server: .configuration(file: "s.json", sandbox: box { $0.readablePaths = ["/r"]; $0.cpuTimeLimit = 30 }))))),
     ParseCase("the main job: --help after --config", ["--config", "s.json", "--help"], .command(.help(nil))),
     ParseCase("--config with a server command", ["tools", "--config", "s.json", "--", "srv"], .error("--config and '-- CMD' both name servers", .tools)),
     ParseCase("--config with --data-dir", ["chat", "--data-dir", "d", "--config", "s.json"], .error("--data-dir is for the built-in server; it cannot be used with --config", .chat)),
@@ -215,7 +220,10 @@ let configParseCases: [ParseCase] = [
     ParseCase("the main job: box options need --config", ["--no-sandbox"], .error("--no-sandbox is for a server command ('-- CMD') or the servers of --config FILE")),
     ParseCase("the main job takes no '-- CMD'", ["--config", "s.json", "--", "srv"], .error("the main job takes its servers from --config FILE")),
     ParseCase("the main job: a command after --config", ["--config", "s.json", "tools"], .error("put the command first: ondevice-mcp tools --config FILE")),
-    ParseCase("the main job: an option of a command", ["--config", "s.json", "--json"], .error("unknown option '--json' for ondevice-mcp")),
+    ParseCase("the main job: an option of a command", ["--config", "s.json", "--schemas"], .error("unknown option '--schemas'")),
+    ParseCase(
+        "the main job takes the chat's options", ["--allow-writes", "--hide-tool-calls", "--json"],
+        .command(.start(ChatOptions(allowsWrites: true, toolCalls: .hidden, json: true)))),
 ]
 
 /// `--url URL [--header 'Name: value']`: a remote server, for tools, call and chat.
@@ -256,10 +264,10 @@ let modelParseCases: [ParseCase] = [
         .command(.chat(ChatOptions(server: .command(executable: "srv", arguments: ["--model-url", "x"]), model: .server(url: "http://127.0.0.1:8080"))))),
     ParseCase(
         "the main job with a model server", ["--model-url", "http://127.0.0.1:8080"],
-        .command(.start(model: .server(url: "http://127.0.0.1:8080")))),
+        .command(.start(ChatOptions(model: .server(url: "http://127.0.0.1:8080"))))),
     ParseCase(
         "the main job over a configuration with a named model", ["--config", "s.json", "--model=qwen", "--model-url", "http://h:1"],
-        .command(.start(server: .configuration(file: "s.json"), model: .server(url: "http://h:1", name: "qwen")))),
+        .command(.start(ChatOptions(server: .configuration(file: "s.json"), model: .server(url: "http://h:1", name: "qwen"))))),
     ParseCase("the main job: --help after --model-url", ["--model-url", "http://h:1", "-h"], .command(.help(nil))),
     ParseCase(
         "--model without a model server", ["chat", "--model", "qwen"],
@@ -301,13 +309,13 @@ private let nameVariable = "ONDEVICE_MCP_MODEL"
 
 /// `ONDEVICE_MCP_MODEL_URL` and `ONDEVICE_MCP_MODEL`: each applies when its option is absent.
 let environmentParseCases: [EnvironmentParseCase] = [
-    EnvironmentParseCase("the main job takes the variable's model server", [urlVariable: "http://e:1"], [], .command(.start(model: .server(url: "http://e:1")))),
+    EnvironmentParseCase("the main job takes the variable's model server", [urlVariable: "http://e:1"], [], .command(.start(ChatOptions(model: .server(url: "http://e:1"))))),
     EnvironmentParseCase(
         "and its model name", [urlVariable: "http://e:1", nameVariable: "e-model"], [],
-        .command(.start(model: .server(url: "http://e:1", name: "e-model")))),
+        .command(.start(ChatOptions(model: .server(url: "http://e:1", name: "e-model"))))),
     EnvironmentParseCase(
         "the main job over a configuration", [urlVariable: "http://e:1"], ["--config", "s.json"],
-        .command(.start(server: .configuration(file: "s.json"), model: .server(url: "http://e:1")))),
+        .command(.start(ChatOptions(server: .configuration(file: "s.json"), model: .server(url: "http://e:1"))))),
     EnvironmentParseCase("chat takes it", [urlVariable: "http://e:1"], ["chat"], .command(.chat(ChatOptions(model: .server(url: "http://e:1"))))),
     EnvironmentParseCase(
         "--model-url wins over the variable", [urlVariable: "http://e:1", nameVariable: "e-model"], ["chat", "--model-url", "http://f:2"],
@@ -325,7 +333,7 @@ let environmentParseCases: [EnvironmentParseCase] = [
         .error("ONDEVICE_MCP_MODEL_URL needs an http:// or https:// URL with a host, not 'localhost:8080'", .chat)),
     EnvironmentParseCase(
         "a good --model-url hides a bad variable", [urlVariable: "localhost:8080"], ["--model-url", "http://f:2"],
-        .command(.start(model: .server(url: "http://f:2")))),
+        .command(.start(ChatOptions(model: .server(url: "http://f:2"))))),
     EnvironmentParseCase("serve ignores it (and stays in ondevice-mcp)", [urlVariable: "http://e:1"], ["serve"], .command(.serve(dataDirectory: nil))),
     EnvironmentParseCase("tools ignores it", [urlVariable: "http://e:1"], ["tools"], .command(.tools(ToolsOptions()))),
     EnvironmentParseCase("call ignores it", [urlVariable: "localhost"], ["call", "clock_now"], .command(.call(CallOptions(tool: "clock_now")))),

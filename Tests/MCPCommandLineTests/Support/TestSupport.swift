@@ -38,21 +38,23 @@ struct CommandRun: Sendable {
         self.errors = errors.text
     }
 
-    /// Runs `arguments` with `input` as standard input and `model` as the language model.
+    /// Runs `arguments` with `input` as standard input and `model` as the language model;
+    /// with `terminal`, standard input and standard error stand for a person at a terminal
+    /// (standard output stays a pipe, so answers come whole).
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     init(
         _ arguments: [String], input: String = "", builtInServer: (@Sendable (String?) async throws -> MCPServer)? = nil,
-        model: SystemLanguageModel
+        model: SystemLanguageModel, terminal: Bool = false
     ) async {
         let output = CapturedOutput()
-        let errors = CapturedOutput()
+        let errors = CapturedOutput(isInteractive: terminal)
         guard !Self.wouldHandOver(arguments, environment: [:], remote: nil, modelConnector: nil) else {
             (status, self.output, self.errors) = (.failure, "", "")
             return
         }
         status = await OnDeviceMCPCommand.run(
-            arguments, standardOutput: output, standardError: errors, builtInServer: builtInServer, standardInput: .text(input),
-            model: model)
+            arguments, standardOutput: output, standardError: errors, builtInServer: builtInServer,
+            standardInput: .text(input, interactive: terminal), model: model)
         self.output = output.text
         self.errors = errors.text
     }
