@@ -150,7 +150,7 @@ public enum CommandLineParser {
         case .call:
             let scan = try Scan(
                 arguments, command: command, flags: Scan.boxFlags.union(["--json"]),
-                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--url"]), repeated: Scan.boxRepeated.union(["--header"]),
+                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--url", "--config"]), repeated: Scan.boxRepeated.union(["--header"]),
                 allowsServerCommand: true)
             guard let tool = scan.positionals.first else {
                 throw UsageError("missing TOOL: the name of the tool to call", command: command)

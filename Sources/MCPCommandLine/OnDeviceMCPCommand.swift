@@ -95,6 +95,21 @@ public enum OnDeviceMCPCommand {
             output: standardOutput, errors: standardError, builtInServer: builtInServer, input: standardInput, model: anyModel)
         runner.remote = remote
         runner.modelConnector = modelConnector
+        let status = await runner.run(command)
+        // Servers of a configuration file that failed while the others were used.
+        if status == .success, let summary = runner.serverFailures.summary {
+            standardError.write("error: \(summary)\n")
+            return .failure
+        }
+        return status
+    }
+}
+
+extension Runner {
+    /// Runs one parsed command.
+    func run(_ command: ParsedCommand) async -> ExitCode {
+        let runner = self
+        let standardOutput = output
         switch command {
         case .start(let options):
             return await runner.start(options)
@@ -137,6 +152,8 @@ struct Runner {
     /// Connects to model servers; `nil` in `ondevice-mcp`, which hands commands with a model
     /// server over to `ondevice-mcp-http`, and where Apple's FoundationModels exists.
     var modelConnector: ModelConnector?
+    /// Servers of a configuration file that failed while the command used the others.
+    let serverFailures = ServerFailures()
 
     func fail(_ message: String, _ code: ExitCode = .failure) -> ExitCode {
         errors.write("error: \(message)\n")
@@ -205,8 +222,9 @@ struct Runner {
         let code: ExitCode
     }
 
-    /// Connects to the chosen server; a failure is reported and thrown as ``Abort``.
-    func connect(_ choice: ServerChoice, timeout: Double) async throws(Abort) -> MCPClient {
+    /// Connects to the chosen server; a failure is reported (with a hint, for a boxed server
+    /// its box may have stopped) and thrown as ``Abort``.
+    func connect(_ choice: ServerChoice, timeout: Double) async throws(Abort) -> ConnectedServer {
         let configuration = Self.clientConfiguration(timeout: timeout)
         switch choice {
         case .builtIn(let dataDirectory):
@@ -217,7 +235,8 @@ struct Runner {
                 throw Abort(code: fail("cannot start the built-in server: \(error)"))
             }
             do {
-                return try await MCPClient.connect(to: server, configuration: configuration)
+                let client = try await MCPClient.connect(to: server, configuration: configuration)
+                return ConnectedServer(label: client.serverInfo.name, client: client)
             } catch {
                 throw Abort(code: failure(error, during: "connecting to the built-in server", timeout: timeout))
             }
@@ -227,6 +246,9 @@ struct Runner {
                     process: ServerLaunch(executable: executable, arguments: arguments, sandbox: sandbox), configuration: configuration)
             } catch let error as TransportError {
                 throw Abort(code: fail("\(error)"))
+            } catch let error as LaunchFailure {
+                let message = failureMessage(error.underlying, during: "connecting to '\(executable)'", timeout: timeout)
+                throw Abort(code: fail(message + (error.hint.map { "\n" + $0 } ?? "")))
             } catch {
                 throw Abort(code: failure(error, during: "connecting to '\(executable)'", timeout: timeout))
             }
@@ -234,7 +256,8 @@ struct Runner {
             throw Abort(code: fail("this command talks to one server; '\(file)' names several"))
         case .remote(let text, let headers):
             do {
-                return try await connectRemote(text, headers: headers, configuration: configuration)
+                let client = try await connectRemote(text, headers: headers, configuration: configuration)
+                return ConnectedServer(label: client.serverInfo.name, client: client)
             } catch let error as Abort {
                 throw error
             } catch {
@@ -264,7 +287,7 @@ struct Runner {
         }
         let client: MCPClient
         do {
-            client = try await connect(options.server, timeout: options.timeoutSeconds)
+            client = try await connect(options.server, timeout: options.timeoutSeconds).client
         } catch {
             return error.code
         }
@@ -290,18 +313,28 @@ struct Runner {
     // MARK: call
 
     func call(_ options: CallOptions) async -> ExitCode {
-        let client: MCPClient
+        let chosen: (server: ConnectedServer, tool: String)
         do {
-            client = try await connect(options.server, timeout: options.timeoutSeconds)
+            chosen = try await serverForCall(options)
         } catch {
             return error.code
         }
+        let (server, tool) = chosen
+        let client = server.client
         let result: CallToolResult
         do {
-            result = try await client.callTool(name: options.tool, arguments: options.arguments, timeout: .seconds(options.timeoutSeconds))
+            result = try await client.callTool(name: tool, arguments: options.arguments, timeout: .seconds(options.timeoutSeconds))
+        } catch let error as JSONRPCError where error.code == .invalidParams && error.message.hasPrefix("Unknown tool") {
+            let known = (try? await client.listTools().map(\.name)) ?? []
+            await client.close()
+            let suggestion = Self.closest(to: tool, in: known).map { "; did you mean \($0)?" } ?? ""
+            return fail("the server has no tool '\(tool)'\(suggestion) ('ondevice-mcp tools' lists them)")
         } catch {
             await client.close()
             return failure(error, during: "tools/call", timeout: options.timeoutSeconds)
+        }
+        if result.isError, let hint = server.boxHint(for: result.text) {
+            errors.write(hint + "\n")
         }
         await client.close()
         if options.json {
@@ -310,6 +343,73 @@ struct Runner {
             output.write(Formatting.describe(result))
         }
         return result.isError ? .toolError : .success
+    }
+
+    /// The server a call goes to, and the tool's name there: the one server of `-- CMD`, the
+    /// built-in one, a remote one; with `--config`, the server `SERVER/TOOL` names, or the one
+    /// server of the file that has the tool.
+    func serverForCall(_ options: CallOptions) async throws(Abort) -> (ConnectedServer, String) {
+        guard case .configuration(let file, let sandbox) = options.server else {
+            return (try await connect(options.server, timeout: options.timeoutSeconds), options.tool)
+        }
+        let configuration = try readConfiguration(file, command: .call)
+        let clientConfiguration = Self.clientConfiguration(timeout: options.timeoutSeconds)
+        if let slash = options.tool.firstIndex(of: "/") {
+            let label = String(options.tool[..<slash])
+            let tool = String(options.tool[options.tool.index(after: slash)...])
+            guard let entry = configuration.servers.first(where: { $0.name == label }) else {
+                let names = configuration.servers.map(\.name)
+                let suggestion = Self.closest(to: label, in: names).map { "; did you mean \($0)?" } ?? ""
+                throw Abort(code: usageError("'\(file)' has no server \"\(label)\"\(suggestion) (servers: \(names.joined(separator: ", ")))", command: .call))
+            }
+            let launch = ServerLaunch(entry: entry, sandbox: sandbox, inherited: ProcessInfo.processInfo.environment)
+            do {
+                return (try await connect(launch, label: label, configuration: clientConfiguration), tool)
+            } catch let error as LaunchFailure {
+                let message = failureMessage(error.underlying, during: "connecting to server \"\(label)\"", timeout: options.timeoutSeconds)
+                throw Abort(code: fail(message + (error.hint.map { "\n" + $0 } ?? "")))
+            } catch {
+                throw Abort(code: failure(error, during: "connecting to server \"\(label)\"", timeout: options.timeoutSeconds))
+            }
+        }
+        // No server named: the one whose tools include it.
+        let servers = try await connectServers(options.server, timeout: options.timeoutSeconds, command: .call)
+        var having: [ConnectedServer] = []
+        var every: [String] = []
+        for server in servers {
+            let names = (try? await server.client.listTools().map(\.name)) ?? []
+            every += names
+            if names.contains(options.tool) { having.append(server) }
+        }
+        for server in servers where !having.contains(where: { $0.label == server.label }) || having.count > 1 {
+            await server.client.close()
+        }
+        if having.count == 1, let server = having.first { return (server, options.tool) }
+        if having.isEmpty {
+            let suggestion = Self.closest(to: options.tool, in: every).map { "; did you mean \($0)?" } ?? ""
+            throw Abort(code: fail("no server of '\(file)' has a tool '\(options.tool)'\(suggestion)"))
+        }
+        let choices = having.map { "\($0.label)/\(options.tool)" }.joined(separator: ", ")
+        throw Abort(code: usageError("several servers of '\(file)' have a tool '\(options.tool)'; name one: \(choices)", command: .call))
+    }
+
+    /// The name in `names` nearest to `name` (by edit distance, within a third of its length),
+    /// for a "did you mean"; `nil` when none is near.
+    static func closest(to name: String, in names: [String]) -> String? {
+        let target = Array(name.lowercased())
+        func distance(_ other: [Character]) -> Int {
+            var previous = Array(0...other.count)
+            for (i, a) in target.enumerated() {
+                var current = [i + 1]
+                for (j, b) in other.enumerated() {
+                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a == b ? 0 : 1)))
+                }
+                previous = current
+            }
+            return previous[other.count]
+        }
+        let scored = names.map { ($0, distance(Array($0.lowercased()))) }.filter { $0.1 > 0 && $0.1 <= max(2, target.count / 3) }
+        return scored.min { $0.1 < $1.1 }?.0
     }
 
     /// `60`, `0.5`: seconds without a needless fraction.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import MCPCore
+public import MCP
 internal import MCPPlatform
 
 /// The servers of an `mcpServers` configuration file, the format MCP clients such as Claude
@@ -24,7 +25,9 @@ internal import MCPPlatform
 /// `args` (strings), `env` (strings, set in the server's environment, literally: `${…}` is not
 /// expanded) and `cwd` (its working directory; a relative one is taken from the file's
 /// directory). `"type": "stdio"` is accepted; an entry with `"disabled": true` is left out.
-/// Other keys are kept in ``Entry/ignoredKeys``, for a warning.
+/// Other keys are kept in ``Entry/ignoredKeys``, for a warning; `"ondevice-mcp"` holds this
+/// program's box settings for the entry (``BoxSettings``), which other clients ignore. JSON
+/// with comments and trailing commas is accepted, and VS Code's `"servers"` for `"mcpServers"`.
 ///
 /// A remote server is an entry with `url` (or `serverUrl`, `httpUrl`) and optional `headers`
 /// (an object of strings), reached over MCP's Streamable HTTP transport (falling back to the
@@ -51,6 +54,8 @@ public struct ServerConfiguration: Hashable, Sendable {
         /// Keys of the entry this version does not use (such as `envFile` or `autoApprove`), in
         /// the file's order.
         public var ignoredKeys: [String]
+        /// The entry's own box settings (its `"ondevice-mcp"` object), over the command line's.
+        public var box: BoxSettings?
 
         /// Creates an entry.
         public init(
@@ -65,6 +70,50 @@ public struct ServerConfiguration: Hashable, Sendable {
             self.ignoredKeys = ignoredKeys
         }
     }
+
+    /// What an entry's `"ondevice-mcp"` object says about its box; other MCP clients ignore
+    /// the key.
+    ///
+    /// ```json
+    /// "fetch": {"command": "uvx", "args": ["mcp-server-fetch"],
+    ///           "ondevice-mcp": {"allowNetwork": true, "passEnv": ["SSL_CERT_FILE", "SSL_CERT_DIR"]}}
+    /// ```
+    ///
+    /// Keys: `sandbox` (`false`: run this server unboxed), `allowRead` and `allowWrite` (paths;
+    /// relative ones are taken from the file's directory), `allowNetwork`, `allowUnixSockets`
+    /// (booleans), `passEnv` (names), `memoryLimitMiB`, `cpuLimitSeconds` (numbers, or `null`
+    /// for no limit). They widen (or, for the limits, set) the command line's box for this
+    /// server alone; `--no-sandbox` on the command line still runs every server unboxed.
+    public struct BoxSettings: Hashable, Sendable {
+        public var unboxed = false
+        public var readablePaths: [String] = []
+        public var writablePaths: [String] = []
+        public var allowsNetwork: Bool?
+        public var allowsUnixSockets: Bool?
+        public var passedEnvironment: [String] = []
+        /// `nil`: not set; `.some(nil)`: no limit.
+        public var memoryLimitMiB: Int??
+        public var cpuLimitSeconds: Int??
+
+        public init() {}
+
+        /// `box` with these settings applied; `nil` (unboxed) for `"sandbox": false`.
+        public func applied(to box: Sandbox) -> Sandbox? {
+            guard !unboxed else { return nil }
+            var box = box
+            box.readablePaths += readablePaths
+            box.writablePaths += writablePaths
+            if let allowsNetwork { box.allowsNetwork = allowsNetwork }
+            if let allowsUnixSockets { box.allowsUnixSockets = allowsUnixSockets }
+            box.passedEnvironment += passedEnvironment
+            if let memoryLimitMiB { box.memoryLimit = memoryLimitMiB.map { $0 * 1_048_576 } }
+            if let cpuLimitSeconds { box.cpuTimeLimit = cpuLimitSeconds }
+            return box
+        }
+    }
+
+    /// The key of an entry that holds its ``BoxSettings``.
+    public static let boxKey = "ondevice-mcp"
 
     /// The servers, in the file's order (without the disabled ones).
     public var servers: [Entry]
@@ -119,7 +168,8 @@ public struct ServerConfiguration: Hashable, Sendable {
     ) throws(ServerConfigurationError) {
         let document: JSONValue
         do {
-            document = try JSONValue(parsing: bytes)
+            // Comments and trailing commas, as VS Code writes them, are accepted.
+            document = try JSONValue(parsing: JSONCText.plain(bytes))
         } catch {
             throw ServerConfigurationError(.invalidJSON, "\(source) is not valid JSON: \(error)")
         }
@@ -127,13 +177,13 @@ public struct ServerConfiguration: Hashable, Sendable {
             throw ServerConfigurationError(
                 .notAConfiguration, "\(source) is not an mcpServers configuration: it is \(Self.described(document)), not an object")
         }
-        guard let value = root["mcpServers"] else {
-            let hint = root["servers"] != nil ? " (VS Code's mcp.json calls it \"servers\"; rename it \"mcpServers\")" : ""
-            throw ServerConfigurationError(.notAConfiguration, "\(source) has no \"mcpServers\" object\(hint)")
+        // VS Code's mcp.json calls the object "servers".
+        guard let key = ["mcpServers", "servers"].first(where: { root[$0] != nil }), let value = root[key] else {
+            throw ServerConfigurationError(.notAConfiguration, "\(source) has no \"mcpServers\" (or VS Code's \"servers\") object")
         }
         guard let entries = value.objectValue else {
             throw ServerConfigurationError(
-                .notAConfiguration, "\"mcpServers\" in \(source) must be an object of servers, not \(Self.described(value))")
+                .notAConfiguration, "\"\(key)\" in \(source) must be an object of servers, not \(Self.described(value))")
         }
         var servers: [Entry] = []
         var disabled: [String] = []
@@ -146,7 +196,7 @@ public struct ServerConfiguration: Hashable, Sendable {
         }
         guard !servers.isEmpty else {
             let note = disabled.isEmpty ? "" : " that is not disabled"
-            throw ServerConfigurationError(.notAConfiguration, "\"mcpServers\" in \(source) has no server\(note)")
+            throw ServerConfigurationError(.notAConfiguration, "\"\(key)\" in \(source) has no server\(note)")
         }
         self.init(servers: servers, disabled: disabled)
     }
@@ -227,10 +277,64 @@ public struct ServerConfiguration: Hashable, Sendable {
                 currentDirectory = (directory.hasSuffix("/") ? directory : directory + "/") + text
             }
         }
-        let ignored = object.keys.filter { !knownKeys.contains($0) && !addressKeys.contains($0) && $0 != "headers" }
-        return Entry(
+        let ignored = object.keys.filter { !knownKeys.contains($0) && !addressKeys.contains($0) && $0 != "headers" && $0 != boxKey }
+        var entry = Entry(
             name: name, command: command, arguments: arguments, environment: environment, currentDirectory: currentDirectory,
             ignoredKeys: ignored)
+        if let value = object[boxKey] {
+            entry.box = try boxSettings(value, directory: directory, invalid: invalid)
+        }
+        return entry
+    }
+
+    /// An entry's `"ondevice-mcp"` object.
+    private static func boxSettings(
+        _ value: JSONValue, directory: String?, invalid: (String) -> ServerConfigurationError
+    ) throws(ServerConfigurationError) -> BoxSettings {
+        guard let object = value.objectValue else { throw invalid("has \"\(boxKey)\" \(described(value)), not an object") }
+        var settings = BoxSettings()
+        func strings(_ key: String) throws(ServerConfigurationError) -> [String] {
+            guard let value = object[key] else { return [] }
+            guard let array = value.arrayValue else { throw invalid("has \"\(boxKey)\".\(key) \(described(value)), not an array of strings") }
+            var result: [String] = []
+            for element in array {
+                guard let text = element.stringValue, !text.isEmpty else {
+                    throw invalid("has \"\(boxKey)\".\(key) element \(described(element)), not a non-empty string")
+                }
+                result.append(text)
+            }
+            return result
+        }
+        func flag(_ key: String) throws(ServerConfigurationError) -> Bool? {
+            guard let value = object[key] else { return nil }
+            guard let flag = value.boolValue else { throw invalid("has \"\(boxKey)\".\(key) \(described(value)), not true or false") }
+            return flag
+        }
+        func limit(_ key: String) throws(ServerConfigurationError) -> Int?? {
+            guard let value = object[key] else { return nil }
+            if value.isNull { return .some(nil) }
+            guard let number = value.intValue, number > 0 else {
+                throw invalid("has \"\(boxKey)\".\(key) \(described(value)), not a positive whole number or null")
+            }
+            return .some(number)
+        }
+        func resolved(_ path: String) -> String {
+            guard !path.hasPrefix("/"), let directory else { return path }
+            return (directory.hasSuffix("/") ? directory : directory + "/") + path
+        }
+        if let sandbox = try flag("sandbox") { settings.unboxed = !sandbox }
+        settings.readablePaths = try strings("allowRead").map(resolved)
+        settings.writablePaths = try strings("allowWrite").map(resolved)
+        settings.allowsNetwork = try flag("allowNetwork")
+        settings.allowsUnixSockets = try flag("allowUnixSockets")
+        settings.passedEnvironment = try strings("passEnv")
+        settings.memoryLimitMiB = try limit("memoryLimitMiB")
+        settings.cpuLimitSeconds = try limit("cpuLimitSeconds")
+        let known: Set<String> = ["sandbox", "allowRead", "allowWrite", "allowNetwork", "allowUnixSockets", "passEnv", "memoryLimitMiB", "cpuLimitSeconds"]
+        if let unknown = object.keys.first(where: { !known.contains($0) }) {
+            throw invalid("has \"\(boxKey)\".\(unknown), which this version does not know (keys: \(known.sorted().joined(separator: ", ")))")
+        }
+        return settings
     }
 
     /// A remote server's entry: its `url` (an http or https URL) and `headers`.

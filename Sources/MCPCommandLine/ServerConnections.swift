@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import MCP
+internal import MCPPlatform
 
 // Connecting to the servers a command names: the built-in one, a '-- CMD', or every server
 // of a configuration file.
@@ -20,6 +21,8 @@ struct ServerLaunch: Hashable, Sendable {
     var sandbox: Sandbox?
     /// A remote server's URL and headers, instead of a process.
     var remote: (url: String, headers: [String: String])?
+    /// The server's label in a configuration file; `nil` for `-- CMD`.
+    var label: String?
 
     static func == (lhs: ServerLaunch, rhs: ServerLaunch) -> Bool {
         lhs.executable == rhs.executable && lhs.arguments == rhs.arguments && lhs.environment == rhs.environment
@@ -48,6 +51,7 @@ struct ServerLaunch: Hashable, Sendable {
     /// the server gets.
     init(entry: ServerConfiguration.Entry, sandbox: Sandbox?, inherited: [String: String]) {
         executable = entry.command
+        label = entry.name
         if let url = entry.url {
             remote = (url, entry.headers)
         }
@@ -58,7 +62,7 @@ struct ServerLaunch: Hashable, Sendable {
         }
         if var box = sandbox {
             box.environment.merge(entry.environment) { _, given in given }
-            self.sandbox = box
+            self.sandbox = entry.box.map { $0.applied(to: box) } ?? box
         }
     }
 
@@ -69,11 +73,43 @@ struct ServerLaunch: Hashable, Sendable {
     }
 }
 
-/// A server a command talks to: its label and its client.
+/// A server a command talks to: its label and its client, and for a server process, how it
+/// was launched and its transport (whose standard error a hint reads).
 struct ConnectedServer: Sendable {
     /// The label: the configuration's key, else the name the server gives itself.
     let label: String
     let client: MCPClient
+    var launch: ServerLaunch?
+    var transport: ProcessTransport?
+
+    /// The hint for a failure of this server that says `text` (with what it wrote to
+    /// standard error); `nil` when it is not a boxed process or nothing points at the box.
+    func boxHint(for text: String) -> String? {
+        guard let launch else { return nil }
+        return BoxHint.line(for: launch, text: text + "\n" + (transport?.capturedStandardError() ?? ""), exited: false)
+    }
+}
+
+/// A server process that could not be connected to, with the hint its box suggests.
+struct LaunchFailure: Error, CustomStringConvertible {
+    let underlying: any Error
+    let hint: String?
+
+    var description: String { "\(underlying)" }
+}
+
+/// The servers of a configuration file that failed while the others were used: the command
+/// ends with status 3 after its work (shared by copies of a ``Runner``).
+final class ServerFailures: Sendable {
+    private let failures = LockedValue<[String]>([])
+
+    func record(_ label: String) { failures.withLock { $0.append(label) } }
+
+    /// `servers "a", "b" failed and were left out`, or `nil` when none did.
+    var summary: String? {
+        let labels = failures.withLock { $0 }
+        return labels.isEmpty ? nil : "\(labels.count == 1 ? "server" : "servers") \(labels.map { "\"\($0)\"" }.joined(separator: ", ")) failed and \(labels.count == 1 ? "was" : "were") left out"
+    }
 }
 
 extension Runner {
@@ -99,23 +135,23 @@ extension Runner {
     /// Connects to every server `choice` names, in order: one for the built-in server and
     /// `-- CMD`, each of a configuration file's (started together).
     ///
-    /// A failure is reported, naming the server, and thrown as ``Abort``; the servers already
-    /// connected are closed first.
+    /// A server of a configuration file that fails is reported (naming it, with a hint when
+    /// its box may be why) and left out, the others are used, and the command ends with
+    /// status 3 (``ServerFailures``); when every one fails, that is thrown as ``Abort``.
     func connectServers(_ choice: ServerChoice, timeout: Double, command: CommandName?) async throws(Abort) -> [ConnectedServer] {
         guard case .configuration(let file, let sandbox) = choice else {
-            let client = try await connect(choice, timeout: timeout)
-            return [ConnectedServer(label: client.serverInfo.name, client: client)]
+            return [try await connect(choice, timeout: timeout)]
         }
         let configuration = try readConfiguration(file, command: command)
         let inherited = ProcessInfo.processInfo.environment
         let launches = configuration.servers.map { (label: $0.name, launch: ServerLaunch(entry: $0, sandbox: sandbox, inherited: inherited)) }
         let clientConfiguration = Self.clientConfiguration(timeout: timeout)
-        var results = [Result<MCPClient, any Error>?](repeating: nil, count: launches.count)
-        await withTaskGroup(of: (Int, Result<MCPClient, any Error>).self) { group in
+        var results = [Result<ConnectedServer, any Error>?](repeating: nil, count: launches.count)
+        await withTaskGroup(of: (Int, Result<ConnectedServer, any Error>).self) { group in
             for (index, server) in launches.enumerated() {
                 group.addTask {
                     do {
-                        return (index, .success(try await connect(server.launch, configuration: clientConfiguration)))
+                        return (index, .success(try await connect(server.launch, label: server.label, configuration: clientConfiguration)))
                     } catch {
                         return (index, .failure(error))
                     }
@@ -126,26 +162,28 @@ extension Runner {
             }
         }
         var connected: [ConnectedServer] = []
-        var firstFailure: (label: String, launch: ServerLaunch, error: any Error)?
+        var reasons: [String] = []
         for (index, result) in results.enumerated() {
-            switch result {
-            case .success(let client)?:
-                connected.append(ConnectedServer(label: launches[index].label, client: client))
-            case .failure(let error)?:
-                if firstFailure == nil { firstFailure = (launches[index].label, launches[index].launch, error) }
-            case nil:
-                break
+            guard case .failure(let error)? = result else {
+                if case .success(let server)? = result { connected.append(server) }
+                continue
             }
-        }
-        if let failure = firstFailure {
-            await Self.close(connected)
-            let reason: String
-            if let error = failure.error as? TransportError {
-                reason = "\(error)"
+            let (label, launch) = launches[index]
+            var reason = "server \"\(label)\" of '\(file)' failed: "
+            if let error = (error as? LaunchFailure)?.underlying as? TransportError ?? error as? TransportError {
+                reason += "\(error)"
             } else {
-                reason = failureMessage(failure.error, during: "connecting to '\(failure.launch.commandLine)'", timeout: timeout)
+                reason += failureMessage(error, during: "connecting to '\(launch.commandLine)'", timeout: timeout)
             }
-            throw Abort(code: fail("server \"\(failure.label)\" of '\(file)': \(reason)"))
+            if let hint = (error as? LaunchFailure)?.hint { reason += "\n" + hint }
+            reasons.append(reason)
+        }
+        guard !connected.isEmpty else {
+            throw Abort(code: fail(reasons.joined(separator: "\nerror: ")))
+        }
+        for (reason, index) in zip(reasons, results.indices.filter { if case .failure? = results[$0] { true } else { false } }) {
+            errors.write("warning: \(reason)\n  (it is left out; the other servers are used)\n")
+            serverFailures.record(launches[index].label)
         }
         return connected
     }
@@ -160,24 +198,37 @@ extension Runner {
         MCPClient.Configuration(requestTimeout: .seconds(timeout), discoverTimeout: .seconds(min(timeout, 10)))
     }
 
-    /// Starts a server process and connects to it.
-    func connect(_ launch: ServerLaunch, configuration: MCPClient.Configuration) async throws -> MCPClient {
+    /// Starts a server process (or reaches a remote server) and connects to it.
+    func connect(_ launch: ServerLaunch, label: String? = nil, configuration: MCPClient.Configuration) async throws -> ConnectedServer {
         if let remote = launch.remote {
-            return try await connectRemote(remote.url, headers: remote.headers, configuration: configuration)
+            let client = try await connectRemote(remote.url, headers: remote.headers, configuration: configuration)
+            return ConnectedServer(label: label ?? client.serverInfo.name, client: client)
         }
-        return try await Self.connect(process: launch, configuration: configuration)
+        return try await Self.connect(process: launch, label: label, configuration: configuration)
     }
 
     /// Starts a server process and connects to it.
-    static func connect(process launch: ServerLaunch, configuration: MCPClient.Configuration) async throws -> MCPClient {
+    ///
+    /// - Throws: ``LaunchFailure``, with the hint its box suggests, when the process started
+    ///   but the connection failed; the launch's error when it could not start.
+    static func connect(process launch: ServerLaunch, label: String? = nil, configuration: MCPClient.Configuration) async throws
+        -> ConnectedServer
+    {
         #if os(watchOS) || os(tvOS)
         // No posix_spawn here, so no ProcessTransport: a server command cannot be started.
         throw TransportError.launchFailure("cannot launch '\(launch.commandLine)': this platform cannot start processes")
         #else
-        let endpoint = ServerEndpoint.process(
+        let transport = try ProcessTransport.launch(
             launch.executable, arguments: launch.arguments, environment: launch.environment, currentDirectory: launch.currentDirectory,
             standardError: .forward, sandbox: launch.sandbox)
-        return try await MCPClient.connect(to: endpoint, configuration: configuration)
+        do {
+            let client = try await MCPClient.connect(over: transport, configuration: configuration)
+            return ConnectedServer(label: label ?? client.serverInfo.name, client: client, launch: launch, transport: transport)
+        } catch {
+            await transport.close()
+            let text = await transport.capturedStandardErrorAtEnd()
+            throw LaunchFailure(underlying: error, hint: BoxHint.line(for: launch, text: "\(error)\n" + text, exited: true))
+        }
         #endif
     }
 }

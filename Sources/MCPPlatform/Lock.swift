@@ -67,3 +67,23 @@ package final class Lock: @unchecked Sendable {
         return try body()
     }
 }
+
+/// A value behind a ``Lock``: the one way to share mutable state between threads here.
+///
+/// The state is reached only inside ``withLock(_:)``, so no access can forget the lock.
+package final class LockedValue<Value>: @unchecked Sendable {
+    // Safety: `value` is read and written only in `withLock`, with `lock` held.
+    private let lock = Lock()
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` on the value with the lock held.
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

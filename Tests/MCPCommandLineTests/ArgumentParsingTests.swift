@@ -214,7 +214,9 @@ let configParseCases: [ParseCase] = [
     ParseCase("--config twice", ["tools", "--config", "a.json", "--config", "b.json"], .error("--config may be given once", .tools)),
     ParseCase("--config without a value", ["tools", "--config"], .error("option '--config' needs a value", .tools)),
     ParseCase("--config= empty", ["chat", "--config="], .error("option '--config' needs a non-empty value", .chat)),
-    ParseCase("call takes no --config", ["call", "clock_now", "--config", "s.json"], .error("unknown option '--config' for call", .call)),
+    ParseCase(
+        "call with --config", ["call", "time/get_current_time", "--config", "s.json"],
+        .command(.call(CallOptions(tool: "time/get_current_time", server: .configuration(file: "s.json"))))),
     ParseCase("serve takes no --config", ["serve", "--config", "s.json"], .error("unknown option '--config' for serve", .serve)),
     ParseCase("the main job: --config without a value", ["--config"], .error("option '--config' needs a value")),
     ParseCase("the main job: box options need --config", ["--no-sandbox"], .error("--no-sandbox is for a server command ('-- CMD') or the servers of --config FILE")),

@@ -79,15 +79,14 @@ struct CommandTests {
         #expect(run.output.contains(#"Unknown time zone "Mars/Base""#))
     }
 
-    @Test("call of an unknown tool prints the server's -32602 message and exits 3")
-    func unknownTool() async throws {
+    @Test("call of an unknown tool says so, with the nearest name, and exits 3", arguments: [("nope", ""), ("clock_nwo", "; did you mean clock_now?")])
+    func unknownTool(name: String, suggestion: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let run = await CommandRun(["call", "nope", "--data-dir", directory.path])
+        let run = await CommandRun(["call", name, "--data-dir", directory.path])
         #expect(run.status == .failure)
         #expect(run.output.isEmpty)
-        #expect(run.errors.contains("JSON-RPC error -32602"))
-        #expect(run.errors.contains("Unknown tool: nope"))
+        #expect(run.errors == "error: the server has no tool '\(name)'\(suggestion) ('ondevice-mcp tools' lists them)\n")
     }
 
     @Test("call with malformed JSON arguments is a usage error (2) that quotes the byte offset")

@@ -29,8 +29,11 @@ struct RefusedConfiguration: CustomTestStringConvertible, Sendable {
 let refusedConfigurations: [RefusedConfiguration] = [
     // Not JSON: the byte offset is quoted.
     RefusedConfiguration(
-        "a trailing comma", #"{"mcpServers": {"a": {"command": "x",}}}"#, .invalidJSON,
-        "the configuration is not valid JSON: invalid JSON at byte 37: trailing comma"),
+        "a stray comma", #"{"mcpServers": {"a": {"command": "x",, "args": []}}}"#, .invalidJSON,
+        "the configuration is not valid JSON: invalid JSON at byte 37"),
+    RefusedConfiguration(
+        "an unterminated comment keeps its offset", "{\"mcpServers\": {\"a\": {\"command\": \"x\"}} /* no end", .invalidJSON,
+        "the configuration is not valid JSON: invalid JSON at byte "),
     RefusedConfiguration("cut short", #"{"mcpServers": {"#, .invalidJSON, "is not valid JSON: invalid JSON at byte 16"),
     RefusedConfiguration(
         "a server named twice", #"{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}"#, .invalidJSON,
@@ -38,10 +41,8 @@ let refusedConfigurations: [RefusedConfiguration] = [
     RefusedConfiguration("empty", "", .invalidJSON, "is not valid JSON: invalid JSON at byte 0"),
     // Not a configuration.
     RefusedConfiguration("an array", #"[{"command": "x"}]"#, .notAConfiguration, "is not an mcpServers configuration: it is an array, not an object"),
-    RefusedConfiguration("no mcpServers", #"{"servers_": {}}"#, .notAConfiguration, #"the configuration has no "mcpServers" object"#),
     RefusedConfiguration(
-        "VS Code's servers key", #"{"servers": {"a": {"command": "x"}}}"#, .notAConfiguration,
-        #"(VS Code's mcp.json calls it "servers"; rename it "mcpServers")"#),
+        "no mcpServers", #"{"servers_": {}}"#, .notAConfiguration, #"the configuration has no "mcpServers" (or VS Code's "servers") object"#),
     RefusedConfiguration(
         "mcpServers is an array", #"{"mcpServers": [{"command": "x"}]}"#, .notAConfiguration,
         #""mcpServers" in the configuration must be an object of servers, not an array"#),
@@ -147,6 +148,56 @@ struct ServerConfigurationTests {
         #expect(docs.headers == ["Authorization": "Bearer t"])
         #expect(docs.ignoredKeys.isEmpty)
         #expect(configuration.servers.first?.url == nil)
+    }
+
+    @Test("VS Code's mcp.json is read as VS Code writes it: comments, trailing commas, \"servers\"")
+    func vsCodeFile() throws {
+        let text = """
+            // .vscode/mcp.json
+            {
+              /* the servers */
+              "servers": {
+                "time": {"type": "stdio", "command": "uvx", "args": ["mcp-server-time",], }, // a trailing comma
+                "web": {"url": "https://mcp.example.com/mcp", "headers": {"X-Mode": "a//b /* not a comment */"}},
+              },
+              "inputs": [],
+            }
+            """
+        let configuration = try ServerConfiguration(parsing: Array(text.utf8))
+        #expect(configuration.servers.map(\.name) == ["time", "web"])
+        #expect(configuration.servers[0].arguments == ["mcp-server-time"])
+        #expect(configuration.servers[1].headers == ["X-Mode": "a//b /* not a comment */"])
+        // Comments and commas become spaces: offsets into the file stay right.
+        let blanked = JSONCText.plain(Array(text.utf8))
+        #expect(blanked.count == text.utf8.count)
+    }
+
+    @Test("An entry's \"ondevice-mcp\" object widens its own box; other keys of it are refused")
+    func boxSettings() throws {
+        let text = #"""
+            {"mcpServers": {
+              "fetch": {"command": "uvx", "args": ["mcp-server-fetch"],
+                        "ondevice-mcp": {"allowNetwork": true, "passEnv": ["SSL_CERT_FILE"], "allowRead": ["data"], "memoryLimitMiB": null}},
+              "local": {"command": "srv", "ondevice-mcp": {"sandbox": false}},
+              "plain": {"command": "srv"}
+            }}
+            """#
+        let configuration = try ServerConfiguration(parsing: Array(text.utf8), directory: "/etc/mcp")
+        let fetch = try #require(configuration.servers.first?.box)
+        let box = try #require(fetch.applied(to: .standard))
+        #expect(box.allowsNetwork)
+        #expect(box.passedEnvironment == ["SSL_CERT_FILE"])
+        #expect(box.readablePaths == ["/etc/mcp/data"])
+        #expect(box.memoryLimit == nil)
+        #expect(configuration.servers.first?.ignoredKeys.isEmpty == true)
+        #expect(configuration.servers[1].box?.applied(to: .standard) == nil)
+        #expect(configuration.servers[2].box == nil)
+        // Through ServerLaunch: each server gets its own box; --no-sandbox still wins.
+        let launches = configuration.servers.map { ServerLaunch(entry: $0, sandbox: .standard, inherited: [:]) }
+        #expect(launches.map { $0.sandbox?.allowsNetwork } == [true, nil, false])
+        #expect(ServerLaunch(entry: configuration.servers[0], sandbox: nil, inherited: [:]).sandbox == nil)
+        let wrong = #"{"mcpServers": {"a": {"command": "x", "ondevice-mcp": {"allowNetwrk": true}}}}"#
+        #expect(throws: ServerConfigurationError.self) { try ServerConfiguration(parsing: Array(wrong.utf8)) }
     }
 
     @Test("A relative cwd is taken from the file's directory", arguments: [("/etc/mcp", "/etc/mcp/work"), ("/etc/mcp/", "/etc/mcp/work")])
