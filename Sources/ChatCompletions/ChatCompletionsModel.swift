@@ -85,7 +85,7 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
         let exchanger = HTTPClientTransport.exchanger(for: base, configuration: HTTPTransportConfiguration(maximumMessageBytes: configuration.maximumResponseBytes))
         do {
             let probe = Probe(base: base, configuration: configuration, exchanger: exchanger)
-            let listed = try await probe.models()
+            let (listed, problem) = try await probe.listing()
             let chosen: String
             if let model {
                 if let listed, !listed.isEmpty, !listed.contains(model) {
@@ -95,6 +95,12 @@ public final class ChatCompletionsModel: LanguageModelBackend, @unchecked Sendab
                 chosen = model
             } else if let first = listed?.first {
                 chosen = first
+            } else if let problem {
+                // Not an OpenAI-compatible server at all, most likely (an MCP server's URL, say).
+                throw ChatCompletionsError.make(
+                    .unknownModel,
+                    "the server at \(base.absoluteString) did not list its models (\(problem)); it may not be an OpenAI-compatible "
+                        + "chat-completions server (an MCP server's URL is for --url, not --model-url); name a model to try it anyway")
             } else {
                 throw ChatCompletionsError.make(.unknownModel, "the server at \(base.absoluteString) lists no model; name one")
             }
@@ -435,15 +441,23 @@ private struct Probe {
 
     /// The model ids of `GET /models`; `nil` when the server has no such list.
     func models() async throws -> [String]? {
-        let request = try await ChatCompletionsModel.request("GET", base.appendingPathComponent("models"), body: nil, configuration: configuration)
+        try await listing().names
+    }
+
+    /// The server's models (`GET models`), or why it did not list them.
+    func listing() async throws -> (names: [String]?, problem: String?) {
+        let url = base.appendingPathComponent("models")
+        let request = try await ChatCompletionsModel.request("GET", url, body: nil, configuration: configuration)
         let value: JSONValue
         do {
             value = try await ChatCompletionsModel.json(of: request, what: "listing models", exchanger: exchanger, configuration: configuration)
         } catch let failure as ChatCompletionsError where failure == .httpStatus || failure == .invalidResponse || failure == .unknownModel {
-            return nil
+            return (nil, "GET \(url.absoluteString) failed: \(failure)")
         }
-        guard case .array(let entries)? = value["data"] else { return nil }
-        return entries.compactMap { $0["id"]?.stringValue }
+        guard case .array(let entries)? = value["data"] else {
+            return (nil, "GET \(url.absoluteString) answered JSON that is not a model list (no \"data\" array)")
+        }
+        return (entries.compactMap { $0["id"]?.stringValue }, nil)
     }
 
     /// The context size and tokenizer a llama.cpp server offers (nothing from other servers).

@@ -268,8 +268,12 @@ struct Runner {
 
     /// A usage error found while running: the message and the command's usage (the
     /// program's for `nil`); status 2.
+    ///
+    /// These are problems with what a command was given (a file that cannot be read or is not
+    /// a configuration), not with its syntax: the command's usage is not repeated after them,
+    /// as it is after an unknown option.
     func usageError(_ message: String, command: CommandName?) -> ExitCode {
-        errors.write("\(UsageError(message, command: command))\n\(HelpText.usage(for: command))\n")
+        errors.write("\(UsageError(message, command: command))\n")
         return .usageError
     }
 

@@ -111,7 +111,8 @@ struct BridgeCommandTests {
         #expect(run.status == .usageError)
         #expect(run.output.isEmpty)
         #expect(run.errors.hasPrefix("error: standard input is not valid JSON: invalid JSON at byte 18"))
-        #expect(run.errors.contains(HelpText.usage(for: .schema)))
+        // A problem with what was given, not with the command line: no usage after it.
+        #expect(!run.errors.contains("USAGE:"))
 
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

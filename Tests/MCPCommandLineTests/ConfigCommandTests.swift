@@ -262,7 +262,8 @@ struct ConfigCommandTests {
         #expect(run.output.isEmpty)
         #expect(run.errors.hasPrefix("error: "))
         #expect(run.errors.contains(row.message), "\(run.errors)")
-        #expect(run.errors.contains(HelpText.usage(for: row.command)))
+        // A problem with the file, not with the command line: the usage is not repeated.
+        #expect(!run.errors.contains("USAGE:"))
     }
 
     @Test("Keys this version ignores and disabled servers are warned about", .timeLimit(.minutes(2)))
