@@ -67,6 +67,12 @@ let package = Package(
             dependencies: ["MCP", "MCPFoundationModels", "PortableFoundationModels"],
             path: "Examples/BridgeExample"
         ),
+        // The README's snippets, word for word, as an app would build and run them.
+        .executableTarget(
+            name: "ReadmeExample",
+            dependencies: ["MCP", "MCPHTTP"],
+            path: "Examples/ReadmeExample"
+        ),
         .executableTarget(
             name: "MCPBenchmarks",
             dependencies: [

@@ -21,6 +21,11 @@ public enum BuiltProducts {
         try product(named: "HostilePeer", override: "ONDEVICE_MCP_HOSTILE_PEER")
     }
 
+    /// The `ReadmeExample` executable: the README's Swift snippets (`Examples/ReadmeExample`).
+    public static func readmeExample() throws -> String {
+        try product(named: "ReadmeExample", override: "ONDEVICE_MCP_README_EXAMPLE")
+    }
+
     /// The `PeakRSS` executable: runs a command and records its peak memory (`Tests/PeakRSS`).
     public static func peakRSS() throws -> String {
         try product(named: "PeakRSS", override: "ONDEVICE_MCP_PEAK_RSS")
