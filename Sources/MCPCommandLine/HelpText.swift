@@ -22,7 +22,7 @@ public enum HelpText {
           serve    Serve the example tools (clock, notes) over standard input and output
           tools    List the tools of servers (--schemas: with generation schemas and costs;
                    --for-prompt TEXT: the tools a chat turn with that prompt gets)
-          call     Call one tool of a server and print its result
+          call     Call one tool of a server and print its result (--config FILE: SERVER/TOOL)
           schema   Convert a JSON Schema (or a tool list) to FoundationModels generation schemas
           chat     Chat with the on-device model (or --model-url URL's) over a server's tools
 
@@ -74,12 +74,21 @@ public enum HelpText {
     /// commands that take it.
     public static let configFile = """
         CONFIG FILE (--config FILE):
-          The mcpServers file MCP clients use (Claude Desktop, Cursor, VS Code):
+          The mcpServers file MCP clients use (Claude Desktop, Cursor, VS Code's mcp.json with
+          its comments and "servers" key):
             {"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"],
-                                     "env": {"TZ": "Europe/Lisbon"}, "cwd": "/srv"}}}
+                                     "env": {"TZ": "Europe/Lisbon"}, "cwd": "/srv",
+                                     "ondevice-mcp": {"allowNetwork": true,
+                                                      "passEnv": ["SSL_CERT_FILE", "SSL_CERT_DIR"]}}}}
           Each key names a server (its label; servers keep the file's order). Each server is
-          launched as a child process in its own box, the BOX OPTIONS applying to every one;
-          its "env" entries are set in its environment, in the box (values are taken
+          launched as a child process in its own box, the BOX OPTIONS applying to every one
+          and its "ondevice-mcp" object (which other clients ignore) widening its own box:
+          "allowRead", "allowWrite", "passEnv" (lists), "allowNetwork", "allowUnixSockets",
+          "sandbox": false (unboxed), "memoryLimitMiB", "cpuLimitSeconds" (numbers or null).
+          uvx and npx download the server first: they need the network and, for TLS, the
+          certificate store (as above). A server that fails is reported and left out; the
+          others are used, and the command ends with status 3.
+          Its "env" entries are set in its environment, in the box (values are taken
           literally); "cwd" (relative: to the file's directory) is its working directory. A
           tool name two servers share gets the server's label as a prefix (two 'search'
           tools: notes_search, mail_search). A remote server is an entry with "url" (and
@@ -162,7 +171,7 @@ public enum HelpText {
         case .tools:
             "USAGE: ondevice-mcp tools [--schemas | --for-prompt TEXT] [--json] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp tools --help')"
         case .call:
-            "USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp call --help')"
+            "USAGE: ondevice-mcp call [SERVER/]TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]    (see 'ondevice-mcp call --help')"
         case .schema:
             "USAGE: ondevice-mcp schema [FILE | -] [--name NAME] [--json]    (see 'ondevice-mcp schema --help')"
         case .chat:
@@ -343,17 +352,20 @@ public enum HelpText {
     static let call = """
         OVERVIEW: Call one tool of a server and print its result.
 
-        USAGE: ondevice-mcp call TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]
+        USAGE: ondevice-mcp call [SERVER/]TOOL [JSON-ARGUMENTS] [--json] [--timeout SECONDS] [--data-dir DIR | --config FILE [BOX OPTIONS] | --url URL [--header H]... | [BOX OPTIONS] -- CMD ARGS...]
 
         JSON-ARGUMENTS is a JSON object, one shell argument: '{"timezone":"Europe/Lisbon"}'.
         Prints the result's text blocks as text; its structuredContent as pretty JSON when it
         has no text; other blocks described in a line each. A tool error (isError) prints the
-        same way and exits with status 1.
+        same way and exits with status 1. With --config FILE, TOOL is SERVER/TOOL (only that
+        server of the file starts), or a tool name just one server of the file has. An unknown
+        tool gets the nearest name ("did you mean").
 
         OPTIONS:
           --json              Print the whole result object as pretty JSON
           --timeout SECONDS   How long the call may take (default 60); then exit 3
           --data-dir DIR      The built-in server's data directory
+          --config FILE       Call a tool of a server of the mcpServers file FILE
           -- CMD ARGS...      Call a tool of the stdio MCP server CMD instead
           -h, --help          Show this help
 
