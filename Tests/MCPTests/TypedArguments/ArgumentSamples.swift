@@ -392,3 +392,35 @@ struct GreedyArguments: Decodable, Sendable {
 final class Nesting<Inner: Decodable & Sendable>: Decodable, Sendable {
     let inner: Nesting<Nesting<Inner>>?
 }
+
+// MARK: Added: containers read by hand, optionals inside containers, recursion through a dictionary
+
+/// Reads objects out of an array with `nestedContainer` until its end.
+struct LabelledValues: Decodable, Sendable {
+    var labels: [String] = []
+
+    private enum Keys: String, CodingKey { case label, weight }
+
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        while !container.isAtEnd {
+            let element = try container.nestedContainer(keyedBy: Keys.self)
+            labels.append(try element.decode(String.self, forKey: .label))
+            _ = try element.decodeIfPresent(Double.self, forKey: .weight)
+        }
+    }
+}
+
+struct HandReadArguments: Decodable, Sendable {
+    var values: LabelledValues
+}
+
+struct OptionalElementArguments: Codable, Sendable, Equatable {
+    var maybe: [Int?]
+    var series: [String: [Double]?]
+}
+
+struct Folder: Codable, Sendable, Equatable {
+    var name: String
+    var subfolders: [String: Folder]
+}

@@ -28,6 +28,10 @@ struct DerivedSchemaRoundTripTests {
         Tree(name: "level \(depth)", children: depth == 0 ? [] : [tree(depth: depth - 1), Tree(name: "leaf", children: [])])
     }
 
+    static func folder(depth: Int) -> Folder {
+        Folder(name: "level \(depth)", subfolders: depth == 0 ? [:] : ["sub": folder(depth: depth - 1), "empty": Folder(name: "e", subfolders: [:])])
+    }
+
     static let samples: [Sample] = [
         Sample("flat", FlatArguments(name: "x", count: -3, ratio: 0.25, enabled: true)),
         Sample("optionals present", OptionalArguments(query: "q", limit: 5, tags: ["a", "b"])),
@@ -48,6 +52,8 @@ struct DerivedSchemaRoundTripTests {
                 id: UUID(), blob: Data([0, 1, 2, 254, 255]))),
         Sample("any values", AnyValueArguments(options: ["deep": [1, "two", nil, ["three": true]]], extra: ["k": 1.5], list: [1, "x"])),
         Sample("a tree deeper than the levels described", tree(depth: 6)),
+        Sample("optionals inside containers", OptionalElementArguments(maybe: [1, nil, 3], series: ["a": [1.5], "b": nil])),
+        Sample("folders deeper than the levels described", folder(depth: 5)),
         Sample("a tuple and a wrapper", ShapedArguments(at: Point(x: 1.5, y: -2), to: Email(address: "a@example.com"))),
         Sample(
             "described arguments",

@@ -117,6 +117,23 @@ struct ToolArgumentsSchemaTests {
                 "to": ["type": "string"],
             ], required: ["at", "to"]),
         SchemaCase(
+            "an array of objects read with nestedContainer until isAtEnd", HandReadArguments.self,
+            properties: [
+                "values": [
+                    "type": "array",
+                    "items": [
+                        "type": "object", "properties": ["label": ["type": "string"], "weight": ["type": ["number", "null"]]],
+                        "required": ["label"],
+                    ],
+                ]
+            ], required: ["values"]),
+        SchemaCase(
+            "optionals inside arrays and dictionaries: required, but null accepted", OptionalElementArguments.self,
+            properties: [
+                "maybe": ["type": "array", "items": ["type": ["integer", "null"]]],
+                "series": ["type": "object", "additionalProperties": ["type": ["array", "null"], "items": ["type": "number"]]],
+            ], required: ["maybe", "series"]),
+        SchemaCase(
             "descriptions, a nested type's own, and a date's unit after them", SearchArguments.self,
             properties: [
                 "query": ["type": "string", "description": "Words to look for"],
@@ -172,6 +189,19 @@ struct ToolArgumentsSchemaTests {
         let note = try #require(schema.notes.first)
         #expect(schema.notes.count == 1)
         #expect(note.hasPrefix("Tree is recursive: the schema describes 3 levels"))
+    }
+
+    @Test("a recursive type through a dictionary stops the same way")
+    func recursionThroughDictionary() throws {
+        let schema = try ToolArgumentsSchema(for: Folder.self)
+        var level = schema.json
+        for _ in 1..<ToolArgumentsSchema.recursionLevels {
+            #expect(level["required"] == ["name", "subfolders"])
+            level = try #require(level["properties"]?["subfolders"]?["additionalProperties"])
+        }
+        let deepest = try #require(level["properties"]?["subfolders"]?["additionalProperties"])
+        #expect(deepest == ["description": "Folder, nested too deeply to be described here: checked when the tool decodes it"])
+        #expect(schema.notes.count == 1)
     }
 
     @Test("a recursive type through an optional stops the same way")
