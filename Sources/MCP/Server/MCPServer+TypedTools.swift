@@ -21,8 +21,8 @@ extension MCPServer {
     /// The schema is ``ToolArgumentsSchema``'s for `Arguments` (print it with
     /// `try ToolArgumentsSchema(for: Search.self).json`). Each call's arguments are validated
     /// against it before the handler runs, as for a hand-written schema, so a wrong argument
-    /// is a tool error naming it; then they are decoded and the result made as in
-    /// ``register(name:title:description:inputSchema:outputSchema:annotations:concurrency:run:)``.
+    /// is a tool error naming it; then they are decoded and the result made as by the typed
+    /// overload with an explicit `inputSchema`.
     ///
     /// - Throws: ``ToolArgumentsSchemaError`` when no schema can be derived from `Arguments`
     ///   (its decoding depends on values it is given, or has a form the schema cannot

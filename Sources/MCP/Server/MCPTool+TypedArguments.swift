@@ -18,7 +18,7 @@ extension MCPTool {
     ///
     /// The schema is ``ToolArgumentsSchema``'s for `Arguments`; the server validates each
     /// call's arguments against it before decoding, as for any tool. Decoding and the
-    /// result follow ``init(name:title:description:inputSchema:outputSchema:annotations:concurrency:run:)``.
+    /// result are those of the typed initializer with an explicit `inputSchema`.
     ///
     /// - Throws: ``ToolArgumentsSchemaError`` when no schema can be derived from `Arguments`
     ///   (its decoding depends on values, or has a form the schema cannot describe); pass

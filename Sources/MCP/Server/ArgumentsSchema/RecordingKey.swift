@@ -1,5 +1,5 @@
 /// A coding key the recorder makes: an array index (`"Index N"`, as Foundation and
-/// ``JSONValueDecoder`` spell it), `"super"`, or the `"*"` that stands for any dictionary key.
+/// ``JSONCore/JSONValueDecoder`` spell it), `"super"`, or the `"*"` that stands for any dictionary key.
 struct RecordingKey: CodingKey {
     let stringValue: String
     let intValue: Int?

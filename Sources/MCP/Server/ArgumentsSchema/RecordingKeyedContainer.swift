@@ -4,13 +4,13 @@ internal import MCPCore
 /// member of the object's schema.
 ///
 /// - `decode` makes a member required, `decodeIfPresent` optional and nullable (as
-///   ``JSONValueDecoder`` takes `null` for a missing value there); in the recorder's even
+///   ``JSONCore/JSONValueDecoder`` takes `null` for a missing value there); in the recorder's even
 ///   rounds `decodeIfPresent` gives a placeholder, in odd rounds `nil`.
 /// - `contains` says yes in even rounds and no in odd ones, and makes the member optional.
-/// - `decodeNil(forKey:)` makes the member nullable (and required: ``JSONValueDecoder``
+/// - `decodeNil(forKey:)` makes the member nullable (and required: ``JSONCore/JSONValueDecoder``
 ///   needs the key) and says no.
 /// - `allKeys` is refused: which keys the input has is a value the recorder cannot see.
-/// - `superDecoder()` records the member `"super"`, as ``JSONValueDecoder`` reads it.
+/// - `superDecoder()` records the member `"super"`, as ``JSONCore/JSONValueDecoder`` reads it.
 struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let recorder: SchemaRecorder
     let members: ShapeNode.Members

@@ -63,7 +63,7 @@ extension SchemaRecorder {
         ["type": "integer", "minimum": .int(Int(Integer.min)), "maximum": .int(Int(Integer.max))]
     }
 
-    /// Foundation's types as ``JSONValueDecoder`` decodes them.
+    /// Foundation's types as ``JSONCore/JSONValueDecoder`` decodes them.
     ///
     /// - `Date` through its own `init(from:)`: a number of seconds since 2001-01-01 (the
     ///   default of Foundation's `JSONDecoder` too).
@@ -99,7 +99,7 @@ extension SchemaRecorder {
 
     /// Records a `CaseIterable` enum with raw values as an `enum` of them.
     ///
-    /// Each raw value is checked by decoding it with ``JSONValueDecoder``: an enum whose own
+    /// Each raw value is checked by decoding it with ``JSONCore/JSONValueDecoder``: an enum whose own
     /// `init(from:)` does not take its raw values is refused, not described by them.
     private func recordCases<Enumeration: CaseIterable & RawRepresentable & Decodable>(
         _ type: Enumeration.Type, into node: ShapeNode

@@ -25,7 +25,7 @@ public import MCPCore
 /// The type's `init(from:)` runs against a decoder that records what it is asked instead of
 /// reading input: a keyed container becomes an `object` whose members are its `properties`
 /// (those read with `decode` are `required`; `decodeIfPresent`, and so an `Optional`
-/// property, gives an optional member that also accepts `null`, as ``JSONValueDecoder``
+/// property, gives an optional member that also accepts `null`, as ``JSONCore/JSONValueDecoder``
 /// does), an unkeyed container an `array`, a single-value container the value itself. The
 /// recorder answers with placeholder values, and it decodes the type at least twice with
 /// different ones (`"a"` then `"b"`, `1` then `2`, `false` then `true`, an optional present
@@ -46,7 +46,7 @@ public import MCPCore
 /// | `[Int: T]` | the same, with `propertyNames` an integer `pattern` |
 /// | `[K: T]`, `K` `CodingKeyRepresentable & CaseIterable` | the same, with `propertyNames` an `enum` of the keys |
 /// | `enum E: String, CaseIterable` (or `Int`) | `enum` of the raw values |
-/// | `Date` | `number`: seconds since 2001-01-01T00:00:00Z, as ``JSONValueDecoder`` reads it |
+/// | `Date` | `number`: seconds since 2001-01-01T00:00:00Z, as ``JSONCore/JSONValueDecoder`` reads it |
 /// | `URL` | `string`, `format` `uri` |
 /// | `UUID` | `string`, `format` `uuid` |
 /// | `Data` | `string`, `contentEncoding` `base64` |
@@ -72,7 +72,7 @@ public import MCPCore
 /// shape; one that compares a string or a number to a value other than the placeholders
 /// (`if kind == "circle"`) is described by the branch the placeholders take. Such types need
 /// an explicit `inputSchema` too. The schema does not set `additionalProperties`: unknown
-/// members are ignored by decoding, as they are by ``JSONValueDecoder``.
+/// members are ignored by decoding, as they are by ``JSONCore/JSONValueDecoder``.
 public struct ToolArgumentsSchema: Hashable, Sendable {
     /// The schema, for a tool's `inputSchema`.
     public let json: JSONValue
