@@ -29,8 +29,9 @@ public import MCPCore
 /// does), an unkeyed container an `array`, a single-value container the value itself. The
 /// recorder answers with placeholder values, and it decodes the type at least twice with
 /// different ones (`"a"` then `"b"`, `1` then `2`, `false` then `true`, an optional present
-/// then missing, each case of an enum in turn): a decoding that reads other members for
-/// other values branches on values the recorder cannot see, and is refused.
+/// then missing, each case of an enum in turn, up to 64 rounds): a decoding that reads
+/// other members for other values branches on values the recorder cannot see, and is
+/// refused.
 ///
 /// | Swift | Schema |
 /// |---|---|
