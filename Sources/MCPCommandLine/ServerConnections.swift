@@ -227,7 +227,9 @@ extension Runner {
         } catch {
             await transport.close()
             let text = await transport.capturedStandardErrorAtEnd()
-            throw LaunchFailure(underlying: error, hint: BoxHint.line(for: launch, text: "\(error)\n" + text, exited: true))
+            // A server that timed out did not end on its own: no hint unless it said something.
+            let endedOnItsOwn = (error as? MCPClientError) != .timedOut
+            throw LaunchFailure(underlying: error, hint: BoxHint.line(for: launch, text: "\(error)\n" + text, exited: endedOnItsOwn))
         }
         #endif
     }
