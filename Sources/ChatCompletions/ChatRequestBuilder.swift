@@ -165,6 +165,7 @@ enum ChatRequestBuilder {
             switch segment {
             case .text(let text): text.content
             case .structure(let structure): structure.content.jsonString
+            case .attachment: ""
             @unknown default: ""
             }
         }.joined(separator: "\n")

@@ -18,6 +18,10 @@ extension LanguageModelSession {
         public struct Snapshot {
             public var content: Content.PartiallyGenerated
             public var rawContent: GeneratedContent
+            /// The response's transcript entries so far (public from 27 as `transcriptEntries`).
+            var entries: ArraySlice<Transcript.Entry>
+            /// The response's usage so far (public from 27 as `usage`).
+            var usageCore: UsageCore
         }
 
         let generation: StreamedGeneration<Content>
@@ -30,23 +34,26 @@ extension LanguageModelSession {
         nonisolated(nonsending) public func collect() async throws -> sending LanguageModelSession.Response<Content> {
             for try await _ in generation.subscribe() {}
             try Task.checkCancellation()
-            let (raw, entries) = try generation.outcome()
-            return LanguageModelSession.Response(content: try Content(raw), rawContent: raw, transcriptEntries: entries)
+            let end = try generation.outcome()
+            return LanguageModelSession.Response(
+                content: try Content(end.raw), rawContent: end.raw, transcriptEntries: end.entries, usageCore: end.usage)
         }
     }
 }
 
 extension LanguageModelSession.ResponseStream: AsyncSequence {
     public typealias Element = LanguageModelSession.ResponseStream<Content>.Snapshot
-    public typealias Failure = any Error
+    public typealias Failure = any Swift.Error
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var contents: AsyncThrowingStream<GeneratedContent, any Error>.AsyncIterator
+        var contents: AsyncThrowingStream<StreamSnapshotCore, any Swift.Error>.AsyncIterator
 
         public mutating func next() async throws -> LanguageModelSession.ResponseStream<Content>.Snapshot? {
-            while let raw = try await contents.next() {
+            while let snapshot = try await contents.next() {
+                let raw = snapshot.raw
                 do {
-                    return Snapshot(content: try Content.PartiallyGenerated(raw), rawContent: raw)
+                    return Snapshot(
+                        content: try Content.PartiallyGenerated(raw), rawContent: raw, entries: snapshot.entries, usageCore: snapshot.usage)
                 } catch where !raw.isComplete {
                     // A prefix this type cannot represent yet (a required property still
                     // missing): the next, longer one may.
@@ -62,6 +69,14 @@ extension LanguageModelSession.ResponseStream: AsyncSequence {
     }
 }
 
+/// A snapshot of a response as a stream carries it: the raw content so far, the response's
+/// transcript entries so far, and its usage so far.
+struct StreamSnapshotCore: Sendable {
+    var raw: GeneratedContent
+    var entries: ArraySlice<Transcript.Entry>
+    var usage: UsageCore
+}
+
 /// One streamed generation, shared by the copies of its `ResponseStream` and their iterators.
 ///
 /// A small state machine under a lock: not started, running (a task, the latest snapshot, the
@@ -70,15 +85,16 @@ extension LanguageModelSession.ResponseStream: AsyncSequence {
 final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
     // Safety: every stored property but `produce` is read and written with `lock` held;
     // `produce` is immutable and Sendable.
-    typealias Produce = @Sendable (_ partial: @escaping @Sendable (GeneratedContent) -> Void) async throws -> LanguageModelSession.Response<Content>
-    typealias Reader = AsyncThrowingStream<GeneratedContent, any Error>.Continuation
-    /// How a generation ended: the complete answer and its transcript entries, or the error.
-    typealias Outcome = Result<(GeneratedContent, ArraySlice<Transcript.Entry>), any Error>
+    typealias Produce = @Sendable (_ partial: @escaping @Sendable (StreamSnapshotCore) -> Void) async throws
+        -> LanguageModelSession.Response<Content>
+    typealias Reader = AsyncThrowingStream<StreamSnapshotCore, any Error>.Continuation
+    /// How a generation ended: the complete answer with its transcript entries and usage, or the error.
+    typealias Outcome = Result<StreamSnapshotCore, any Error>
 
     private let produce: Produce
     private let lock = Lock()
     private var task: Task<Void, Never>?
-    private var latest: GeneratedContent?
+    private var latest: StreamSnapshotCore?
     private var readers: [Int: Reader] = [:]
     private var nextReader = 0
     private var ended: Outcome?
@@ -89,8 +105,8 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
 
     /// A new reader: the newest snapshot so far (if any), the ones after it, and the end. The
     /// first reader starts the generation.
-    func subscribe() -> AsyncThrowingStream<GeneratedContent, any Error> {
-        let (stream, reader) = AsyncThrowingStream.makeStream(of: GeneratedContent.self, bufferingPolicy: .bufferingNewest(1))
+    func subscribe() -> AsyncThrowingStream<StreamSnapshotCore, any Error> {
+        let (stream, reader) = AsyncThrowingStream.makeStream(of: StreamSnapshotCore.self, bufferingPolicy: .bufferingNewest(1))
         lock.withLock {
             if let ended {
                 Self.end(reader, with: ended)
@@ -111,7 +127,7 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
     }
 
     /// The generation's result, once it ended.
-    func outcome() throws -> (GeneratedContent, ArraySlice<Transcript.Entry>) {
+    func outcome() throws -> StreamSnapshotCore {
         guard let ended = lock.withLock({ ended }) else { throw CancellationError() }
         return try ended.get()
     }
@@ -120,7 +136,7 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
         let result: Outcome
         do {
             let response = try await produce { [weak self] partial in self?.publish(partial) }
-            result = .success((response.rawContent, response.transcriptEntries))
+            result = .success(StreamSnapshotCore(raw: response.rawContent, entries: response.transcriptEntries, usage: response.usageCore))
         } catch {
             result = .failure(error)
         }
@@ -136,15 +152,15 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
     /// Ends `reader` with the generation's outcome: the complete answer, or the error.
     private static func end(_ reader: Reader, with outcome: Outcome) {
         switch outcome {
-        case .success(let (raw, _)):
-            reader.yield(raw)
+        case .success(let end):
+            reader.yield(end)
             reader.finish()
         case .failure(let error):
             reader.finish(throwing: error)
         }
     }
 
-    private func publish(_ partial: GeneratedContent) {
+    private func publish(_ partial: StreamSnapshotCore) {
         lock.withLock {
             guard ended == nil else { return }
             latest = partial

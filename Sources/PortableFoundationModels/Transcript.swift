@@ -6,7 +6,11 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// A linear history of entries: instructions, prompts, tool calls and outputs, and responses.
+/// A linear history of entries: instructions, prompts, reasoning, tool calls and outputs, and
+/// responses.
+///
+/// 27 makes a transcript mutable (`MutableCollection`, `RangeReplaceableCollection`) and adds
+/// ``history``, the entries after the leading instructions entry.
 public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
     var entries: [Entry]
 
@@ -28,9 +32,10 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
         case toolCalls(Transcript.ToolCalls)
         case toolOutput(Transcript.ToolOutput)
         case response(Transcript.Response)
-        /// Never produced or accepted. It stands for the entry kinds a later OS adds (Apple's enum is
-        /// resilient, so a `switch` over it needs a `default`; this keeps such a `default` legal here).
-        case _reserved(Transcript._ReservedEntry)
+        /// The model's reasoning before it answered (27). Portable: the case and its payload carry
+        /// no availability, because a module built without library evolution cannot mark an
+        /// enum case with a payload as potentially unavailable.
+        case reasoning(Transcript.Reasoning)
 
         public var id: String {
             switch self {
@@ -39,7 +44,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
             case .toolCalls(let value): value.id
             case .toolOutput(let value): value.id
             case .response(let value): value.id
-            case ._reserved(let value): value.id
+            case .reasoning(let value): value.id
             }
         }
 
@@ -50,24 +55,22 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
             case .toolCalls(let value): value.description
             case .toolOutput(let value): value.description
             case .response(let value): value.description
-            case ._reserved: "(reserved)"
+            case .reasoning(let value): value.description
             }
         }
-    }
-
-    /// A placeholder that cannot be created; see `Entry._reserved`.
-    public struct _ReservedEntry: Sendable, Equatable {
-        let id: String
     }
 
     public enum Segment: Sendable, Identifiable, Equatable, CustomStringConvertible {
         case text(Transcript.TextSegment)
         case structure(Transcript.StructuredSegment)
+        /// An attachment, such as an image (27; without availability, as `Entry.reasoning`).
+        case attachment(Transcript.AttachmentSegment)
 
         public var id: String {
             switch self {
             case .text(let segment): segment.id
             case .structure(let segment): segment.id
+            case .attachment(let segment): segment.id
             }
         }
 
@@ -75,6 +78,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
             switch self {
             case .text(let segment): segment.description
             case .structure(let segment): segment.description
+            case .attachment(let segment): segment.description
             }
         }
     }
@@ -143,13 +147,13 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
     public struct ToolDefinition: Sendable, Equatable, CustomStringConvertible {
         public var name: String
         public var description: String
-        /// Not readable in Apple's 26.x API.
-        var parameters: GenerationSchema
+        /// The tool's parameters (public and settable from 27; not readable in 26).
+        var storedParameters: GenerationSchema
 
         public init(name: String, description: String, parameters: GenerationSchema) {
             self.name = name
             self.description = description
-            self.parameters = parameters
+            self.storedParameters = parameters
         }
 
         public init(tool: some Tool) {
@@ -157,7 +161,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
         }
 
         public static func == (lhs: Transcript.ToolDefinition, rhs: Transcript.ToolDefinition) -> Bool {
-            lhs.name == rhs.name && lhs.description == rhs.description && lhs.parameters.isSameSchema(as: rhs.parameters)
+            lhs.name == rhs.name && lhs.description == rhs.description && lhs.storedParameters.isSameSchema(as: rhs.storedParameters)
         }
     }
 
@@ -166,6 +170,11 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
         public var segments: [Transcript.Segment]
         public var options: GenerationOptions
         public var responseFormat: Transcript.ResponseFormat?
+        /// The prompt's context options (public from 27 as `contextOptions`).
+        var storedContextOptions = ContextOptionsCore()
+        /// The prompt's metadata (public from 27 as `metadata`).
+        var storedMetadata: [String: GeneratedContent] = [:]
+
         public init(
             id: String = UUID().uuidString, segments: [Transcript.Segment],
             options: GenerationOptions = GenerationOptions(), responseFormat: Transcript.ResponseFormat? = nil
@@ -226,6 +235,8 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
         public var id: String
         public var toolName: String
         public var arguments: GeneratedContent
+        /// The call's metadata (public from 27 as `metadata`).
+        var storedMetadata: [String: GeneratedContent] = [:]
         public init(id: String, toolName: String, arguments: GeneratedContent) {
             self.id = id
             self.toolName = toolName
@@ -250,18 +261,14 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection, Codable {
         public var id: String
         public var assetIDs: [String]
         public var segments: [Transcript.Segment]
+        /// What the model's provider said about the response (27's type, back-deployed to 26 in
+        /// Apple's SDK): what an executor set with `updateMetadata(_:)`, empty otherwise.
+        public var metadata: [String: GeneratedContent] = [:]
+
         public init(id: String = UUID().uuidString, assetIDs: [String], segments: [Transcript.Segment]) {
             self.id = id
             self.assetIDs = assetIDs
             self.segments = segments
-        }
-
-        /// What is known about how the response was made (back-deployed from 27).
-        ///
-        /// Before 27 Apple's back-deployed property returns `["assetIDs": assetIDs]`, and so
-        /// does this one.
-        public var metadata: [String: any Codable & Sendable & Equatable] {
-            ["assetIDs": assetIDs]
         }
         public var description: String { "Response: " + segments.map(\.description).joined(separator: "\n") }
     }
@@ -280,175 +287,10 @@ extension Array where Element == Transcript.Segment {
             switch segment {
             case .text(let text): text.content
             case .structure(let structure): structure.content.jsonString
+            case .attachment(let attachment): attachment.label ?? "[attachment]"
             }
         }.joined(separator: "\n")
     }
 }
 
-// MARK: - Codable
-
-extension Transcript {
-    fileprivate struct Envelope: Codable {
-        var type: String
-        var version: String
-        var transcript: Body
-    }
-
-    fileprivate struct Body: Codable {
-        var entries: [EntryRecord]
-    }
-
-    fileprivate struct SegmentRecord: Codable {
-        var type: String
-        var id: String
-        var text: String?
-        var source: String?
-        var content: String?
-    }
-
-    fileprivate struct ToolRecord: Codable {
-        var name: String
-        var description: String
-        var parameters: GenerationSchema
-    }
-
-    fileprivate struct ToolCallRecord: Codable {
-        var id: String
-        var name: String
-        var arguments: String
-    }
-
-    fileprivate struct OptionsRecord: Codable {
-        var sampling: String?
-        var top: Int?
-        var probabilityThreshold: Double?
-        var seed: UInt64?
-        var temperature: Double?
-        var maximumResponseTokens: Int?
-    }
-
-    fileprivate struct FormatRecord: Codable {
-        var name: String
-        var schema: GenerationSchema
-    }
-
-    fileprivate struct EntryRecord: Codable {
-        var role: String
-        var id: String
-        var contents: [SegmentRecord]?
-        var tools: [ToolRecord]?
-        var toolCalls: [ToolCallRecord]?
-        var toolName: String?
-        var assetIDs: [String]?
-        var options: OptionsRecord?
-        var responseFormat: FormatRecord?
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        func segments(_ list: [Segment]) -> [SegmentRecord] {
-            list.map { segment in
-                switch segment {
-                case .text(let text): SegmentRecord(type: "text", id: text.id, text: text.content)
-                case .structure(let structure):
-                    SegmentRecord(type: "structure", id: structure.id, source: structure.schemaName, content: structure.content.jsonString)
-                }
-            }
-        }
-        var records: [EntryRecord] = []
-        for entry in entries {
-            switch entry {
-            case .instructions(let value):
-                records.append(EntryRecord(
-                    role: "instructions", id: value.id, contents: segments(value.segments),
-                    tools: value.toolDefinitions.map { ToolRecord(name: $0.name, description: $0.description, parameters: $0.parameters) }))
-            case .prompt(let value):
-                var record = EntryRecord(role: "user", id: value.id, contents: segments(value.segments))
-                record.options = OptionsRecord(value.options)
-                record.responseFormat = value.responseFormat.map { FormatRecord(name: $0.name, schema: $0.schema) }
-                records.append(record)
-            case .toolCalls(let value):
-                var record = EntryRecord(role: "toolCalls", id: value.id)
-                record.toolCalls = value.map { ToolCallRecord(id: $0.id, name: $0.toolName, arguments: $0.arguments.jsonString) }
-                records.append(record)
-            case .toolOutput(let value):
-                var record = EntryRecord(role: "tool", id: value.id, contents: segments(value.segments))
-                record.toolName = value.toolName
-                records.append(record)
-            case .response(let value):
-                var record = EntryRecord(role: "response", id: value.id, contents: segments(value.segments))
-                record.assetIDs = value.assetIDs
-                records.append(record)
-            case ._reserved:
-                break
-            }
-        }
-        try Envelope(type: "FoundationModels.Transcript", version: "1.1", transcript: Body(entries: records)).encode(to: encoder)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let envelope = try Envelope(from: decoder)
-        func corrupted(_ message: String) -> DecodingError {
-            .dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: message))
-        }
-        func segments(_ records: [SegmentRecord]?) throws -> [Segment] {
-            try (records ?? []).map { record in
-                switch record.type {
-                case "text": return .text(TextSegment(id: record.id, content: record.text ?? ""))
-                case "structure":
-                    return .structure(StructuredSegment(
-                        id: record.id, schemaName: record.source ?? "", content: try GeneratedContent(json: record.content ?? "null")))
-                default: throw corrupted("Unknown segment type '\(record.type)'.")
-                }
-            }
-        }
-        var entries: [Entry] = []
-        for record in envelope.transcript.entries {
-            switch record.role {
-            case "instructions":
-                entries.append(.instructions(Instructions(
-                    id: record.id, segments: try segments(record.contents),
-                    toolDefinitions: (record.tools ?? []).map { ToolDefinition(name: $0.name, description: $0.description, parameters: $0.parameters) })))
-            case "user":
-                entries.append(.prompt(Prompt(
-                    id: record.id, segments: try segments(record.contents),
-                    options: record.options?.options ?? GenerationOptions(),
-                    responseFormat: record.responseFormat.map { ResponseFormat(name: $0.name, schema: $0.schema) })))
-            case "toolCalls":
-                entries.append(.toolCalls(ToolCalls(id: record.id, try (record.toolCalls ?? []).map {
-                    ToolCall(id: $0.id, toolName: $0.name, arguments: try GeneratedContent(json: $0.arguments))
-                })))
-            case "tool":
-                entries.append(.toolOutput(ToolOutput(id: record.id, toolName: record.toolName ?? "", segments: try segments(record.contents))))
-            case "response":
-                entries.append(.response(Response(id: record.id, assetIDs: record.assetIDs ?? [], segments: try segments(record.contents))))
-            default:
-                throw corrupted("Unknown transcript entry role '\(record.role)'.")
-            }
-        }
-        self.init(entries: entries)
-    }
-}
-
-extension Transcript.OptionsRecord {
-    init(_ options: GenerationOptions) {
-        temperature = options.temperature
-        maximumResponseTokens = options.maximumResponseTokens
-        switch options.samplingMode?.strategy {
-        case nil: break
-        case .greedy?: sampling = "greedy"
-        case .randomTopK(let k, let seed)?: sampling = "top"; top = k; self.seed = seed
-        case .randomProbabilityThreshold(let p, let seed)?: sampling = "probabilityThreshold"; probabilityThreshold = p; self.seed = seed
-        }
-    }
-
-    var options: GenerationOptions {
-        let mode: GenerationOptions.SamplingMode? = switch sampling {
-        case "greedy": .greedy
-        case "top": .random(top: top ?? 1, seed: seed)
-        case "probabilityThreshold": .random(probabilityThreshold: probabilityThreshold ?? 1, seed: seed)
-        default: nil
-        }
-        return GenerationOptions(samplingMode: mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
-    }
-}
 #endif

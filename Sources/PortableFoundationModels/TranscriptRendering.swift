@@ -22,7 +22,8 @@ import Foundation
 ///   its own (a response schema);
 /// - a tool call: `{"name":…,"arguments":…}`, one piece per call;
 /// - a tool output: its text;
-/// - a response: its text (structured content as JSON).
+/// - a response: its text (structured content as JSON);
+/// - reasoning (27): its text.
 ///
 /// Each piece costs `framingTokensPerPiece` tokens on top of its text, for the chat template's
 /// framing (a role marker, an end-of-turn marker and separators, as ChatML-style templates have).
@@ -35,7 +36,7 @@ enum TranscriptRendering {
     /// One piece of what the model reads.
     struct Piece: Sendable, Equatable {
         enum Kind: Sendable, Equatable {
-            case instructions, toolDefinition, prompt, responseSchema, toolCall, toolOutput, response
+            case instructions, toolDefinition, prompt, responseSchema, toolCall, toolOutput, response, reasoning
         }
 
         var kind: Kind
@@ -84,7 +85,7 @@ enum TranscriptRendering {
             case .instructions(let instructions):
                 pieces += Self.pieces(instructions: instructions.segments.plainText)
                 pieces += instructions.toolDefinitions.map {
-                    piece(toolNamed: $0.name, description: $0.description, parameters: $0.parameters)
+                    piece(toolNamed: $0.name, description: $0.description, parameters: $0.storedParameters)
                 }
             case .prompt(let prompt):
                 pieces += Self.pieces(prompt: prompt.segments.plainText)
@@ -95,8 +96,8 @@ enum TranscriptRendering {
                 pieces.append(Piece(kind: .toolOutput, text: output.segments.plainText))
             case .response(let response):
                 pieces.append(piece(response: response.segments))
-            case ._reserved:
-                break
+            case .reasoning(let reasoning):
+                pieces.append(Piece(kind: .reasoning, text: reasoning.segments.plainText))
             }
         }
         return pieces

@@ -145,12 +145,13 @@ struct BackendFidelityTests {
 
     // MARK: Transcript
 
-    @Test("Transcript.Response.metadata is the back-deployed [\"assetIDs\": assetIDs]")
+    @Test("Transcript.Response.metadata is 27's [String: GeneratedContent]: what the provider said, empty by default")
     func responseMetadata() {
-        let response = Transcript.Response(assetIDs: ["asset-1", "asset-2"], segments: [])
-        #expect(Array(response.metadata.keys) == ["assetIDs"])
-        #expect(response.metadata["assetIDs"] as? [String] == ["asset-1", "asset-2"])
-        #expect(Transcript.Response(assetIDs: [], segments: []).metadata["assetIDs"] as? [String] == [])
+        var response = Transcript.Response(assetIDs: ["asset-1", "asset-2"], segments: [])
+        #expect(response.metadata.isEmpty)
+        #expect(response.assetIDs == ["asset-1", "asset-2"])
+        response.metadata = ["model": GeneratedContent("m-1")]
+        #expect(response.metadata["model"] == GeneratedContent("m-1"))
     }
 
     @Test("A structured segment is named by schemaName, which the transcript's JSON form keeps")

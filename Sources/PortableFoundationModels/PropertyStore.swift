@@ -1,0 +1,83 @@
+// PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
+#if !canImport(FoundationModels)
+
+/// A session's managed property values, without availability: the custom values of
+/// `SessionPropertyKey`s, and the way to the session's history.
+///
+/// `@SessionProperty` finds the store of the session whose code is running through
+/// ``SessionAccess/current``, a task-local value the session binds while it evaluates bodies
+/// (``SessionAccess/Role/body``), runs tools (``SessionAccess/Role/tool``) and runs profile
+/// callbacks (``SessionAccess/Role/callback``).
+final class PropertyStore: @unchecked Sendable {
+    // Safety: `values`, `version` and `valuesObject` are read and written with `lock` held;
+    // `session` is weak and only read.
+    private let lock = Lock()
+    private var values: [ObjectIdentifier: Any] = [:]
+    /// Counts writes, for observers of custom values.
+    private(set) var version = 0
+    /// The session's `SessionPropertyValues` (created on first use by the 27 API).
+    private var valuesObject: AnyObject?
+    /// The session whose history the store reads and writes.
+    weak var session: LanguageModelSession?
+
+    /// The value stored for a key's type, or `nil`.
+    func value(for key: ObjectIdentifier) -> Any? {
+        lock.withLock { values[key] }
+    }
+
+    func setValue(_ value: Any, for key: ObjectIdentifier) {
+        lock.withLock {
+            values[key] = value
+            version += 1
+        }
+    }
+
+    /// The object made by `make` the first time, and the same object afterwards.
+    func object(orMake make: () -> AnyObject) -> AnyObject {
+        lock.withLock {
+            if let valuesObject { return valuesObject }
+            let made = make()
+            valuesObject = made
+            return made
+        }
+    }
+
+    /// The history of the session: its transcript after the leading instructions entry.
+    var history: Transcript.HistoryView {
+        session?.transcript.history ?? Transcript.HistoryView()
+    }
+
+    /// Writes the session's history, as the current code may: a profile callback's write is the
+    /// session's own; a write from a body or a tool is ignored (they read the history only);
+    /// any other write is the app's, as `session.transcript` is.
+    func setHistory(_ history: Transcript.HistoryView) {
+        guard let session else { return }
+        let access = SessionAccess.current
+        switch access?.store === self ? access?.role : nil {
+        case .callback?:
+            session.updateTranscript(byResponse: true) { $0.history = history }
+        case .body?, .tool?:
+            return
+        case nil:
+            session.updateTranscript(byResponse: false) { $0.history = history }
+        }
+    }
+}
+
+/// Which session's code runs in the current task, and what kind of code it is.
+struct SessionAccess: Sendable {
+    enum Role: Sendable {
+        /// A dynamic instructions or profile body (reads only).
+        case body
+        /// A tool's `call(arguments:)` (reads only).
+        case tool
+        /// A profile callback (`onPrompt`, `onResponse`, …), which may write the history.
+        case callback
+    }
+
+    var store: PropertyStore
+    var role: Role
+
+    @TaskLocal static var current: SessionAccess?
+}
+#endif
