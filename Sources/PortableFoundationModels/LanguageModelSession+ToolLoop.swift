@@ -159,8 +159,9 @@ extension LanguageModelSession {
         }
     }
 
-    /// Writes a dynamic source's instructions into the leading instructions entry, keeping the
-    /// entry (and its id) when its content is the same.
+    /// Writes a dynamic source's instructions into the leading instructions entry: the entry
+    /// stays as it is (its id too) when its content is the same, and is replaced by a new entry
+    /// otherwise; without instructions or tool definitions there is no instructions entry.
     private func writeInstructions(_ segments: [Transcript.Segment], tools: [any Tool]) {
         let definitions = tools.filter(\.includesSchemaInInstructions).map { Transcript.ToolDefinition(tool: $0) }
         updateTranscript(byResponse: true) { transcript in
@@ -170,8 +171,7 @@ extension LanguageModelSession {
                 return
             }
             if let existing, existing.toolDefinitions == definitions, Self.sameContent(existing.segments, segments) { return }
-            let entry = Transcript.Entry.instructions(Transcript.Instructions(
-                id: existing?.id ?? UUID().uuidString, segments: segments, toolDefinitions: definitions))
+            let entry = Transcript.Entry.instructions(Transcript.Instructions(segments: segments, toolDefinitions: definitions))
             if existing != nil {
                 transcript.entries[0] = entry
             } else {
