@@ -9,10 +9,17 @@ public import Foundation
 // Portable only: the pluggable model behind `SystemLanguageModel` on platforms without
 // FoundationModels. Nothing in this file exists in Apple's framework.
 
-/// A language model that can answer a session's requests.
+/// Portable only: a language model behind `SystemLanguageModel(backend:)`, the 26 way to plug a
+/// model into the portable session.
 ///
-/// The session runs the tool loop: it sends a request, runs the tools the backend asks for,
-/// appends the calls and outputs to the transcript and asks again until the backend answers.
+/// Apple's framework has no such protocol. Since 27 the way to bring a model is a
+/// ``LanguageModel`` with its ``LanguageModelExecutor``, which compiles against Apple's framework
+/// too; write one for new code. This seam stays for code written against it: the system model's
+/// executor (`SystemLanguageModel.Executor`) drives the backend, one backend turn per model
+/// request, and translates each turn into channel events (text, structured content as JSON,
+/// tool calls with their arguments). The session runs the tool loop around it as for any model:
+/// it sends a request, runs the tools the backend asks for, appends the calls and outputs to the
+/// transcript and asks again until the backend answers.
 public protocol LanguageModelBackend: Sendable {
     /// Whether the model can answer now. Defaults to `.available`.
     var availability: SystemLanguageModel.Availability { get }
@@ -73,7 +80,8 @@ extension LanguageModelBackend {
     }
 }
 
-/// A tool as the model sees it.
+/// Portable only: a tool as a ``LanguageModelBackend`` sees it (a 27 executor reads
+/// `Transcript.ToolDefinition`s instead).
 public struct LanguageModelToolDescription: Sendable {
     public var name: String
     public var description: String
@@ -93,7 +101,8 @@ public struct LanguageModelToolDescription: Sendable {
     }
 }
 
-/// What a session asks its model.
+/// Portable only: what a session asks a ``LanguageModelBackend`` (a 27 executor gets a
+/// `LanguageModelExecutorGenerationRequest`).
 public struct LanguageModelRequest: Sendable {
     /// The session's transcript so far, ending with this request's prompt and any tool calls and
     /// outputs that followed it.
@@ -154,7 +163,8 @@ public struct LanguageModelRequest: Sendable {
     }
 }
 
-/// A call the model asks for.
+/// Portable only: a call a ``LanguageModelBackend`` asks for (a 27 executor streams tool calls
+/// into its channel).
 public struct LanguageModelToolCall: Sendable, Equatable {
     public var id: String
     public var toolName: String
@@ -167,7 +177,8 @@ public struct LanguageModelToolCall: Sendable, Equatable {
     }
 }
 
-/// One turn of a model.
+/// Portable only: one turn of a ``LanguageModelBackend``; the system model's executor translates
+/// it into channel events.
 public enum LanguageModelTurn: Sendable, Equatable {
     /// The model answers with text.
     case text(String)
@@ -179,7 +190,7 @@ public enum LanguageModelTurn: Sendable, Equatable {
 
 // MARK: - Scripted model
 
-/// A model that plays a script, for tests, examples and demos.
+/// Portable only: a ``LanguageModelBackend`` that plays a script, for tests, examples and demos.
 ///
 /// ```swift
 /// let script = ScriptedLanguageModel([

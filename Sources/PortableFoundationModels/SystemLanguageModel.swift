@@ -32,7 +32,7 @@ public final class SystemLanguageModel: Sendable {
         }
     }
 
-    /// The model that answers; `nil` where no model exists.
+    /// Portable only: the model that answers; `nil` where no model exists.
     public let backend: (any LanguageModelBackend)?
     public let useCase: SystemLanguageModel.UseCase
     public let guardrails: SystemLanguageModel.Guardrails
@@ -44,7 +44,11 @@ public final class SystemLanguageModel: Sendable {
         self.init(backend: nil, useCase: useCase, guardrails: guardrails)
     }
 
-    /// A model answered by `backend` (portable only: Apple's framework has no such initializer).
+    /// Portable only: a model answered by `backend`.
+    ///
+    /// Apple's framework has no such initializer. It is the 26 way to plug a model in, kept for
+    /// code written against it: the model's executor (`SystemLanguageModel.Executor`) drives the
+    /// backend. New code should write a ``LanguageModel`` and its ``LanguageModelExecutor``.
     public init(
         backend: (any LanguageModelBackend)?,
         useCase: SystemLanguageModel.UseCase = .general,
