@@ -13,6 +13,8 @@ extension MCPBridgedTool {
     /// Runs a call whose arguments are valid: makes the arguments the tool will receive, asks
     /// for approval with exactly those, sends them, and returns the framed, redacted result.
     func defendedCall(_ arguments: JSONObject) async throws -> String {
+        // Definitions the model was offered since the last call are what it has read.
+        await monitor?.recordOffers(in: dataFlowGuard)
         var removed: [String] = []
         // Every server, in process too, gets no secret (configured, of a known shape, or one
         // the user's prompt held) and never the frame's boundary; the approver sees these very

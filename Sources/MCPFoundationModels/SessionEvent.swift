@@ -5,8 +5,12 @@
 public enum SessionEvent: Hashable, Sendable {
     /// A server said its tool list changed; the next turn lists its tools again.
     case toolListChanged(server: String)
-    /// A session was built for the next turn (see ``SessionBuild``).
+    /// A session was built for the next turn (see ``SessionBuild``): the 26 way of giving the
+    /// model a changed tool list or a shortened history.
     case sessionBuilt(SessionBuild)
+    /// What the model sees changed from one request to the next, in the same session (see
+    /// ``ContextChange``): the 27 way, with dynamic instructions and a history transform.
+    case contextChanged(ContextChange)
     /// A tool call is about to reach its server.
     case toolCallStarted(ToolCallStart)
     /// A tool call ended (with a result, an error result or a failure).
@@ -79,6 +83,40 @@ public struct SessionBuild: Hashable, Sendable {
         self.tokensAfter = tokensAfter
         self.contextSize = contextSize
         self.excluded = excluded
+    }
+}
+
+/// What the model sees changed for a request, in a session that stays the same (27: the
+/// tools ``MCPTools`` chose, or the history the ``MCPToolbox``'s transform fits).
+public struct ContextChange: Hashable, Sendable {
+    /// Why, most important first: ``SessionBuild/Reason/firstTurn`` (the first request),
+    /// ``SessionBuild/Reason/toolsChanged``, ``SessionBuild/Reason/toolSetChanged``,
+    /// ``SessionBuild/Reason/trimmed`` or ``SessionBuild/Reason/overflowRecovered``.
+    public var reasons: [SessionBuild.Reason]
+    /// The tools the request offers, by the names the model calls them.
+    public var tools: [String]
+    /// Listed tools the request does not offer, each with the reason.
+    public var excluded: [ToolSelection.Exclusion]
+    /// The entries of the history the session holds, and those the model sees.
+    public var historyEntries: Int
+    public var visibleEntries: Int
+    /// The request's tokens as the bridge counts them: instructions, tools, the history the
+    /// model sees and the room kept for the answer.
+    public var tokens: Int
+    /// The model's context size.
+    public var contextSize: Int
+
+    public init(
+        reasons: [SessionBuild.Reason], tools: [String], excluded: [ToolSelection.Exclusion], historyEntries: Int, visibleEntries: Int,
+        tokens: Int, contextSize: Int
+    ) {
+        self.reasons = reasons
+        self.tools = tools
+        self.excluded = excluded
+        self.historyEntries = historyEntries
+        self.visibleEntries = visibleEntries
+        self.tokens = tokens
+        self.contextSize = contextSize
     }
 }
 

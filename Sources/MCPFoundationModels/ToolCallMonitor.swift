@@ -7,9 +7,12 @@ internal import MCPPlatform
 /// sets each turn's room for tool output before the turn and the tools take from it. An app
 /// that bridges tools itself can make one to receive ``SessionEvent``s.
 public final class ToolCallMonitor: @unchecked Sendable {
-    // Safety: `remaining` is read and written with `lock` held; `sink` is immutable.
+    // Safety: `remaining` and `offered` are read and written with `lock` held; `sink` is
+    // immutable.
     private let lock = Lock()
     private var remaining: Int?
+    /// Tools offered to the model whose definitions the data-flow guard has not recorded yet.
+    private var offered: [MCPBridgedTool] = []
     private let sink: @Sendable (SessionEvent) -> Void
 
     /// - Parameter report: Receives every tool-call event, on the task that made the call.
@@ -31,6 +34,25 @@ public final class ToolCallMonitor: @unchecked Sendable {
     /// each tool's own).
     func startTurn(remainingCharacters: Int?) {
         lock.withLock { remaining = remainingCharacters.map { max(0, $0) } }
+    }
+
+    /// Notes that the model is offered `tools` (it reads their definitions), where the offer
+    /// is made synchronously (a dynamic instructions body); the next call of a bridged tool
+    /// records them in its data-flow guard before it asks for approval.
+    func offer(_ tools: [MCPBridgedTool]) {
+        guard !tools.isEmpty else { return }
+        lock.withLock { offered += tools }
+    }
+
+    /// Records the definitions offered since the last call in `dataFlowGuard`.
+    func recordOffers(in dataFlowGuard: DataFlowGuard) async {
+        let tools = lock.withLock {
+            let tools = offered
+            offered = []
+            return tools
+        }
+        guard !tools.isEmpty else { return }
+        await dataFlowGuard.recordDefinitions(of: tools)
     }
 
     /// Takes `characters` of the turn's room.

@@ -39,11 +39,11 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("50 turns with large tool outputs at 4,096 tokens: no turn fails and the latest turns are intact; unmanaged, it overflows")
-    func longConversation() async throws {
+    @Test("50 turns with large tool outputs at 4,096 tokens: no turn fails and the latest turns are intact; unmanaged, it overflows", arguments: Self.ways)
+    func longConversation(rebuildsSessions: Bool) async throws {
         let (_, client) = try await connectedServer([Self.reportTool(characters: 6000)])
         let model = Self.reportingModel()
-        let provider = MCPSessionProvider(client: client, model: model.model)
+        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(rebuildsSessions: rebuildsSessions))
         var answers: [String] = []
         for turn in 1...50 {
             answers.append(try await provider.respond(to: "Turn \(turn)"))
@@ -88,8 +88,8 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("An overflow the provider did not foresee is recovered: a new session with a shorter history answers the turn")
-    func overflowRecovered() async throws {
+    @Test("An overflow the provider did not foresee is recovered: the turn is answered with a shorter history", arguments: Self.ways)
+    func overflowRecovered(rebuildsSessions: Bool) async throws {
         // The model counts every character as a token: the provider's estimate is far too low.
         let model = ScriptedLanguageModel(contextSize: 4096, tokenCounter: { $0.count }) { request in
             request.toolResults.isEmpty && request.promptText.hasPrefix("Turn")
@@ -97,7 +97,7 @@ struct ContextManagementTests {
                 : .text("ok")
         }
         let (_, client) = try await connectedServer([Self.reportTool(characters: 1500)])
-        let provider = MCPSessionProvider(client: client, model: model.model)
+        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(rebuildsSessions: rebuildsSessions))
         var events = provider.events.makeAsyncIterator()
         var recovered = false
         for turn in 1...6 {
@@ -105,7 +105,7 @@ struct ContextManagementTests {
         }
         await provider.close()
         while let event = await events.next() {
-            if case .sessionBuilt(let build) = event, build.reasons.contains(.overflowRecovered) || build.reasons.contains(.trimmed) {
+            if let reasons = Self.reasons(event), reasons.contains(.overflowRecovered) || reasons.contains(.trimmed) {
                 recovered = true
             }
         }
@@ -113,8 +113,8 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("An overflow the model's backend throws itself (a real model's tokenizer) is recovered like the session's own")
-    func backendOverflowRecovered() async throws {
+    @Test("An overflow the model's backend throws itself (a real model's tokenizer) is recovered like the session's own", arguments: Self.ways)
+    func backendOverflowRecovered(rebuildsSessions: Bool) async throws {
         // The session estimates 4 characters per token and never finds a request too long;
         // the backend's "tokenizer" counts 2, and it throws Apple's overflow error itself,
         // as a backend for a real model does when the model's server rejects a request.
@@ -134,7 +134,7 @@ struct ContextManagementTests {
             return .text("Answer \(number)")
         }
         let (_, client) = try await connectedServer([Self.reportTool(characters: 1500)])
-        let provider = MCPSessionProvider(client: client, model: model.model)
+        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(rebuildsSessions: rebuildsSessions))
         var events = provider.events.makeAsyncIterator()
         for turn in 1...8 {
             #expect(try await provider.respond(to: "Turn \(turn)") == "Answer \(turn)")
@@ -142,30 +142,30 @@ struct ContextManagementTests {
         await provider.close()
         var recoveries = 0
         while let event = await events.next() {
-            if case .sessionBuilt(let build) = event, build.reasons.contains(.overflowRecovered) { recoveries += 1 }
+            if let reasons = Self.reasons(event), reasons.contains(.overflowRecovered) { recoveries += 1 }
         }
         #expect(recoveries >= 1)
-        // The backend did reject a request, and each rejected turn was answered in a new session.
+        // The backend did reject a request, and each rejected turn was answered after a recovery.
         let rejected = model.requests.filter { realTokens($0) > 4096 }.count
         #expect(rejected >= 1)
         #expect(rejected == recoveries)
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("Tool output is cut to the room the turn has left, so the turn fits without an overflow")
-    func outputCutToRoomLeft() async throws {
+    @Test("Tool output is cut to the room the turn has left, so the turn fits without an overflow", arguments: Self.ways)
+    func outputCutToRoomLeft(rebuildsSessions: Bool) async throws {
         let (_, client) = try await connectedServer([Self.reportTool(characters: 12_000)])
         let model = Self.reportingModel(contextSize: 2000)
         // Each tool may return 8,000 characters; the context has room for far less.
         let budget = ContextBudget(toolOutputTokens: 2000)
-        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(budget: budget))
+        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(budget: budget, rebuildsSessions: rebuildsSessions))
         #expect(try await provider.respond(to: "Turn 1") == "Answer 1: the report says revenue is up.")
         await provider.close()
         var finishes: [ToolCallFinish] = []
         var reasons: [SessionBuild.Reason] = []
         for await event in provider.events {
             if case .toolCallFinished(let finish) = event { finishes.append(finish) }
-            if case .sessionBuilt(let build) = event { reasons += build.reasons }
+            reasons += Self.reasons(event) ?? []
         }
         let finish = try #require(finishes.first)
         #expect(finish.wasCut)
@@ -178,8 +178,8 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("20 turns while the server adds and removes tools: the same loop, each new tool offered from the next turn")
-    func toolsComeAndGo() async throws {
+    @Test("20 turns while the server adds and removes tools: the same loop, each new tool offered from the next turn", arguments: Self.ways)
+    func toolsComeAndGo(rebuildsSessions: Bool) async throws {
         let server = MCPServer(name: "App", version: "1.0")
         try await server.register(Self.reportTool(characters: 100))
         let client = try await MCPClient.connect(to: server)
@@ -188,7 +188,7 @@ struct ContextManagementTests {
             offered.append(request.tools.map(\.name).sorted())
             return .text("turn done")
         }
-        let provider = MCPSessionProvider(client: client, model: model.model)
+        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(rebuildsSessions: rebuildsSessions))
         var events = provider.events.makeAsyncIterator()
         var expected: [[String]] = []
         var registered: [String] = ["report_fetch"]
@@ -209,13 +209,26 @@ struct ContextManagementTests {
         #expect(offered.values == expected)
     }
 
+    /// Both ways of serving a conversation: one session with dynamic instructions (27), and a
+    /// new session for each change (26).
+    static let ways = [false, true]
+
+    /// The reasons of a session built (26) or of a change of what the model sees (27).
+    static func reasons(_ event: SessionEvent) -> [SessionBuild.Reason]? {
+        switch event {
+        case .sessionBuilt(let build): build.reasons
+        case .contextChanged(let change): change.reasons
+        default: nil
+        }
+    }
+
     static func isListChange(_ event: SessionEvent) -> Bool {
         if case .toolListChanged = event { true } else { false }
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("Two servers with the same tool name: both offered under unique names that stay the same across rebuilds")
-    func manyServers() async throws {
+    @Test("Two servers with the same tool name: both offered under unique names that stay the same across tool list changes", arguments: Self.ways)
+    func manyServers(rebuildsSessions: Bool) async throws {
         func search(_ what: String) -> MCPTool {
             MCPTool(
                 name: "search", description: "Search the user's \(what)",
@@ -231,7 +244,8 @@ struct ContextManagementTests {
             return .text(request.toolResults.map(\.text).joined())
         }
         let provider = MCPSessionProvider(
-            servers: [.init(name: "notes", client: notes), .init(name: "mail", client: mail)], model: model.model)
+            servers: [.init(name: "notes", client: notes), .init(name: "mail", client: mail)], model: model.model,
+            configuration: .init(rebuildsSessions: rebuildsSessions))
         let answer = try await provider.respond(to: "look in my mail")
         #expect(answer.contains("found in mail"))
         #expect(model.requests[0].tools.map(\.name).sorted() == ["mail_search", "notes_search"])
@@ -243,8 +257,8 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("With more tools than fit, a turn gets the ones its prompt needs, and every exclusion has a reason")
-    func perTurnChoice() async throws {
+    @Test("With more tools than fit, a turn gets the ones its prompt needs, and every exclusion has a reason", arguments: Self.ways)
+    func perTurnChoice(rebuildsSessions: Bool) async throws {
         var tools: [MCPTool] = []
         for topic in ["weather", "calendar", "notes", "mail", "contacts", "music", "photos", "maps", "reminders", "files"] {
             tools.append(MCPTool(
@@ -254,7 +268,7 @@ struct ContextManagementTests {
         }
         let (_, client) = try await connectedServer(tools)
         let model = ScriptedLanguageModel { _ in .text("ok") }
-        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(pinnedTools: ["files_lookup"]))
+        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(pinnedTools: ["files_lookup"], rebuildsSessions: rebuildsSessions))
         _ = try await provider.respond(to: "What's the weather tomorrow?")
         let first = model.requests[0].tools.map(\.name)
         #expect(first.count <= 5)
@@ -267,7 +281,7 @@ struct ContextManagementTests {
         let second = model.requests[1].tools.map(\.name)
         #expect(second.contains("music_lookup"))
         #expect(second.contains("files_lookup"))
-        // The new set came with a new session that carries the first turn.
+        // The new set came with the first turn carried (26: in a new session; 27: the same one).
         let carried = model.requests[1].transcript.compactMap { entry -> String? in
             if case .prompt(let prompt) = entry { return prompt.segments.description }
             return nil
@@ -275,18 +289,28 @@ struct ContextManagementTests {
         #expect(carried.count == 2)
         #expect(carried.first?.contains("weather") == true)
         await provider.close()
-        var builds: [SessionBuild] = []
+        var reasons: [[SessionBuild.Reason]] = []
+        var excluded: [ToolSelection.Exclusion] = []
         for await event in provider.events {
-            if case .sessionBuilt(let build) = event { builds.append(build) }
+            switch event {
+            case .sessionBuilt(let build):
+                reasons.append(build.reasons)
+                excluded = build.excluded
+                #expect(build.carriesTranscript == (build.reasons != [.firstTurn]))
+            case .contextChanged(let change):
+                reasons.append(change.reasons)
+                excluded = change.excluded
+            default:
+                break
+            }
         }
-        #expect(builds.map(\.reasons) == [[.firstTurn], [.toolSetChanged]])
-        #expect(builds.last?.carriesTranscript == true)
-        #expect(builds.last?.excluded.isEmpty == false)
+        #expect(reasons == [[.firstTurn], [.toolSetChanged]])
+        #expect(!excluded.isEmpty)
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("Tool calls are reported: started with redacted arguments, finished with size and duration, declined with the reason")
-    func toolCallEvents() async throws {
+    @Test("Tool calls are reported: started with redacted arguments, finished with size and duration, declined with the reason", arguments: Self.ways)
+    func toolCallEvents(rebuildsSessions: Bool) async throws {
         let write = MCPTool(
             name: "notes_add", description: "Add a note", inputSchema: ["type": "object", "properties": ["text": ["type": "string"]]],
             annotations: ToolAnnotations(readOnlyHint: false)
@@ -302,7 +326,7 @@ struct ContextManagementTests {
             .callTool("notes_add", json: #"{"text": "hello"}"#),
             .text("tried"),
         ])
-        let provider = MCPSessionProvider(client: client, model: model.model)
+        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(rebuildsSessions: rebuildsSessions))
         _ = try await provider.respond(to: "get my note")
         _ = try await provider.respond(to: "add a note")
         await provider.close()
@@ -329,11 +353,11 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("Answers stream through the provider and the chat loop")
-    func streaming() async throws {
+    @Test("Answers stream through the provider and the chat loop", arguments: Self.ways)
+    func streaming(rebuildsSessions: Bool) async throws {
         let (_, client) = try await connectedServer([Self.reportTool(characters: 100)])
         let model = ScriptedLanguageModel { _ in .text("The report is in.") }
-        let provider = MCPSessionProvider(client: client, model: model.model)
+        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(rebuildsSessions: rebuildsSessions))
         var last = ""
         for try await snapshot in provider.streamResponse(to: "Turn 1") {
             #expect(snapshot.count >= last.count)
@@ -372,10 +396,11 @@ struct ContextManagementTests {
         }
     }
 
-    @Test("An overflow after part of a streamed answer was shown is recovered: the answer starts again in a new session")
-    func streamingOverflowRecovered() async throws {
+    @Test("An overflow after part of a streamed answer was shown is recovered: the answer starts again", arguments: Self.ways)
+    func streamingOverflowRecovered(rebuildsSessions: Bool) async throws {
         let (_, client) = try await connectedServer([Self.reportTool(characters: 100)])
-        let provider = MCPSessionProvider(client: client, model: SystemLanguageModel(backend: OverflowAfterPartial()))
+        let provider = MCPSessionProvider(
+            client: client, model: SystemLanguageModel(backend: OverflowAfterPartial()), configuration: .init(rebuildsSessions: rebuildsSessions))
         var snapshots: [String] = []
         for try await snapshot in provider.streamResponse(to: "Turn 1") { snapshots.append(snapshot) }
         #expect(snapshots.first == "A long ans")
@@ -413,11 +438,12 @@ struct ContextManagementTests {
 
     @Test("A context overflow is recognised in 26's and 27's spelling, and inside a tool call error")
     func overflowRecognised() {
-        enum LanguageModelError: Error { case contextSizeExceeded(contextSize: Int, tokenCount: Int), rateLimited }
         let overflow = LanguageModelSession.GenerationError.exceededContextWindowSize(.init(debugDescription: "too long"))
         #expect(ContextMeasure.isContextOverflow(overflow))
-        #expect(ContextMeasure.isContextOverflow(LanguageModelError.contextSizeExceeded(contextSize: 4096, tokenCount: 5000)))
-        #expect(!ContextMeasure.isContextOverflow(LanguageModelError.rateLimited))
+        let exceeded = LanguageModelError.contextSizeExceeded(.init(contextSize: 4096, tokenCount: 5000, debugDescription: "too long"))
+        #expect(ContextMeasure.isContextOverflow(exceeded))
+        #expect(ContextMeasure.contextSizeExceeded(in: exceeded)?.tokenCount == 5000)
+        #expect(!ContextMeasure.isContextOverflow(LanguageModelError.rateLimited(.init(resetDate: nil, debugDescription: "later"))))
         #expect(!ContextMeasure.isContextOverflow(CancellationError()))
     }
 }

@@ -75,7 +75,7 @@ struct ProviderCorpusEvaluationTests {
             }))
         }
         let history: [Transcript.Entry] = [calls(["a", "b"]), calls(["c"]), calls(["a"])]
-        #expect(MCPSessionProvider.recentlyUsed(history) == ["b", "c", "a"])
+        #expect(MCPToolbox.recentlyUsed(history) == ["b", "c", "a"])
     }
 }
 #endif

@@ -42,8 +42,8 @@ struct SessionProviderTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("A tool registered on the server reaches the next turn; the chat loop does not change")
-    func newToolReachesNextTurn() async throws {
+    @Test("A tool registered on the server reaches the next turn; the chat loop does not change", arguments: [false, true])
+    func newToolReachesNextTurn(rebuildsSessions: Bool) async throws {
         let server = MCPServer(name: "App", version: "1.0")
         try await server.register(Self.notesSearch())
         let client = try await MCPClient.connect(to: server)
@@ -57,7 +57,8 @@ struct SessionProviderTests {
             },
             .reply { request in "Done: \(request.toolOutput("calendar_add") ?? "nothing")" },
         ])
-        let provider = MCPSessionProvider(client: client, model: script.model)
+        let provider = MCPSessionProvider(client: client, model: script.model, configuration: .init(rebuildsSessions: rebuildsSessions))
+        #expect(provider.usesDynamicInstructions == !rebuildsSessions)
         let (prompts, promptSink) = AsyncStream.makeStream(of: String.self)
         let (answers, answerSink) = AsyncStream.makeStream(of: String.self)
 
@@ -89,7 +90,8 @@ struct SessionProviderTests {
         #expect(requests.count == 4)
         #expect(Self.toolNames(requests[0]) == ["notes_search"])
         #expect(Self.toolNames(requests[2]) == ["calendar_add", "notes_search"])
-        // The new session carries the earlier turn: prompt, tool call, tool output, answer.
+        // The turn carries the earlier one: prompt, tool call, tool output, answer (26: in a new
+        // session; 27: in the same session, whose instructions list the new tool).
         let carried = requests[2].transcript.map { entry -> String in
             switch entry {
             case .instructions(let instructions): "instructions:" + instructions.toolDefinitions.map(\.name).sorted().joined(separator: ",")
@@ -108,7 +110,7 @@ struct SessionProviderTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("A tool list change during a response never touches the responding session")
+    @Test("26 way: a tool list change during a response never touches the responding session")
     func changeWhileResponding() async throws {
         let server = MCPServer(name: "App", version: "1.0")
         let holder = ProviderHolder()
@@ -130,7 +132,7 @@ struct SessionProviderTests {
             .callTool("calendar_add", json: #"{"title": "Flight", "day": 3}"#),
             .text("second answer"),
         ])
-        let provider = MCPSessionProvider(client: client, model: script.model)
+        let provider = MCPSessionProvider(client: client, model: script.model, configuration: .init(rebuildsSessions: true))
         holder.provider = provider
         let first = try await provider.session()
         holder.session = first
@@ -150,11 +152,11 @@ struct SessionProviderTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("Without a change the same session serves every turn")
-    func sameSessionWithoutChange() async throws {
+    @Test("Without a change the same session serves every turn", arguments: [false, true])
+    func sameSessionWithoutChange(rebuildsSessions: Bool) async throws {
         let (_, client) = try await connectedServer([Self.notesSearch()])
         let script = ScriptedLanguageModel([.text("one"), .text("two")])
-        let provider = MCPSessionProvider(client: client, model: script.model)
+        let provider = MCPSessionProvider(client: client, model: script.model, configuration: .init(rebuildsSessions: rebuildsSessions))
         let first = try await provider.session()
         _ = try await provider.respond(to: "a")
         _ = try await provider.respond(to: "b")
