@@ -70,6 +70,9 @@ func run() async throws {
 
 if #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) {
     try await run()
+    if #available(iOS 27.0, macOS 27.0, visionOS 27.0, *) {
+        try await runDynamic()
+    }
 } else {
     print("FoundationModels needs macOS 26 or iOS 26.")
 }

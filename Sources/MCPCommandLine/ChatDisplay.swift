@@ -93,6 +93,12 @@ struct ChatDisplay: Sendable {
                 "event": "sessionBuilt", "reasons": .array(build.reasons.map { .string($0.rawValue) }),
                 "tools": .array(build.tools.map { .string($0) }), "tokens": .int(build.tokensAfter),
             ]
+        case .contextChanged(let change):
+            return [
+                "event": "contextChanged", "reasons": .array(change.reasons.map { .string($0.rawValue) }),
+                "tools": .array(change.tools.map { .string($0) }), "tokens": .int(change.tokens),
+                "visibleEntries": .int(change.visibleEntries), "historyEntries": .int(change.historyEntries),
+            ]
         case .toolListChanged(let server):
             return ["event": "toolListChanged", "server": .string(server)]
         default:

@@ -327,7 +327,7 @@ public enum HelpText {
           --hide-tool-calls   Do not show them
           --json              Write one JSON object a line on standard output: every event
                               (toolCallStarted, toolCallFinished, toolCallDeclined,
-                              sessionBuilt, toolListChanged), each answer ({"event":"answer",
+                              contextChanged, toolListChanged), each answer ({"event":"answer",
                               "text":...}) and each failed turn ({"event":"error"}); nobody is
                               asked to approve anything
           --timeout SECONDS   How long each request, and each tool call, may take (default 60)
