@@ -29,9 +29,12 @@ extension Transcript {
         }
 
         public typealias Index = Int
+        /// The first entry's position: 0.
         public var startIndex: Int { entries.startIndex }
+        /// The position after the last entry.
         public var endIndex: Int { entries.endIndex }
 
+        /// The entry at `position`.
         public subscript(position: Int) -> Transcript.Entry {
             get { entries[position] }
             set { entries[position] = newValue }
