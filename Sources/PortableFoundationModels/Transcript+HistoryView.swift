@@ -1,6 +1,8 @@
 // PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
 #if !canImport(FoundationModels)
 
+@available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
+@available(tvOS, unavailable)
 extension Transcript {
     /// A mutable view into the conversational entries of a transcript: every entry after the
     /// leading instructions entry.
