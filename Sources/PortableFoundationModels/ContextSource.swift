@@ -42,10 +42,10 @@ struct ResolvedContext {
     /// innermost first.
     func requestTranscript(_ transcript: Transcript) -> Transcript {
         guard !historyTransforms.isEmpty else { return transcript }
-        var history = Array(transcript.history)
+        var history = transcript.historyEntries
         for transform in historyTransforms.reversed() { history = transform(history) }
         var result = transcript
-        result.history = Transcript.HistoryView(entries: history)
+        result.historyEntries = history
         return result
     }
 }

@@ -39,9 +39,12 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         public var contextSize: Int
         /// The tokens the request (or the request and its answer) took.
         public var tokenCount: Int
+        /// What went wrong, for developers.
         public var debugDescription: String
+        /// What the provider said about the failure.
         public var metadata: [String: any Sendable]
 
+        /// A payload with these values.
         public init(contextSize: Int, tokenCount: Int, debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.contextSize = contextSize
             self.tokenCount = tokenCount
@@ -54,9 +57,12 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
     public struct RateLimited: Sendable, CustomDebugStringConvertible {
         /// When requests are accepted again, if the provider said.
         public var resetDate: Date?
+        /// What went wrong, for developers.
         public var debugDescription: String
+        /// What the provider said about the failure.
         public var metadata: [String: any Sendable]
 
+        /// A payload with these values.
         public init(resetDate: Date?, debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.resetDate = resetDate
             self.debugDescription = debugDescription
@@ -66,9 +72,12 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
 
     /// A guardrail flagged the prompt or the answer.
     public struct GuardrailViolation: Sendable, CustomDebugStringConvertible {
+        /// What went wrong, for developers.
         public var debugDescription: String
+        /// What the provider said about the failure.
         public var metadata: [String: any Sendable]
 
+        /// A payload with these values.
         public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.debugDescription = debugDescription
             self.metadata = metadata
@@ -82,11 +91,14 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
     /// the refusal's text with the refusal hands it over with the portable
     /// ``init(debugDescription:metadata:explanation:)``.
     public struct Refusal: Sendable, CustomDebugStringConvertible {
+        /// What went wrong, for developers.
         public var debugDescription: String
+        /// What the provider said about the failure.
         public var metadata: [String: any Sendable]
         /// The provider's explanation, when it gave one (portable).
         let explanationText: String?
 
+        /// A payload with these values.
         public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.debugDescription = debugDescription
             self.metadata = metadata
@@ -108,9 +120,12 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
     public struct UnsupportedCapability: Sendable, CustomDebugStringConvertible {
         /// The capability the request needs.
         public var capability: LanguageModelCapabilities.Capability
+        /// What went wrong, for developers.
         public var debugDescription: String
+        /// What the provider said about the failure.
         public var metadata: [String: any Sendable]
 
+        /// A payload with these values.
         public init(capability: LanguageModelCapabilities.Capability, debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.capability = capability
             self.debugDescription = debugDescription
@@ -122,9 +137,12 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
     public struct UnsupportedTranscriptContent: Sendable, CustomDebugStringConvertible {
         /// The entries the model cannot read.
         public var unsupportedContent: [Transcript.Entry]
+        /// What went wrong, for developers.
         public var debugDescription: String
+        /// What the provider said about the failure.
         public var metadata: [String: any Sendable]
 
+        /// A payload with these values.
         public init(unsupportedContent: [Transcript.Entry], debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.unsupportedContent = unsupportedContent
             self.debugDescription = debugDescription
@@ -136,9 +154,12 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
     public struct UnsupportedGenerationGuide: Sendable, CustomDebugStringConvertible {
         /// The schema with the guide, if known.
         public var schemaName: String?
+        /// What went wrong, for developers.
         public var debugDescription: String
+        /// What the provider said about the failure.
         public var metadata: [String: any Sendable]
 
+        /// A payload with these values.
         public init(schemaName: String?, debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.schemaName = schemaName
             self.debugDescription = debugDescription
@@ -150,9 +171,12 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
     public struct UnsupportedLanguageOrLocale: Sendable, CustomDebugStringConvertible {
         /// The language the model does not support.
         public var languageCode: Locale.LanguageCode
+        /// What went wrong, for developers.
         public var debugDescription: String
+        /// What the provider said about the failure.
         public var metadata: [String: any Sendable]
 
+        /// A payload with these values.
         public init(languageCode: Locale.LanguageCode, debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.languageCode = languageCode
             self.debugDescription = debugDescription
@@ -162,15 +186,19 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
 
     /// The model did not answer in time.
     public struct Timeout: Sendable, CustomDebugStringConvertible {
+        /// What went wrong, for developers.
         public var debugDescription: String
+        /// What the provider said about the failure.
         public var metadata: [String: any Sendable]
 
+        /// A payload with these values.
         public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
             self.debugDescription = debugDescription
             self.metadata = metadata
         }
     }
 
+    /// What went wrong, with the payload's description.
     public var errorDescription: String? {
         let summary = switch self {
         case .contextSizeExceeded(let payload): "The context size of \(payload.contextSize) tokens was exceeded (\(payload.tokenCount) tokens)."
@@ -187,6 +215,7 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         return detail.isEmpty ? summary : "\(summary) \(detail)"
     }
 
+    /// The case and the payload's description.
     public var debugDescription: String {
         let name = switch self {
         case .contextSizeExceeded: "contextSizeExceeded"

@@ -24,7 +24,9 @@
 @available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
 @available(tvOS, unavailable)
 public struct LanguageModelExecutorGenerationChannel: AsyncSequence, Sendable {
+    /// What the channel carries: events.
     public typealias Element = LanguageModelExecutorGenerationChannel.Event
+    /// Reading a channel never fails.
     public typealias Failure = Never
 
     let buffer: ChannelBuffer

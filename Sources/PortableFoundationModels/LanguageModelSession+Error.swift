@@ -16,6 +16,7 @@ extension LanguageModelSession {
         /// The transcript was changed while the session was responding; the response ended.
         case transcriptMutationWhileResponding
 
+        /// What happened.
         public var errorDescription: String? {
             switch self {
             case .concurrentRequests: "The session is already responding to a request."
@@ -23,6 +24,7 @@ extension LanguageModelSession {
             }
         }
 
+        /// What to do about it.
         public var recoverySuggestion: String? {
             switch self {
             case .concurrentRequests: "Wait for the current response to finish before sending another."
@@ -30,6 +32,7 @@ extension LanguageModelSession {
             }
         }
 
+        /// The case's name.
         public var debugDescription: String {
             switch self {
             case .concurrentRequests: "LanguageModelSession.Error.concurrentRequests"
@@ -49,8 +52,10 @@ extension LanguageModelSession {
     public struct ToolCallingModeViolation: Swift.Error, LocalizedError, CustomDebugStringConvertible, Sendable {
         /// The answer the model gave instead of a tool call.
         public var response: Transcript.Response
+        /// Details, for developers.
         public var debugDescription: String
 
+        /// What happened.
         public var errorDescription: String? {
             "The model answered without calling a tool, but the tool calling mode requires one. \(debugDescription)"
         }

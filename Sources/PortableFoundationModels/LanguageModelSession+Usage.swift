@@ -28,7 +28,9 @@ extension LanguageModelSession {
             public var reasoningTokenCount: Int
         }
 
+        /// The tokens read.
         public var input: LanguageModelSession.Usage.Input
+        /// The tokens generated.
         public var output: LanguageModelSession.Usage.Output
         /// What the providers said with their usage.
         public var metadata: [String: GeneratedContent]

@@ -43,23 +43,23 @@ final class PropertyStore: @unchecked Sendable {
     }
 
     /// The history of the session: its transcript after the leading instructions entry.
-    var history: Transcript.HistoryView {
-        session?.transcript.history ?? Transcript.HistoryView()
+    var history: [Transcript.Entry] {
+        session?.transcript.historyEntries ?? []
     }
 
     /// Writes the session's history, as the current code may: a profile callback's write is the
     /// session's own; a write from a body or a tool is ignored (they read the history only);
     /// any other write is the app's, as `session.transcript` is.
-    func setHistory(_ history: Transcript.HistoryView) {
+    func setHistory(_ history: [Transcript.Entry]) {
         guard let session else { return }
         let access = SessionAccess.current
         switch access?.store === self ? access?.role : nil {
         case .callback?:
-            session.updateTranscript(byResponse: true) { $0.history = history }
+            session.updateTranscript(byResponse: true) { $0.historyEntries = history }
         case .body?, .tool?:
             return
         case nil:
-            session.updateTranscript(byResponse: false) { $0.history = history }
+            session.updateTranscript(byResponse: false) { $0.historyEntries = history }
         }
     }
 }

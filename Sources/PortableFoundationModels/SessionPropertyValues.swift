@@ -50,11 +50,11 @@ public final class SessionPropertyValues: Sendable, Observable {
     public final var history: Transcript.HistoryView {
         get {
             registrar.access(self, keyPath: \.history)
-            return store.history
+            return Transcript.HistoryView(entries: store.history)
         }
         set {
             registrar.withMutation(of: self, keyPath: \.history) {
-                store.setHistory(newValue)
+                store.setHistory(newValue.entries)
             }
         }
     }

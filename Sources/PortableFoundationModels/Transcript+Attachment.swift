@@ -11,6 +11,7 @@ public import Foundation
 extension Transcript {
     /// A segment that holds an attachment, with an optional label.
     public struct AttachmentSegment: Sendable, Identifiable, Equatable, CustomStringConvertible {
+        /// The segment's identity.
         public var id: String
         /// What is attached.
         public var content: Transcript.Attachment

@@ -3,6 +3,8 @@
 
 // 27: a transcript is mutable, entry by entry and range by range.
 
+@available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
+@available(tvOS, unavailable)
 extension Transcript: MutableCollection, RangeReplaceableCollection {
     /// An empty transcript.
     public init() {
@@ -16,13 +18,23 @@ extension Transcript: MutableCollection, RangeReplaceableCollection {
     }
 }
 
+@available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
+@available(tvOS, unavailable)
 extension Transcript {
     /// The transcript entries excluding the leading instructions entry, if present.
     ///
     /// Setting it replaces those entries and keeps the instructions entry.
     public var history: Transcript.HistoryView {
-        get { HistoryView(entries: entries[historyStart...]) }
-        set { entries.replaceSubrange(historyStart..., with: newValue.entries) }
+        get { HistoryView(entries: historyEntries) }
+        set { historyEntries = newValue.entries }
+    }
+}
+
+extension Transcript {
+    /// The entries after the leading instructions entry (`history`, without availability).
+    var historyEntries: [Transcript.Entry] {
+        get { Array(entries[historyStart...]) }
+        set { entries.replaceSubrange(historyStart..., with: newValue) }
     }
 
     /// The index of the first entry after the leading instructions entry.

@@ -1,6 +1,8 @@
 // PortableFoundationModels: Apple's FoundationModels API where the framework does not exist.
 #if !canImport(FoundationModels)
 
+@available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
+@available(tvOS, unavailable)
 extension Transcript {
     /// A mutable view into the conversational entries of a transcript: every entry after the
     /// leading instructions entry.
@@ -29,9 +31,12 @@ extension Transcript {
         }
 
         public typealias Index = Int
+        /// The first entry's position: 0.
         public var startIndex: Int { entries.startIndex }
+        /// The position after the last entry.
         public var endIndex: Int { entries.endIndex }
 
+        /// The entry at `position`.
         public subscript(position: Int) -> Transcript.Entry {
             get { entries[position] }
             set { entries[position] = newValue }

@@ -13,7 +13,9 @@ extension Transcript {
     /// A session records one from an executor's reasoning events. Portable: it carries no
     /// availability, as `Transcript.Entry.reasoning` (see there).
     public struct Reasoning: Sendable, Identifiable, Equatable, CustomStringConvertible {
+        /// The entry's identity.
         public var id: String
+        /// The reasoning's text.
         public var segments: [Transcript.Segment]
         /// The provider's signature of the reasoning, to send back with later requests.
         public var signature: Data?

@@ -165,6 +165,19 @@ struct ChannelAssemblyTests {
         #expect(entry.metadata == ["model": GeneratedContent("m-2")])
     }
 
+    @Test("An executor that streams thousands of deltas through the bounded channel gets every one assembled, in order")
+    func manyDeltas() async throws {
+        let count = 5_000
+        let model = ProviderModel([
+            Step { _, channel in
+                for index in 0..<count { await channel.send(.response(action: .appendText("\(index % 10)", tokenCount: 1))) }
+            }
+        ])
+        let response = try await LanguageModelSession(model: model).respond(to: "Count")
+        #expect(response.content == String((0..<count).map { Character("\($0 % 10)") }))
+        #expect(response.usage.output.totalTokenCount == count)
+    }
+
     @Test("A stream reader sees the answer grow with each delta, then the complete answer")
     func streamedSnapshots() async throws {
         let (gate, open) = AsyncStream.makeStream(of: Void.self)

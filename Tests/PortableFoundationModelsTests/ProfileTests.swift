@@ -171,6 +171,28 @@ struct ProfileTests {
         ])
     }
 
+    @Test("onToolCall runs once for each call of a round, onToolOutput once for each output")
+    func callbacksPerCall() async throws {
+        let model = ProviderModel([
+            .events([
+                .toolCalls(action: .toolCall(id: "a", name: "weather", action: .appendArguments(#"{"city":"Paris"}"#, tokenCount: 1))),
+                .toolCalls(action: .toolCall(id: "b", name: "weather", action: .appendArguments(#"{"city":"Rome"}"#, tokenCount: 1))),
+            ]),
+            .text("Both mild."),
+        ])
+        let answer = try await confirmation("one onToolCall per call", expectedCount: 2) { called in
+            try await confirmation("one onToolOutput per output", expectedCount: 2) { output in
+                let profile = LanguageModelSession.Profile { EchoTool("weather") }
+                    .model(model)
+                    .onToolCall { called() }
+                    .onToolOutput { output() }
+                let response = try await LanguageModelSession(profile: profile).respond(to: "Paris and Rome?")
+                return response.content
+            }
+        }
+        #expect(answer == "Both mild.")
+    }
+
     @Test("A throwing onToolCall vetoes the call: the tool does not run and the response ends with the callback's error")
     func toolCallVeto() async throws {
         let ran = EventLog()

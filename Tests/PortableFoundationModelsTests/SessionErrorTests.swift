@@ -47,21 +47,30 @@ struct SessionErrorTests {
         #expect(session.transcript.kinds == ["prompt", "response"])
     }
 
-    @Test("Writing the transcript while responding ends the response with transcriptMutationWhileResponding; the written transcript stays")
-    func mutationWhileResponding() async throws {
+    /// How the app writes the transcript.
+    enum TranscriptWrite: String, CaseIterable, Sendable {
+        case transcript, historyProperty
+    }
+
+    @Test("Writing the transcript while responding ends the response with transcriptMutationWhileResponding; the written transcript stays",
+          arguments: TranscriptWrite.allCases)
+    func mutationWhileResponding(_ write: TranscriptWrite) async throws {
         let pause = Pause()
         let model = ProviderModel([pause.step(then: [.response(action: .appendText("late", tokenCount: 1))]), .text("fine")])
-        let session = LanguageModelSession(model: model, instructions: "Be brief.")
+        let session = LanguageModelSession(model: model)
         session.transcriptErrorHandlingPolicy = .revertTranscript
         let response = Task { try await session.respond(to: "Hi") }
         await pause.waitUntilStarted()
-        let written = Transcript(entries: [.response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "Summary."))]))])
-        session.transcript = written
+        let summary = Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "Summary."))]))
+        switch write {
+        case .transcript: session.transcript = Transcript(entries: [summary])
+        case .historyProperty: session.properties.history = [summary]
+        }
         pause.proceed()
         await #expect(throws: LanguageModelSession.Error.transcriptMutationWhileResponding) {
             try await response.value
         }
-        #expect(session.transcript == written, "neither the late answer nor a revert touches what the app wrote")
+        #expect(session.transcript == Transcript(entries: [summary]), "neither the late answer nor a revert touches what the app wrote")
         // Outside a response, the transcript can be changed freely.
         session.transcript.append(.prompt(Transcript.Prompt(segments: [.text(.init(content: "Added"))])))
         session.transcript.history.removeAll()
