@@ -16,9 +16,9 @@ import PortableFoundationModels
 // request they are chosen for the latest prompt, within the context, from what the servers
 // list now: a tool a server adds reaches the next request of the same session.
 @available(iOS 27.0, macOS 27.0, visionOS 27.0, *)
-struct Assistant: LanguageModelSession.DynamicProfile {
+struct Assistant<Model: LanguageModel>: LanguageModelSession.DynamicProfile {
     let toolbox: MCPToolbox
-    var model: any LanguageModel = SystemLanguageModel.default
+    let model: Model  // SystemLanguageModel.default, or any other LanguageModel
 
     var body: some LanguageModelSession.DynamicProfile {
         LanguageModelSession.Profile {
@@ -47,8 +47,8 @@ func runDynamic() async throws {
     let client = try await MCPClient.connect(to: server)
 
     #if canImport(FoundationModels)
-    let model: any LanguageModel = SystemLanguageModel.default
-    guard SystemLanguageModel.default.isAvailable else { return }
+    let model = SystemLanguageModel.default
+    guard model.isAvailable else { return }
     #else
     // A scripted model: it calls the tool it is asked about, if the request offers it.
     let script = ScriptedLanguageModel { request in
@@ -58,7 +58,7 @@ func runDynamic() async throws {
         let arguments = wanted == "calendar_add" ? #"{"title": "Flight TP 1234", "day": 3}"# : #"{"query": "Lisbon"}"#
         return .toolCalls([LanguageModelToolCall(toolName: wanted, arguments: try GeneratedContent(json: arguments))])
     }
-    let model: any LanguageModel = script.model
+    let model = script.model
     #endif
 
     let toolbox = MCPToolbox(client: client)
