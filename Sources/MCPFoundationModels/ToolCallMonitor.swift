@@ -11,8 +11,9 @@ public final class ToolCallMonitor: @unchecked Sendable {
     // immutable.
     private let lock = Lock()
     private var remaining: Int?
-    /// Tools offered to the model whose definitions the data-flow guard has not recorded yet.
-    private var offered: [MCPBridgedTool] = []
+    /// Tools offered to the model whose definitions the data-flow guard has not recorded yet,
+    /// by server and name (so that offers without calls do not pile up).
+    private var offered: [String: MCPBridgedTool] = [:]
     private let sink: @Sendable (SessionEvent) -> Void
 
     /// - Parameter report: Receives every tool-call event, on the task that made the call.
@@ -41,14 +42,16 @@ public final class ToolCallMonitor: @unchecked Sendable {
     /// records them in its data-flow guard before it asks for approval.
     func offer(_ tools: [MCPBridgedTool]) {
         guard !tools.isEmpty else { return }
-        lock.withLock { offered += tools }
+        lock.withLock {
+            for tool in tools { offered["\(tool.server)\u{0}\(tool.name)"] = tool }
+        }
     }
 
     /// Records the definitions offered since the last call in `dataFlowGuard`.
     func recordOffers(in dataFlowGuard: DataFlowGuard) async {
         let tools = lock.withLock {
-            let tools = offered
-            offered = []
+            let tools = offered.sorted { $0.key < $1.key }.map(\.value)
+            offered = [:]
             return tools
         }
         guard !tools.isEmpty else { return }

@@ -229,6 +229,24 @@ struct DynamicToolsTests {
         print("Over \(seen.count) requests of 30 turns, the history the model saw was rewritten \(rewrites) times.")
     }
 
+    @Test("Definitions MCPTools offered count as read before the next call: an untrusted server's are untrusted content")
+    func offeredDefinitionsRecorded() async throws {
+        let (_, client) = try await connectedServer([Self.notesSearch()])
+        var trust = ToolTrust()
+        trust.setOrigin(.outOfProcess, server: "elsewhere")
+        var configuration = MCPToolbox.Configuration(policy: .allowAll)
+        configuration.defences.trust = trust
+        let toolbox = MCPToolbox(servers: [.init(name: "elsewhere", client: client)], configuration: configuration)
+        try await toolbox.refresh()
+        let model = ThirdPartyModel([.call("notes_search", json: #"{"query": "trip"}"#), .text("done")])
+        let session = LanguageModelSession(profile: Assistant(toolbox: toolbox, model: model))
+        #expect(await toolbox.dataFlowGuard.sources.isEmpty)
+
+        #expect(try await session.respond(to: "Find the trip").content == "done")
+        let sources = await toolbox.dataFlowGuard.sources
+        #expect(sources.contains { $0.kind == .toolDefinitions && $0.server == "elsewhere" && $0.marks.contains(.untrustedContent) })
+    }
+
     /// A rolling window over the history, written as Apple's utilities write their modifiers.
     struct RollingWindow: LanguageModelSession.DynamicProfileModifier {
         let entries: Int
