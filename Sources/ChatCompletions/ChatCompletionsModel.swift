@@ -40,7 +40,7 @@ import PortableFoundationModels
 /// server generating.
 ///
 /// Where FoundationModels is missing, the model is also the 26 `LanguageModelBackend` it has
-/// always been (``systemLanguageModel``, `SystemLanguageModel(backend:)`); both ways run the
+/// always been (`systemLanguageModel`, `SystemLanguageModel(backend:)`); both ways run the
 /// same request and stream code.
 #if canImport(FoundationModels)
 @available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
