@@ -1,6 +1,9 @@
-// ChatCompletions: an OpenAI-compatible model behind PortableFoundationModels.
-#if !canImport(FoundationModels)
+// ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
+#if canImport(FoundationModels)
+public import FoundationModels
+#else
 public import PortableFoundationModels
+#endif
 
 /// Options for a ``ChatCompletionsModel``.
 ///
@@ -9,6 +12,10 @@ public import PortableFoundationModels
 /// configuration.apiKey = { ProcessInfo.processInfo.environment["OPENAI_API_KEY"] }
 /// let model = try await ChatCompletionsModel.connect(to: url, model: "gpt-4o-mini", configuration: configuration)
 /// ```
+#if canImport(FoundationModels)
+@available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
+@available(tvOS, unavailable)
+#endif
 public struct ChatCompletionsConfiguration: Sendable {
     /// How the model calls tools.
     public enum ToolCalling: Sendable, Equatable {
@@ -23,6 +30,22 @@ public struct ChatCompletionsConfiguration: Sendable {
         case native
     }
 
+    /// Whether the model reasons before it answers, and how a request's reasoning level
+    /// (`ContextOptions.reasoningLevel`) reaches the server.
+    ///
+    /// Setting one declares the `.reasoning` capability, without which a session refuses a
+    /// request that sets a reasoning level. Reasoning the server streams apart from the answer
+    /// (`reasoning_content`, as llama.cpp and DeepSeek send it, or `reasoning`) becomes a
+    /// reasoning entry either way.
+    public enum Reasoning: Sendable, Equatable {
+        /// The model reasons, and the server has no setting for how much: a request's level is
+        /// accepted and not sent.
+        case fixed
+        /// The server takes OpenAI's `reasoning_effort`: `.light` is sent as `"low"`,
+        /// `.moderate` as `"medium"`, `.deep` as `"high"`, `.custom(name)` as `name`.
+        case reasoningEffort
+    }
+
     /// The API key, asked for before each request (so it can refresh); sent as
     /// `Authorization: Bearer …`. `nil`, or a closure returning `nil`, sends none.
     public var apiKey: (@Sendable () async throws -> String?)?
@@ -34,14 +57,16 @@ public struct ChatCompletionsConfiguration: Sendable {
     /// `/props`); default 4096, the on-device model's.
     public var contextSize: Int?
     /// Options for requests whose own options leave them unset (temperature, sampling, the
-    /// response length).
+    /// response length; as a `LanguageModel`, the tool-calling mode too).
     public var defaultOptions: GenerationOptions
     /// How many rounds of tool calls one prompt may take before the model must answer
     /// (guided generation then offers only the answer). Default 4: a small model that calls
-    /// tools in a loop still answers.
+    /// tools in a loop still answers. A request whose tool-calling mode is `.required` is
+    /// offered its tools whatever the rounds (the app decides when the loop ends).
     public var maximumToolRounds: Int
     /// How long the server may send nothing (no headers, no bytes of the answer) before the
-    /// request fails with ``ChatCompletionsError/timedOut`` (default 120 s: a prompt's
+    /// request fails with ``ChatCompletionsError/timedOut`` (`LanguageModelError.timeout` as a
+    /// `LanguageModel`; default 120 s: a prompt's
     /// evaluation on a slow machine can take a while before the first token).
     public var idleTimeout: Duration
     /// The most bytes of one answer read (default 4 MiB).
@@ -59,6 +84,9 @@ public struct ChatCompletionsConfiguration: Sendable {
     /// model's time where it gives one. Called on the task that made the request, before the
     /// turn is returned; keep it short.
     public var requestMetrics: (@Sendable (ChatCompletionsRequestMetrics) -> Void)?
+    /// Whether the model reasons, and how a reasoning level is sent (default `nil`: the model
+    /// is not declared to reason). Read by the model as a `LanguageModel` only.
+    public var reasoning: Reasoning? = nil
 
     /// Creates a configuration; every parameter has a default.
     public init(
@@ -79,4 +107,3 @@ public struct ChatCompletionsConfiguration: Sendable {
         self.requestMetrics = requestMetrics
     }
 }
-#endif

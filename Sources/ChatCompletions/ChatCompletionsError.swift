@@ -1,13 +1,15 @@
-// ChatCompletions: an OpenAI-compatible model behind PortableFoundationModels.
-#if !canImport(FoundationModels)
+// ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 import Foundation
 
 /// A failure to reach or use a chat-completions server.
 ///
-/// What the model itself does wrong is reported as Apple's session reports it, not with this
-/// type: a request over the model's context is
-/// `LanguageModelSession.GenerationError.exceededContextWindowSize`, a refusal
-/// `.refusal`, a `429` `.rateLimited`, an answer that does not parse `.decodingFailure`.
+/// What every model can report is reported in FoundationModels' terms, not with this type. As
+/// a `LanguageModel` (27): a request over the model's context is
+/// `LanguageModelError.contextSizeExceeded`, a `429` `.rateLimited`, a refusal `.refusal`, a
+/// content filter `.guardrailViolation`, a server that goes quiet `.timeout`. As a 26
+/// `LanguageModelBackend`: `LanguageModelSession.GenerationError.exceededContextWindowSize`,
+/// `.rateLimited`, `.refusal`, and `.decodingFailure` for an answer that does not parse (a
+/// quiet server is ``timedOut`` there).
 /// Match with `==` against the static members (`catch ChatCompletionsError.unknownModel`);
 /// the detail is in ``detail`` and ``status``. New kinds may be added.
 public struct ChatCompletionsError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -43,9 +45,12 @@ public struct ChatCompletionsError: Error, Hashable, Sendable, CustomStringConve
     public static let unauthorized = ChatCompletionsError(.unauthorized, "the server refused the credentials")
     /// The server answered with another error status.
     public static let httpStatus = ChatCompletionsError(.httpStatus, "the server answered with an HTTP error status")
-    /// The server's answer is not a chat completion (not JSON, no choices, too large).
+    /// The server's answer is not a chat completion (not JSON, no choices, too large), or, as a
+    /// `LanguageModel`, a guided step that is neither an answer nor a call (a server that did
+    /// not constrain the answer to the step's schema).
     public static let invalidResponse = ChatCompletionsError(.invalidResponse, "the server's answer is not a chat completion")
-    /// The server sent nothing for the idle timeout, or the request passed its deadline.
+    /// The server sent nothing for the idle timeout, or the request passed its deadline (as a
+    /// `LanguageModel`, reported as `LanguageModelError.timeout`).
     public static let timedOut = ChatCompletionsError(.timedOut, "the model server did not answer in time")
     /// An API key would go over plain `http://` to another machine.
     public static let insecureCredentials = ChatCompletionsError(.insecureCredentials, "refusing to send the API key over plain http://")
@@ -74,4 +79,3 @@ public struct ChatCompletionsError: Error, Hashable, Sendable, CustomStringConve
 
     public var description: String { detail }
 }
-#endif

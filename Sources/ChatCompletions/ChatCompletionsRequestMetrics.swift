@@ -1,5 +1,4 @@
-// ChatCompletions: an OpenAI-compatible model behind PortableFoundationModels.
-#if !canImport(FoundationModels)
+// ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 import JSONCore
 
 /// How long one chat-completions request of a ``ChatCompletionsModel`` took, from the client's
@@ -68,4 +67,3 @@ public struct ChatCompletionsRequestMetrics: Sendable, Equatable {
         }
     }
 }
-#endif

@@ -1,7 +1,14 @@
-// ChatCompletions: an OpenAI-compatible model behind PortableFoundationModels.
-#if !canImport(FoundationModels)
+// ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
+#if canImport(FoundationModels)
+import FoundationModels
+#else
 import PortableFoundationModels
+#endif
 
+#if canImport(FoundationModels)
+@available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
+@available(tvOS, unavailable)
+#endif
 extension ChatRequestBuilder {
     /// The answer so far in a streamed answer's `content`, read as its shape says; `nil` while
     /// there is none to show (nothing yet, a guided step that is a tool call, or a native answer
@@ -14,9 +21,9 @@ extension ChatRequestBuilder {
         guard !content.isEmpty else { return nil }
         switch shape {
         case .text:
-            return GeneratedContent(content)
+            return GeneratedContent(kind: .string(content))
         case .native:
-            return callsStarted ? nil : GeneratedContent(content)
+            return callsStarted ? nil : GeneratedContent(kind: .string(content))
         case .content:
             return try? GeneratedContent(json: content)
         case .guided(let structured):
@@ -30,4 +37,3 @@ extension ChatRequestBuilder {
         }
     }
 }
-#endif

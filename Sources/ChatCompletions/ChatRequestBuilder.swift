@@ -1,11 +1,19 @@
-// ChatCompletions: an OpenAI-compatible model behind PortableFoundationModels.
-#if !canImport(FoundationModels)
+// ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 import Foundation
 import JSONCore
+#if canImport(FoundationModels)
+import FoundationModels
+#else
 import PortableFoundationModels
+#endif
 
-/// Turns a session's request into a chat-completions request body, and the model's answer
-/// back into a turn. Pure functions, tested without a server.
+/// Turns a model request into a chat-completions request body, and the model's answer back
+/// into a turn. Pure functions, tested without a server; the 27 executor and the 26 backend
+/// both use them.
+#if canImport(FoundationModels)
+@available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
+@available(tvOS, unavailable)
+#endif
 enum ChatRequestBuilder {
     /// What the answer must look like, which decides how it is read.
     enum AnswerShape: Equatable {
@@ -27,12 +35,15 @@ enum ChatRequestBuilder {
     }
 
     /// The request body for `request`.
-    static func build(
-        _ request: LanguageModelRequest, model: String, configuration: ChatCompletionsConfiguration, stream: Bool
-    ) throws -> Built {
+    ///
+    /// Tools are offered while the prompt has had fewer than the configuration's
+    /// ``ChatCompletionsConfiguration/maximumToolRounds`` rounds of calls, or always when the
+    /// request requires a call. Keys are written in the same order every time, so the same
+    /// request is the same bytes (a server's prompt cache depends on it).
+    static func build(_ request: ChatRequest, model: String, configuration: ChatCompletionsConfiguration, stream: Bool) throws -> Built {
         let all = configuration.sendsEveryPattern
-        let rounds = toolRounds(in: request)
-        let offersTools = !request.tools.isEmpty && rounds < configuration.maximumToolRounds
+        let required = request.toolChoice == .required
+        let offersTools = !request.tools.isEmpty && (required || request.toolRounds < configuration.maximumToolRounds)
         let shape: AnswerShape
         switch (request.tools.isEmpty, configuration.toolCalling, request.schema != nil) {
         case (false, .native, false): shape = offersTools ? .native : .text
@@ -46,7 +57,7 @@ enum ChatRequestBuilder {
         body["model"] = .string(model)
         body["messages"] = .array(try messages(for: request, shape: shape, offersTools: offersTools, allPatterns: all))
         body["stream"] = .bool(stream)
-        options(merging: request.options, over: configuration.defaultOptions, into: &body)
+        options(of: request, into: &body)
         switch shape {
         case .text:
             break
@@ -56,7 +67,9 @@ enum ChatRequestBuilder {
             }
         case .guided(let structured):
             body["response_format"] = responseFormat(
-                try guidedSchema(tools: offersTools ? request.tools : [], answer: structured ? request.schema : nil, allPatterns: all))
+                try guidedSchema(
+                    tools: offersTools ? request.tools : [], answer: structured ? request.schema : nil, allowsAnswer: !(offersTools && required),
+                    allPatterns: all))
             // A call is cut by no answer length: its JSON must end for the call to be read.
             if offersTools, let limit = body["max_tokens"]?.intValue, limit < minimumGuidedStepTokens {
                 body["max_tokens"] = .int(minimumGuidedStepTokens)
@@ -69,8 +82,10 @@ enum ChatRequestBuilder {
                 function["parameters"] = try inlined(schemaJSON(tool.parameters, allPatterns: all))
                 return .object(["type": .string("function"), "function": .object(function)])
             })
-            body["tool_choice"] = .string("auto")
+            body["tool_choice"] = .string(required ? "required" : "auto")
         }
+        if let effort = request.reasoningEffort { body["reasoning_effort"] = .string(effort) }
+        if stream, request.includesUsage { body["stream_options"] = .object(["include_usage": .bool(true)]) }
         return Built(body: .object(body), shape: shape)
     }
 
@@ -78,19 +93,12 @@ enum ChatRequestBuilder {
     /// limit: enough for a call's JSON.
     static let minimumGuidedStepTokens = 256
 
-    /// How many rounds of tool calls followed the request's prompt.
-    static func toolRounds(in request: LanguageModelRequest) -> Int {
-        var rounds = 0
-        for entry in request.transcript.reversed() {
-            if case .prompt(let prompt) = entry, prompt.id == request.prompt.id { break }
-            if case .toolCalls = entry { rounds += 1 }
-        }
-        return rounds
-    }
-
     // MARK: Messages
 
-    static func messages(for request: LanguageModelRequest, shape: AnswerShape, offersTools: Bool, allPatterns: Bool = false) throws -> [JSONValue] {
+    /// The conversation as chat messages: the system message (the instructions, and with
+    /// guided generation what its format means), then each entry of the transcript. Reasoning
+    /// entries are not sent back (DeepSeek refuses them; others ignore them).
+    static func messages(for request: ChatRequest, shape: AnswerShape, offersTools: Bool, allPatterns: Bool = false) throws -> [JSONValue] {
         var messages: [JSONValue] = []
         var system = request.instructions.map { text(of: $0.segments) } ?? ""
         if case .guided = shape {
@@ -112,6 +120,14 @@ enum ChatRequestBuilder {
                     var assistant = JSONObject()
                     assistant["role"] = .string("assistant")
                     assistant["content"] = .null
+                    // Text the model wrote before its calls (a 27 transcript keeps it as a
+                    // response entry right before them) goes with them, as the model wrote it.
+                    if case .object(let previous)? = messages.last, previous["role"]?.stringValue == "assistant",
+                        previous["tool_calls"] == nil, let text = previous["content"]
+                    {
+                        messages.removeLast()
+                        assistant["content"] = text
+                    }
                     assistant["tool_calls"] = .array(calls.map { call in
                         .object([
                             "id": .string(call.id), "type": .string("function"),
@@ -140,7 +156,7 @@ enum ChatRequestBuilder {
     }
 
     /// What guided generation tells the model (the schema constrains it; this says why).
-    static func guidedInstructions(tools: [LanguageModelToolDescription], allPatterns: Bool = false) throws -> String {
+    static func guidedInstructions(tools: [ChatRequest.Tool], allPatterns: Bool = false) throws -> String {
         var lines = ["Tools:"]
         for tool in tools {
             var line = "- \(tool.name): \(tool.description)"
@@ -177,20 +193,20 @@ enum ChatRequestBuilder {
 
     // MARK: Options
 
-    /// The request's sampling, temperature and length (each from `options`, else `defaults`):
-    /// greedy as temperature 0 and top-k 1; top-k and probability thresholds (`top_p`) with their
-    /// seeds. `top_k` is not OpenAI's, but llama.cpp, vLLM and Ollama read it; others ignore it.
-    static func options(merging options: GenerationOptions, over defaults: GenerationOptions, into body: inout JSONObject) {
-        if let temperature = options.temperature ?? defaults.temperature { body["temperature"] = .double(temperature) }
-        if let tokens = options.maximumResponseTokens ?? defaults.maximumResponseTokens { body["max_tokens"] = .int(tokens) }
-        switch (options.samplingMode ?? defaults.samplingMode)?.strategy {
+    /// The request's temperature, length and sampling: greedy as temperature 0 and top-k 1;
+    /// top-k and probability thresholds (`top_p`) with their seeds. `top_k` is not OpenAI's,
+    /// but llama.cpp, vLLM and Ollama read it; others ignore it.
+    static func options(of request: ChatRequest, into body: inout JSONObject) {
+        if let temperature = request.temperature { body["temperature"] = .double(temperature) }
+        if let tokens = request.maximumResponseTokens { body["max_tokens"] = .int(tokens) }
+        switch request.sampling {
         case .greedy?:
             body["temperature"] = .double(0)
             body["top_k"] = .int(1)
-        case .randomTopK(let k, let seed)?:
+        case .topK(let k, let seed)?:
             body["top_k"] = .int(k)
             if let seed { body["seed"] = .int(Int(truncatingIfNeeded: seed)) }
-        case .randomProbabilityThreshold(let threshold, let seed)?:
+        case .probabilityThreshold(let threshold, let seed)?:
             body["top_p"] = .double(threshold)
             if let seed { body["seed"] = .int(Int(truncatingIfNeeded: seed)) }
         case nil:
@@ -281,15 +297,22 @@ enum ChatRequestBuilder {
         return (minimum, maximum)
     }
 
-    /// The schema of a guided step: an answer, or one call of one of `tools`.
-    static func guidedSchema(tools: [LanguageModelToolDescription], answer: GenerationSchema?, allPatterns: Bool = false) throws -> JSONValue {
+    /// The schema of a guided step: an answer (unless `allowsAnswer` is `false`, when a call
+    /// is required), or one call of one of `tools`.
+    static func guidedSchema(
+        tools: [ChatRequest.Tool], answer: GenerationSchema?, allowsAnswer: Bool = true, allPatterns: Bool = false
+    ) throws -> JSONValue {
         var definitions = JSONObject()
         var choices: [JSONValue] = []
-        let answerSchema: JSONValue = try answer.map { try hoisting(schemaJSON($0, allPatterns: allPatterns), prefix: "answer_", into: &definitions) } ?? .object(["type": .string("string")])
-        choices.append(.object([
-            "type": .string("object"), "properties": .object(["answer": answerSchema]),
-            "required": .array([.string("answer")]), "additionalProperties": .bool(false),
-        ]))
+        if allowsAnswer || tools.isEmpty {
+            let answerSchema: JSONValue =
+                try answer.map { try hoisting(schemaJSON($0, allPatterns: allPatterns), prefix: "answer_", into: &definitions) }
+                ?? .object(["type": .string("string")])
+            choices.append(.object([
+                "type": .string("object"), "properties": .object(["answer": answerSchema]),
+                "required": .array([.string("answer")]), "additionalProperties": .bool(false),
+            ]))
+        }
         for (index, tool) in tools.enumerated() {
             let arguments = try hoisting(schemaJSON(tool.parameters, allPatterns: allPatterns), prefix: "tool\(index)_", into: &definitions)
             choices.append(.object([
@@ -370,8 +393,25 @@ enum ChatRequestBuilder {
         var reason: String
     }
 
+    /// What one answer of the model comes to.
+    enum Turn: Sendable, Equatable {
+        /// A call the model asks for; `id` is the server's, when it gave one.
+        struct Call: Sendable, Equatable {
+            var id: String?
+            var toolName: String
+            var arguments: GeneratedContent
+        }
+
+        /// The model answers with text.
+        case text(String)
+        /// The model answers with structured content (for a request with a schema).
+        case content(GeneratedContent)
+        /// The model asks for these tools to run before it answers.
+        case toolCalls([Call])
+    }
+
     /// The turn the model's answer makes.
-    static func turn(content: String, toolCalls: [(id: String?, name: String, arguments: String)], shape: AnswerShape) throws(Unreadable) -> LanguageModelTurn {
+    static func turn(content: String, toolCalls: [ChatCompletion.ToolCall], shape: AnswerShape) throws(Unreadable) -> Turn {
         switch shape {
         case .text:
             return .text(content)
@@ -383,7 +423,7 @@ enum ChatRequestBuilder {
             }
         case .native:
             guard !toolCalls.isEmpty else { return .text(content) }
-            var calls: [LanguageModelToolCall] = []
+            var calls: [Turn.Call] = []
             for call in toolCalls {
                 let arguments: GeneratedContent
                 do {
@@ -391,8 +431,7 @@ enum ChatRequestBuilder {
                 } catch {
                     throw Unreadable(reason: "the arguments of the call of \(call.name) are not JSON: \(call.arguments.prefix(200))")
                 }
-                calls.append(call.id.map { LanguageModelToolCall(id: $0, toolName: call.name, arguments: arguments) }
-                    ?? LanguageModelToolCall(toolName: call.name, arguments: arguments))
+                calls.append(Turn.Call(id: call.id, toolName: call.name, arguments: arguments))
             }
             return .toolCalls(calls)
         case .guided(let structured):
@@ -414,13 +453,13 @@ enum ChatRequestBuilder {
     }
 
     /// The turn a guided answer's JSON makes.
-    private static func guidedTurn(_ value: JSONValue, structured: Bool) throws(Unreadable) -> LanguageModelTurn {
+    private static func guidedTurn(_ value: JSONValue, structured: Bool) throws(Unreadable) -> Turn {
         guard case .object(let object) = value else { throw Unreadable(reason: "the guided answer is not a JSON object") }
         if case .string(let name)? = object["tool"] {
             let arguments = object["arguments"] ?? .object(JSONObject())
             do {
                 let generated = try GeneratedContent(json: try arguments.jsonString())
-                return .toolCalls([LanguageModelToolCall(toolName: name, arguments: generated)])
+                return .toolCalls([Turn.Call(id: nil, toolName: name, arguments: generated)])
             } catch {
                 throw Unreadable(reason: "the arguments of the call of \(name) cannot be read: \(error)")
             }
@@ -513,4 +552,3 @@ enum ChatRequestBuilder {
         return text
     }
 }
-#endif

@@ -23,11 +23,14 @@ struct ChatRequestBuilderTests {
         ]
     }
 
-    static func request(_ entries: [Transcript.Entry] = [], tools: [LanguageModelToolDescription], schema: GenerationSchema? = nil) -> LanguageModelRequest {
+    static func request(
+        _ entries: [Transcript.Entry] = [], tools: [LanguageModelToolDescription], schema: GenerationSchema? = nil, options: GenerationOptions = GenerationOptions()
+    ) -> LanguageModelRequest {
         let prompt = Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Add a note: buy milk"))])
         let instructions = Transcript.Entry.instructions(
             Transcript.Instructions(segments: [.text(Transcript.TextSegment(content: "Be brief."))], toolDefinitions: []))
-        return LanguageModelRequest(transcript: Transcript(entries: [instructions, .prompt(prompt)] + entries), tools: tools, prompt: prompt, schema: schema)
+        return LanguageModelRequest(
+            transcript: Transcript(entries: [instructions, .prompt(prompt)] + entries), tools: tools, prompt: prompt, schema: schema, options: options)
     }
 
     @Test("Guided: the answer format offers an answer or one call of each tool, by its exact name, with its arguments' schema")
@@ -61,7 +64,7 @@ struct ChatRequestBuilderTests {
             name: "Shape", properties: [DynamicGenerationSchema.Property(name: "corner", schema: DynamicGenerationSchema(referenceTo: "Point"))])
         let parameters = try GenerationSchema(root: root, dependencies: [point])
         let tool = LanguageModelToolDescription(name: "draw", description: "Draws.", parameters: parameters)
-        let schema = try ChatRequestBuilder.guidedSchema(tools: [tool], answer: nil)
+        let schema = try ChatRequestBuilder.guidedSchema(tools: [ChatRequest.Tool(tool)], answer: nil)
         let definitions = try #require(schema["$defs"]?.objectValue)
         #expect(definitions.keys.contains("tool0_Point"))
         let corner = try #require(schema["anyOf"]?[1]?["properties"]?["arguments"]?["properties"]?["corner"])
@@ -122,7 +125,7 @@ struct ChatRequestBuilderTests {
         ])
     func sampling(options: GenerationOptions, expected: [String: JSONValue]) {
         var body = JSONObject()
-        ChatRequestBuilder.options(merging: options, over: GenerationOptions(), into: &body)
+        ChatRequestBuilder.options(of: ChatRequest(Self.request(tools: [], options: options), configuration: .init()), into: &body)
         #expect(body == JSONObject(expected.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }))
     }
 

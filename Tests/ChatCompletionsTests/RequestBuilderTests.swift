@@ -26,7 +26,7 @@ struct RequestBuilderTests {
         #expect(Array(properties.keys) == ["title", "body", "priority", "pinned", "author"])
         // The guided instructions carry the schema as text: the same bytes each time.
         let tool = LanguageModelToolDescription(name: "notes_add", description: "Saves a note.", parameters: Self.schema)
-        let instructions = try ChatRequestBuilder.guidedInstructions(tools: [tool])
+        let instructions = try ChatRequestBuilder.guidedInstructions(tools: [ChatRequest.Tool(tool)])
         #expect(instructions.contains(#"{"type":"object","title":"#))
         #expect(instructions.contains(#""x-order":["title","body","priority","pinned","author"]"#))
     }

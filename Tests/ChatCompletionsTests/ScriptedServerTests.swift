@@ -7,52 +7,6 @@ import Testing
 
 @testable import ChatCompletions
 
-/// A chat-completions server played by a script: one answer per request, as the test writes it.
-final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
-    enum Answer: Sendable {
-        /// A head and a body, all at once.
-        case respond(status: Int, contentType: String, body: String)
-        /// A head, then a body that never ends (until the request is cancelled).
-        case hang(status: Int, contentType: String, first: String)
-        /// A head, then the body the test feeds, chunk by chunk.
-        case fed(status: Int, contentType: String, body: AsyncThrowingStream<Data, any Error>)
-    }
-
-    private let answers: [Answer]
-    private let lock = NSLock()
-    private var next = 0
-    private(set) var requests: [HTTPRequest] = []
-
-    init(_ answers: [Answer]) {
-        self.answers = answers
-    }
-
-    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let answer: Answer? = lock.withLock {
-            requests.append(request)
-            defer { next += 1 }
-            return next < answers.count ? answers[next] : nil
-        }
-        guard let answer else { throw HTTPTransportError.network }
-        let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        switch answer {
-        case .respond(let status, let type, let text):
-            continuation.yield(Data(text.utf8))
-            continuation.finish()
-            return HTTPResponse(head: HTTPResponseHead(status: status, headers: ["Content-Type": type]), body: HTTPBody(body), close: {})
-        case .hang(let status, let type, let first):
-            continuation.yield(Data(first.utf8))
-            return HTTPResponse(
-                head: HTTPResponseHead(status: status, headers: ["Content-Type": type]), body: HTTPBody(body), close: { continuation.finish() })
-        case .fed(let status, let type, let fed):
-            continuation.finish()
-            return HTTPResponse(head: HTTPResponseHead(status: status, headers: ["Content-Type": type]), body: HTTPBody(fed), close: {})
-        }
-    }
-
-    func shutdown() {}
-}
-
 @Suite("The chat-completions backend against a scripted server")
 struct ScriptedServerTests {
     static func model(_ answers: [ScriptedExchanger.Answer], configuration: ChatCompletionsConfiguration = .init()) throws -> (ChatCompletionsModel, ScriptedExchanger) {
