@@ -45,8 +45,8 @@ let package = Package(
         // URLSession: the one module that needs Foundation's networking.
         .target(name: "MCPHTTP", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         // A model on an OpenAI-compatible chat-completions server (llama.cpp, Ollama, vLLM, hosted
-        // APIs) behind PortableFoundationModels, over MCPHTTP's HTTP layer. Empty where
-        // FoundationModels exists.
+        // APIs) as a FoundationModels 27 `LanguageModel` (Apple's protocol where FoundationModels
+        // exists, PortableFoundationModels' elsewhere), over MCPHTTP's HTTP layer.
         .target(name: "ChatCompletions", dependencies: ["PortableFoundationModels", "MCPHTTP", "JSONCore", "MCPPlatform"]),
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
         .target(name: "PortableFoundationModels"),

@@ -62,14 +62,9 @@ extension ChatCompletionsModel {
 
     /// The refusal of a model that declined, with its explanation: the text the server sent.
     static func refusal(_ explanation: String) -> LanguageModelError {
-        let description = "The model refused: \(explanation)"
-        #if canImport(FoundationModels)
-        // Apple's SDK requires the explanation since beta 3; the reference does not give the
-        // initializer's labels (see the module's documentation: unverified).
-        return .refusal(LanguageModelError.Refusal(explanation: explanation, debugDescription: description))
-        #else
-        return .refusal(LanguageModelError.Refusal(debugDescription: description, explanation: explanation))
-        #endif
+        // The labels code written against Apple's release SDK uses; the reference does not give
+        // them (see the module's documentation: unverified on Apple platforms).
+        .refusal(LanguageModelError.Refusal(explanation: explanation, debugDescription: "The model refused: \(explanation)"))
     }
 }
 

@@ -107,7 +107,7 @@ extension Runner {
             return fail("no language model is available: \(Self.needsNewerSystem)")
         }
         // The model first: a model server that cannot be used fails before any server starts.
-        let model: SystemLanguageModel
+        let model: ChatModel
         do {
             model = try await connectModel(options.model)
         } catch {
@@ -137,7 +137,7 @@ extension Runner {
     /// (``TerminalApprover``): without `--allow-writes`, each call of a tool that writes,
     /// deletes or reaches the network; with it, the calls the guard holds.
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    func chat(servers: [ConnectedServer], model: SystemLanguageModel, options: ChatOptions) async -> ExitCode {
+    func chat(servers: [ConnectedServer], model: ChatModel, options: ChatOptions) async -> ExitCode {
         let modelName = Self.modelName(options.model)
         let lines = TypedLines(input.lines())
         let asksPerson = input.isInteractive && errors.isInteractive && !options.json
@@ -154,9 +154,8 @@ extension Runner {
             showsToolCalls: options.toolCalls == .shown || (options.toolCalls == .automatic && errors.isInteractive),
             json: options.json, allowsWrites: options.allowsWrites, asksPerson: asksPerson)
         let configuration = MCPSessionProvider.Configuration(policy: policy)
-        let provider = MCPSessionProvider(
-            servers: servers.map { MCPSessionProvider.Server(name: $0.label, client: $0.client) }, model: model,
-            configuration: configuration)
+        let provider = model.provider(
+            servers: servers.map { MCPSessionProvider.Server(name: $0.label, client: $0.client) }, configuration: configuration)
         // Every event is shown as it comes; a turn's answer waits until its events are shown.
         let turns = TurnEnds()
         let shown = Task {
@@ -235,7 +234,7 @@ extension Runner {
             output.write("\nNo chat: \(Self.needsNewerSystem).\n\(Self.moreCommands)\n")
             return status
         }
-        let model: SystemLanguageModel
+        let model: ChatModel
         do {
             model = try await connectModel(choice)
         } catch {
@@ -291,10 +290,10 @@ extension Runner {
     /// The chosen model: ``languageModel``, or the model server's through ``modelConnector``.
     /// A failure is reported in one line and thrown as ``Abort`` (status 3).
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    func connectModel(_ choice: ModelChoice) async throws(Abort) -> SystemLanguageModel {
+    func connectModel(_ choice: ModelChoice) async throws(Abort) -> ChatModel {
         switch choice {
         case .onDevice:
-            return languageModel
+            return ChatModel(system: languageModel)
         case .server(let url, let name):
             guard let modelConnector else {
                 // ondevice-mcp-http where Apple's FoundationModels exists: no model client.
@@ -309,10 +308,13 @@ extension Runner {
             } catch {
                 throw Abort(code: fail(Self.oneLine("cannot chat with the model at \(url): \(error)")))
             }
-            guard let model = connected as? SystemLanguageModel else {
-                throw Abort(code: fail("the model connector returned \(type(of: connected)), not a SystemLanguageModel"))
+            if #available(iOS 27.0, macOS 27.0, visionOS 27.0, *), let model = connected as? ConnectedModel {
+                return ChatModel(connected: model)
             }
-            return model
+            guard let model = connected as? SystemLanguageModel else {
+                throw Abort(code: fail("the model connector returned \(type(of: connected)), not a ConnectedModel or SystemLanguageModel"))
+            }
+            return ChatModel(system: model)
         }
     }
 
@@ -352,8 +354,8 @@ extension Runner {
             To chat, give ondevice-mcp a model on an OpenAI-compatible server (llama.cpp, Ollama, vLLM, LM Studio):
             --model-url URL [--model NAME], or \(CommandLineParser.modelURLVariable)=URL in the environment. README.md,
             "A real model on Linux", starts a small local one in two commands. On an Apple device with Apple
-            Intelligence (macOS 26 or later) ondevice-mcp uses the on-device model. An app plugs a model in with
-            SystemLanguageModel(backend:) (ChatCompletionsModel is one) and passes it to MCPSessionProvider(client:model:).
+            Intelligence (macOS 26 or later) ondevice-mcp uses the on-device model. An app passes any LanguageModel
+            (ChatCompletionsModel is one) to MCPSessionProvider(client:model:).
             """
         #endif
     }

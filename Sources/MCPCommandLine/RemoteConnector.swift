@@ -19,10 +19,11 @@ public typealias RemoteConnector =
 /// (`--model-url`, `ONDEVICE_MCP_MODEL_URL`) and the model's name (`--model`,
 /// `ONDEVICE_MCP_MODEL`; `nil`: the server's first model).
 ///
-/// Returns a `SystemLanguageModel`, as `any Sendable` so that this type needs no availability
-/// on Apple platforms (where `SystemLanguageModel` is macOS 26 and later). `ondevice-mcp-http`
-/// supplies one built on `ChatCompletionsModel.connect(to:model:configuration:)` where Apple's
-/// FoundationModels is missing; `ondevice-mcp` has none (the HTTP client would load Foundation),
+/// Returns a ``ConnectedModel`` (any 27 `LanguageModel` and its token counter) or a
+/// `SystemLanguageModel`, as `any Sendable` so that this type needs no availability on Apple
+/// platforms. `ondevice-mcp-http` supplies a ``ConnectedModel`` of
+/// `ChatCompletionsModel.connect(to:model:configuration:)` where Apple's FoundationModels is
+/// missing; `ondevice-mcp` has none (the HTTP client would load Foundation),
 /// so it hands a command with a model server over to `ondevice-mcp-http`, as it does remote
 /// MCP servers. Errors it throws are reported in one line (`error: …`, exit status 3).
 public typealias ModelConnector = @Sendable (_ url: String, _ model: String?) async throws -> any Sendable

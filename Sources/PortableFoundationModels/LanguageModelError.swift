@@ -105,6 +105,13 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
             self.explanationText = nil
         }
 
+        /// A refusal with the provider's explanation of it: the initializer "that accepts the
+        /// explanation text" of Apple's 27.0 beta 2 notes, with the labels code written against
+        /// the release SDK uses (the reference could not confirm them from Apple's pages).
+        public init(explanation: String, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.init(debugDescription: debugDescription, metadata: metadata, explanation: explanation)
+        }
+
         /// Portable only: a refusal with the provider's explanation of it.
         ///
         /// Apple's SDK has an initializer that takes the explanation text, whose labels the

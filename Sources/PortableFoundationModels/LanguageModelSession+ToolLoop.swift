@@ -330,7 +330,13 @@ extension LanguageModelSession {
         let text = EntryAssembler.text(of: response.segments)
         let raw: GeneratedContent
         if turn.answersWithPlainText {
-            raw = GeneratedContent(kind: .string(text))
+            // A String answer to a schema request: a model that follows the schema writes it as
+            // a JSON string (a third-party executor does; the 26 seam's backends write the text).
+            if turn.schema != nil, let decoded = try? GeneratedContent(json: text), case .string(let string) = decoded.kind {
+                raw = GeneratedContent(kind: .string(string))
+            } else {
+                raw = GeneratedContent(kind: .string(text))
+            }
         } else {
             do {
                 raw = try GeneratedContent(json: text)

@@ -45,7 +45,8 @@ let modelConnector: ModelConnector? = {
         if let key = modelAPIKey {
             configuration.apiKey = { key }
         }
-        return try await ChatCompletionsModel.connect(to: address, model: model, configuration: configuration).systemLanguageModel
+        let connected = try await ChatCompletionsModel.connect(to: address, model: model, configuration: configuration)
+        return ConnectedModel(model: connected, contextSize: connected.contextSize) { try await connected.tokenCount(for: $0) }
     }
     #endif
 }()

@@ -76,8 +76,24 @@ struct RealModelTests {
         }
     }
 
-    @Test("A guided turn over the example server: the model's tool call runs over MCP and the answer follows it")
-    func guidedTurn() async throws {
+    /// How a provider runs on the model: through the 26 backend seam (`systemLanguageModel`), or
+    /// as a 27 `LanguageModel` with the model's own token counter.
+    enum Way: String, CaseIterable, Sendable {
+        case backend26, languageModel27
+
+        func provider(client: MCPClient, model: ChatCompletionsModel) -> MCPSessionProvider {
+            switch self {
+            case .backend26:
+                return MCPSessionProvider(client: client, model: model.systemLanguageModel)
+            case .languageModel27:
+                let counter = TokenCounter(contextSize: model.contextSize) { try await model.tokenCount(for: $0) }
+                return MCPSessionProvider(client: client, model: model, configuration: .init(tokenCounter: counter))
+            }
+        }
+    }
+
+    @Test("A guided turn over the example server: the model's tool call runs over MCP and the answer follows it", arguments: Way.allCases)
+    func guidedTurn(way: Way) async throws {
         try await ModelServer.with { root in
             try await withHangGuard(Self.hangLimit, "a guided turn") {
                 try await withExampleServer { client in
@@ -85,7 +101,7 @@ struct RealModelTests {
                     configuration.maximumToolRounds = 1
                     configuration.defaultOptions = GenerationOptions(temperature: 0, maximumResponseTokens: 48)
                     let backend = try await ChatCompletionsModel.connect(to: root, configuration: configuration)
-                    let provider = MCPSessionProvider(client: client, model: backend.systemLanguageModel)
+                    let provider = way.provider(client: client, model: backend)
                     let answer = try await provider.respond(to: "What time is it now?")
                     let session = try await provider.session()
                     let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
@@ -243,8 +259,8 @@ struct RealModelTests {
         }
     }
 
-    @Test("A conversation longer than the model's context is carried on by the provider")
-    func longConversation() async throws {
+    @Test("A conversation longer than the model's context is carried on by the provider", arguments: Way.allCases)
+    func longConversation(way: Way) async throws {
         try await ModelServer.with(contextSize: 1024) { root in
             try await withHangGuard(Sanitizers.stretched(.seconds(600)), "a long conversation") {
                 try await withExampleServer { client in
@@ -253,7 +269,7 @@ struct RealModelTests {
                     configuration.defaultOptions = GenerationOptions(temperature: 0, maximumResponseTokens: 40)
                     let backend = try await ChatCompletionsModel.connect(to: root, configuration: configuration)
                     #expect(backend.contextSize == 1024)
-                    let provider = MCPSessionProvider(client: client, model: backend.systemLanguageModel)
+                    let provider = way.provider(client: client, model: backend)
                     let animals = ["cat", "dog", "horse", "owl", "whale", "fox", "bee", "crow", "seal", "wolf", "hare", "deer"]
                     var total = 0
                     for (turn, animal) in animals.enumerated() {

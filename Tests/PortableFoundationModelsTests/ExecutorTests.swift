@@ -22,6 +22,17 @@ struct ExecutorTests {
         #expect(request.enabledToolDefinitions.isEmpty)
     }
 
+    @Test("A String generated for a schema request is the JSON string the provider writes, unquoted; plain text stays as it is")
+    func stringForSchemaRequest() async throws {
+        let model = ProviderModel([.text(#""Hello, "#, #"world""#), .text("Plain words")])
+        let session = LanguageModelSession(model: model)
+        let quoted = try await session.respond(to: "Hi", generating: String.self)
+        #expect(quoted.content == "Hello, world")
+        #expect(model.requests.first?.schema != nil)
+        let plain = try await session.respond(to: "Again", generating: String.self)
+        #expect(plain.content == "Plain words")
+    }
+
     @Test("respond gets the full transcript every time, never a delta")
     func fullTranscriptEveryTime() async throws {
         let weather = EchoTool("weather") { _ in "12°C" }
