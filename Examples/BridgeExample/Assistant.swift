@@ -36,14 +36,7 @@ struct Assistant<Model: LanguageModel>: LanguageModelSession.DynamicProfile {
 /// request offers it.
 @available(iOS 27.0, macOS 27.0, visionOS 27.0, *)
 func runDynamic() async throws {
-    let server = MCPServer(name: "Notes", version: "1.0")
-    try await server.register(
-        name: "notes_search",
-        description: "Search the user's notes",
-        inputSchema: ["type": "object", "properties": ["query": ["type": "string"]], "required": ["query"]]
-    ) { arguments, _ in
-        .text("Note 1: \(arguments["query"]?.stringValue ?? ""): flight TP 1234 leaves at 09:40.")
-    }
+    let server = try await notesServer()
     let client = try await MCPClient.connect(to: server)
 
     #if canImport(FoundationModels)

@@ -34,17 +34,22 @@ func makeSession(client: MCPClient, model: SystemLanguageModel) async throws -> 
 
 // MARK: A run
 
-@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-func run() async throws {
+/// A server with one tool, `notes_search`, that finds the Lisbon flight.
+func notesServer() async throws -> MCPServer {
     let server = MCPServer(name: "Notes", version: "1.0")
     try await server.register(
         name: "notes_search",
         description: "Search the user's notes",
         inputSchema: ["type": "object", "properties": ["query": ["type": "string"]], "required": ["query"]]
     ) { arguments, _ in
-        let query = arguments["query"]?.stringValue ?? ""
-        return .text("Note 1: \(query): flight TP 1234 leaves at 09:40.")
+        .text("Note 1: \(arguments["query"]?.stringValue ?? ""): flight TP 1234 leaves at 09:40.")
     }
+    return server
+}
+
+@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+func run() async throws {
+    let server = try await notesServer()
     let client = try await MCPClient.connect(to: server)
 
     #if canImport(FoundationModels)
