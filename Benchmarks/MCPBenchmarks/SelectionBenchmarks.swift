@@ -3,7 +3,7 @@ import MCPCore
 import MCPFoundationModels
 
 /// What choosing a turn's tools costs: indexing a catalog (once per tool list) and ranking
-/// it for a prompt (every turn), over the schema corpus (`../shared/schemas`, 159 tools of
+/// it for a prompt (every turn), over the schema corpus (`Tests/Fixtures/ToolSchemas`, 159 tools of
 /// 17 servers).
 enum SelectionBenchmarks {
     static let prompts = [
@@ -18,10 +18,8 @@ enum SelectionBenchmarks {
         print("## Tool choice per turn (ToolRelevance + ToolSelector over the schema corpus)")
         print("")
         let candidates = corpus()
-        guard !candidates.isEmpty else {
-            print("(no corpus at ../shared/schemas: skipped)")
-            print("")
-            return
+        guard candidates.count == 159 else {
+            throw CorpusMissing(found: candidates.count)
         }
         let selector = ToolSelector(maximumTools: 5, tokenBudget: 1536)
         let index = Harness.measure("index") { blackHole(ToolRelevance(candidates)) }
@@ -36,11 +34,18 @@ enum SelectionBenchmarks {
         print("")
     }
 
+    /// The vendored corpus is not all there (a broken checkout): the benchmark fails instead of
+    /// measuring something else.
+    struct CorpusMissing: Error, CustomStringConvertible {
+        let found: Int
+        var description: String { "expected the 159 tools of Tests/Fixtures/ToolSchemas, found \(found)" }
+    }
+
     /// Every corpus tool as a candidate, its cost estimated at 4 characters a token.
     static func corpus() -> [ToolCandidate] {
         let schemas = URL(fileURLWithPath: #filePath)  // Benchmarks/MCPBenchmarks/SelectionBenchmarks.swift
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/schemas")
+            .appendingPathComponent("Tests/Fixtures/ToolSchemas")
         let files = (try? FileManager.default.contentsOfDirectory(at: schemas, includingPropertiesForKeys: nil)) ?? []
         var candidates: [ToolCandidate] = []
         for file in files.filter({ $0.pathExtension == "json" }).sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) {

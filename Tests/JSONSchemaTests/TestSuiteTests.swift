@@ -4,23 +4,21 @@ import JSONCore
 import Testing
 
 /// Runs the official JSON Schema Test Suite (json-schema-org/JSON-Schema-Test-Suite), read at test
-/// time from `../shared/jsonschema-test-suite/<draft>/*.json` beside the package root.
+/// time from `Tests/Fixtures/JSONSchemaTestSuite/<draft>/*.json` (vendored in the repository;
+/// see the README there).
 ///
 /// Every group of every file is run except those in ``OfficialSuite/exclusions``, each listed with
 /// its reason. Each file's pass rate is printed to standard output as
 /// `[JSON Schema Test Suite] draft2020-12/type.json: 80/80 passed (excluded 0)`.
 enum OfficialSuite {
-    /// `<package root>/../shared/jsonschema-test-suite`, found from this source file's path.
+    /// `Tests/Fixtures/JSONSchemaTestSuite`, found from this source file's path.
     static let directory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // JSONSchemaTests
         .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .deletingLastPathComponent()  // its parent
-        .appendingPathComponent("shared/jsonschema-test-suite")
+        .appendingPathComponent("Fixtures/JSONSchemaTestSuite")
 
-    static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: directory.appendingPathComponent("draft2020-12").path)
-    }
+    /// How many files each draft's folder holds (the suite's required tests at the vendored commit).
+    static let expectedFileCounts = ["draft2020-12": 46, "draft7": 37]
 
     static func files(_ draft: String) -> [String] {
         let folder = directory.appendingPathComponent(draft)
@@ -118,13 +116,19 @@ enum OfficialSuite {
     }
 }
 
-// When ../shared/jsonschema-test-suite is absent (a checkout without the shared folder), these
-// tests are skipped with the reason below rather than failing.
-@Suite(
-    "JSON Schema Test Suite",
-    .enabled(if: OfficialSuite.isAvailable, "the test suite is not at ../shared/jsonschema-test-suite")
-)
+// The parameterized tests below run one case per file found; a missing folder would give them no
+// cases, so the first test fails, naming the path, when the vendored files are not all there.
+@Suite("JSON Schema Test Suite")
 struct OfficialSuiteTests {
+    @Test("The vendored suite is complete", arguments: OfficialSuite.expectedFileCounts.keys.sorted())
+    func vendoredFilesArePresent(draft: String) {
+        let folder = OfficialSuite.directory.appendingPathComponent(draft)
+        #expect(
+            OfficialSuite.files(draft).count == OfficialSuite.expectedFileCounts[draft],
+            "expected \(OfficialSuite.expectedFileCounts[draft] ?? 0) files in \(folder.path); the fixtures are part of the repository, so a checkout without them is broken"
+        )
+    }
+
     @Test("draft2020-12", arguments: OfficialSuite.files("draft2020-12"))
     func draft2020_12(file: String) throws {
         try OfficialSuite.run(draft: "draft2020-12", file: file)

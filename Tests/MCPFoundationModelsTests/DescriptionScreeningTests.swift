@@ -91,7 +91,7 @@ extension DescriptionScreeningTests {
         }
     }
 
-    @Test("False positives on the real, benign tool definitions of ../shared/schemas: under 2 % of the tools")
+    @Test("False positives on the real, benign tool definitions of Tests/Fixtures/ToolSchemas: under 2 % of the tools")
     func falsePositiveRate() throws {
         let results = Self.corpusFindings()
         try #require(results.count >= 150, "the corpus was not found at \(Paths.schemas.path)")

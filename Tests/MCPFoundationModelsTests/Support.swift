@@ -10,15 +10,13 @@ import FoundationModels
 import PortableFoundationModels
 #endif
 
-/// Where the test files and the shared schemas are.
+/// Where the test files and the captured tool lists are.
 enum Paths {
     /// This test target's folder.
     static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let fixtures = tests.appendingPathComponent("Fixtures")
-    /// `../shared` beside the package.
-    static let shared = tests.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared")
-    static let schemas = shared.appendingPathComponent("schemas")
+    /// `Tests/Fixtures/ToolSchemas`: real servers' `tools/list` results, vendored (see the README there).
+    static let schemas = tests.deletingLastPathComponent().appendingPathComponent("Fixtures/ToolSchemas")
 }
 
 func readJSON(_ url: URL) throws -> JSONValue {
@@ -31,7 +29,7 @@ struct ListedTool: Sendable, CustomTestStringConvertible {
     let tool: MCPCore.ToolDefinition
     var testDescription: String { "\(file): \(tool.name)" }
 
-    /// Every tool of every `../shared/schemas/*.json` file.
+    /// Every tool of every `Tests/Fixtures/ToolSchemas/*.json` file.
     static let all: [ListedTool] = {
         let files = (try? FileManager.default.contentsOfDirectory(at: Paths.schemas, includingPropertiesForKeys: nil)) ?? []
         return files.filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }.flatMap { url in

@@ -29,7 +29,7 @@ struct SelectionPrompt: Sendable, CustomTestStringConvertible {
 
 /// The fixed prompts of the tool selection evaluation (`ToolSelectionEvaluationTests`).
 ///
-/// Written as users type; each names the one tool of `../shared/schemas` it needs. All but the
+/// Written as users type; each names the one tool of `Tests/Fixtures/ToolSchemas` it needs. All but the
 /// last group were written before the selector was tuned; the changes of subject were added
 /// afterwards, to check that the recency boost does not crowd out the tool a new prompt
 /// names. No prompt was changed to suit the selector. Tools whose name several servers share
