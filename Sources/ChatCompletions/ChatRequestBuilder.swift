@@ -435,20 +435,14 @@ enum ChatRequestBuilder {
             }
             return .toolCalls(calls)
         case .guided(let structured):
-            let value: JSONValue
-            do {
-                value = try JSONValue(parsing: content)
-            } catch {
-                // Cut at the length limit (a small model that repeats itself inside a string
-                // goes on until then): what was generated, with its open strings and containers
-                // closed. A text answer is then the text so far, as Apple's is; a call's
-                // arguments are checked against the tool's schema as any call's are.
-                guard let completed = completedJSON(content), let value = try? JSONValue(parsing: completed) else {
-                    throw Unreadable(reason: "the guided answer is not JSON: \(content.prefix(200))")
-                }
-                return try guidedTurn(value, structured: structured)
+            // Cut at the length limit (a small model that repeats itself inside a string goes
+            // on until then): what was generated, with its open strings and containers closed.
+            // A text answer is then the text so far, as Apple's is; a call's arguments are
+            // checked against the tool's schema as any call's are.
+            guard let prefix = try? JSONReader().readPrefix(content) else {
+                throw Unreadable(reason: "the guided answer is not JSON: \(content.prefix(200))")
             }
-            return try guidedTurn(value, structured: structured)
+            return try guidedTurn(prefix.value, structured: structured)
         }
     }
 
@@ -471,84 +465,5 @@ enum ChatRequestBuilder {
         } catch {
             throw Unreadable(reason: "the answer cannot be read: \(error)")
         }
-    }
-
-    /// JSON cut before its end, completed: a cut escape sequence dropped, an open string
-    /// closed, a dangling `,` or `:` (with its key) dropped, open arrays and objects closed.
-    /// `nil` when the text is not the start of one JSON object or array.
-    static func completedJSON(_ content: String) -> String? {
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" }
-        var scalars = Array(content.unicodeScalars)
-        var stack: [Unicode.Scalar] = []
-        var inString = false
-        var escaped = false
-        /// Where the last string started, and whether it is an object's key.
-        var stringStart = 0
-        var stringIsKey = false
-        var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if scalar == "\\" {
-                    escaped = true
-                } else if scalar == "\"" {
-                    inString = false
-                }
-            } else {
-                switch scalar {
-                case "{", "[":
-                    stack.append(scalar)
-                case "}", "]":
-                    guard let open = stack.popLast(), (open == "{") == (scalar == "}") else { return nil }
-                    // Complete already (parsing failed for another reason): nothing to add.
-                    if stack.isEmpty { return nil }
-                case "\"":
-                    inString = true
-                    stringStart = index
-                    // A string right after `{` or `,` inside an object is a key.
-                    let before = scalars[..<index].last { !isSpace($0) }
-                    stringIsKey = stack.last == "{" && (before == "{" || before == ",")
-                default:
-                    break
-                }
-            }
-            index += 1
-        }
-        guard !stack.isEmpty else { return nil }
-        func trimSpace() {
-            while let last = scalars.last, isSpace(last) { scalars.removeLast() }
-        }
-        if inString {
-            if stringIsKey {
-                scalars.removeSubrange(stringStart...)
-            } else {
-                // A cut escape: a lone backslash, or \u with fewer than four hex digits.
-                if escaped { scalars.removeLast() }
-                if let backslash = scalars[max(stringStart, scalars.count - 5)...].lastIndex(of: "\\"),
-                    backslash + 1 < scalars.count, scalars[backslash + 1] == "u"
-                {
-                    scalars.removeSubrange(backslash...)
-                }
-                scalars.append("\"")
-            }
-        } else {
-            trimSpace()
-            if scalars.last == ":" {
-                // A key whose value never came: drop both.
-                scalars.removeLast()
-                trimSpace()
-                if stringIsKey { scalars.removeSubrange(stringStart...) }
-            } else if scalars.last == "\"", stringIsKey {
-                // A key alone.
-                scalars.removeSubrange(stringStart...)
-            }
-        }
-        trimSpace()
-        if scalars.last == "," { scalars.removeLast() }
-        var text = String(String.UnicodeScalarView(scalars))
-        for open in stack.reversed() { text.append(open == "{" ? "}" : "]") }
-        return text
     }
 }
