@@ -3,9 +3,9 @@ import Foundation
 import JSONCore
 #if canImport(FoundationModels)
 import FoundationModels
-#else
-import PortableFoundationModels
 #endif
+// Everywhere: `LengthPattern` (the only declaration it has where FoundationModels exists).
+import PortableFoundationModels
 
 /// Turns a model request into a chat-completions request body, and the model's answer back
 /// into a turn. Pure functions, tested without a server; the 27 executor and the 26 backend
@@ -230,7 +230,7 @@ enum ChatRequestBuilder {
     /// cache missed after a restart).
     ///
     /// A guide's pattern constrains the whole string, JSON Schema's matches anywhere, so each
-    /// pattern is anchored (`^(…)$`), and sent only when ``isPortablePattern(_:)`` (or with `allPatterns`); the bridge's length guides (`[\s\S]{m,n}`, its lowering
+    /// pattern is anchored (`^(…)$`), and sent only when ``isPortablePattern(_:)`` (or with `allPatterns`); the bridge's length guides (``LengthPattern``, its lowering
     /// of MCP's `minLength`/`maxLength`) become `minLength`/`maxLength` again, which servers
     /// enforce more reliably than a regex (llama.cpp does, tested).
     static func schemaJSON(_ schema: GenerationSchema, allPatterns: Bool = false) throws -> JSONValue {
@@ -245,9 +245,9 @@ enum ChatRequestBuilder {
             var result = JSONObject()
             for (key, inner) in object {
                 if key == "pattern", case .string(let pattern) = inner, object["type"]?.stringValue == "string" {
-                    if let (minimum, maximum) = lengthBounds(pattern) {
-                        if minimum > 0 { result["minLength"] = .int(minimum) }
-                        if let maximum { result["maxLength"] = .int(maximum) }
+                    if let length = LengthPattern(pattern: pattern) {
+                        if length.minimum > 0 { result["minLength"] = .int(length.minimum) }
+                        if let maximum = length.maximum { result["maxLength"] = .int(maximum) }
                     } else if allPatterns || isPortablePattern(pattern) {
                         result[key] = .string("^(" + pattern + ")$")
                     }
@@ -282,19 +282,6 @@ enum ChatRequestBuilder {
             rest = rest[range.upperBound...]
         }
         return true
-    }
-
-    /// The bounds of a length guide, `[\s\S]{m,n}` or `[\s\S]{m,}`; `nil` for any other pattern.
-    static func lengthBounds(_ pattern: String) -> (minimum: Int, maximum: Int?)? {
-        let prefix = #"[\s\S]{"#
-        guard pattern.hasPrefix(prefix), pattern.hasSuffix("}") else { return nil }
-        let bounds = pattern.dropFirst(prefix.count).dropLast().split(separator: ",", omittingEmptySubsequences: false)
-        guard bounds.count == 2, bounds.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let minimum = Int(bounds[0])
-        else { return nil }
-        if bounds[1].isEmpty { return (minimum, nil) }
-        guard let maximum = Int(bounds[1]), maximum >= minimum else { return nil }
-        return (minimum, maximum)
     }
 
     /// The schema of a guided step: an answer (unless `allowsAnswer` is `false`, when a call
