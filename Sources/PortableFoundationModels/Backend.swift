@@ -355,7 +355,4 @@ public struct ScriptedLanguageModel: LanguageModelBackend {
         }
     }
 }
-
-/// Another name for `ScriptedLanguageModel`.
-public typealias ScriptedBackend = ScriptedLanguageModel
 #endif
