@@ -1,7 +1,8 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 #if !canImport(FoundationModels)
 import JSONCore
-public import PortableFoundationModels
+// SPI: `SamplingMode.strategy` and the refusal with its explanation, which Apple's types lack.
+@_spi(Portable) public import PortableFoundationModels
 
 // Portable only: the model as the 26 `LanguageModelBackend` of `SystemLanguageModel(backend:)`,
 // as it has been since the module began. It runs the same request and stream code as the 27

@@ -4,6 +4,8 @@ internal import FoundationEssentials
 internal import Foundation
 #endif
 internal import MCPCore
+// `LengthPattern`, the length guide ChatCompletions reads back (compiled on every platform).
+internal import PortableFoundationModels
 
 /// Lowers a JSON Schema (an MCP tool's `inputSchema`) to an ``ArgumentShape`` tree,
 /// collecting a diagnostic for every keyword it cannot map.

@@ -256,14 +256,13 @@ public struct ScriptedLanguageModel: LanguageModelBackend {
         }
     }
 
-    final class State: @unchecked Sendable {
-        let lock = Lock()
+    struct State {
         var next = 0
         var requests: [LanguageModelRequest] = []
     }
 
     let steps: [Step]
-    let state = State()
+    let state = LockedValue(State())
     public let availability: SystemLanguageModel.Availability
     /// The most tokens a session's context can hold.
     public let contextSize: Int
@@ -308,7 +307,7 @@ public struct ScriptedLanguageModel: LanguageModelBackend {
 
     /// The requests the model has received, oldest first.
     public var requests: [LanguageModelRequest] {
-        state.lock.withLock { state.requests }
+        state.withLock { $0.requests }
     }
 
     /// A `SystemLanguageModel` answered by this script.
@@ -321,7 +320,7 @@ public struct ScriptedLanguageModel: LanguageModelBackend {
     public func respond(
         to request: LanguageModelRequest, partialAnswer: @escaping @Sendable (GeneratedContent) -> Void
     ) async throws -> LanguageModelTurn {
-        let index: Int = state.lock.withLock {
+        let index: Int = state.withLock { state in
             state.requests.append(request)
             defer { state.next += 1 }
             return state.next
@@ -355,7 +354,4 @@ public struct ScriptedLanguageModel: LanguageModelBackend {
         }
     }
 }
-
-/// Another name for `ScriptedLanguageModel`.
-public typealias ScriptedBackend = ScriptedLanguageModel
 #endif

@@ -17,9 +17,7 @@
 /// The channel owns no task. The session runs the executor and the reader in one task group
 /// for the request, finishes the channel when the executor returns or throws, and closes it
 /// when the reader stops early; either way every suspended sender resumes.
-final class ChannelBuffer: @unchecked Sendable {
-    // Safety: every mutable property is read and written with `lock` held; continuations are
-    // resumed after the lock is released.
+final class ChannelBuffer: Sendable {
 
     /// How many events a session's channel holds before a sender waits.
     static let sessionCapacity = 32
@@ -37,35 +35,79 @@ final class ChannelBuffer: @unchecked Sendable {
         var continuation: CheckedContinuation<Void, Never>
     }
 
-    private let lock = Lock()
-    private let mode: Mode
-    private var queue: [ChannelEvent] = []
-    private var head = 0
-    /// No more events will come: the reader reads what is queued, then ends.
-    private var finished = false
-    /// The reader waits for the next event.
-    private var reader: CheckedContinuation<ChannelEvent?, Never>?
-    /// Senders suspended because the queue is full, oldest first.
-    private var senders: [Sender] = []
-    /// Ids of senders that are about to suspend (allocated, not yet registered or resumed).
-    private var pendingSenders: Set<Int> = []
-    /// Ids of pending senders whose task was cancelled before they suspended.
-    private var cancelledSenders: Set<Int> = []
-    private var nextSenderID = 0
+    /// The channel's state, behind the lock; its methods run with the lock held, and return the
+    /// continuations to resume after it is released.
+    private struct State {
+        let mode: Mode
+        var queue: [ChannelEvent] = []
+        var head = 0
+        /// No more events will come: the reader reads what is queued, then ends.
+        var finished = false
+        /// The reader waits for the next event.
+        var reader: CheckedContinuation<ChannelEvent?, Never>?
+        /// Senders suspended because the queue is full, oldest first.
+        var senders: [Sender] = []
+        /// Ids of senders that are about to suspend (allocated, not yet registered or resumed).
+        var pendingSenders: Set<Int> = []
+        /// Ids of pending senders whose task was cancelled before they suspended.
+        var cancelledSenders: Set<Int> = []
+        var nextSenderID = 0
+
+        var hasRoom: Bool {
+            switch mode {
+            case .bounded(let capacity): queue.count - head < capacity
+            case .recorder: true
+            }
+        }
+
+        var isRecorderEmpty: Bool {
+            if case .recorder = mode { return queue.count == head }
+            return false
+        }
+
+        /// Queues `event`, gives it to a waiting reader, or drops it when the channel has ended;
+        /// `nil` when the channel is full.
+        mutating func place(_ event: ChannelEvent) -> CheckedContinuation<ChannelEvent?, Never>?? {
+            if finished { return .some(nil) }
+            if let waiting = reader {
+                reader = nil
+                return .some(waiting)
+            }
+            if hasRoom {
+                queue.append(event)
+                return .some(nil)
+            }
+            return nil
+        }
+
+        /// The oldest queued event, moving the oldest waiting sender's event into the freed place
+        /// (its continuation is returned, to resume outside the lock).
+        mutating func dequeue() -> Taken? {
+            guard head < queue.count else { return nil }
+            let event = queue[head]
+            head += 1
+            if head > 64, head * 2 > queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            var resumed: CheckedContinuation<Void, Never>?
+            if !senders.isEmpty {
+                let sender = senders.removeFirst()
+                queue.append(sender.event)
+                resumed = sender.continuation
+            }
+            return Taken(event: event, sender: resumed)
+        }
+    }
+
+    private let state: LockedValue<State>
 
     init(mode: Mode) {
-        self.mode = mode
+        state = LockedValue(State(mode: mode))
     }
 
     /// Events queued and not yet read.
-    var count: Int { lock.withLock { queue.count - head } }
-
-    private var hasRoom: Bool {
-        switch mode {
-        case .bounded(let capacity): queue.count - head < capacity
-        case .recorder: true
-        }
-    }
+    var count: Int { state.withLock { $0.queue.count - $0.head } }
 
     // MARK: Sending
 
@@ -77,29 +119,14 @@ final class ChannelBuffer: @unchecked Sendable {
         case wait(Int)
     }
 
-    /// With the lock held: queues `event`, gives it to a waiting reader, or drops it when the
-    /// channel has ended; `nil` when the channel is full.
-    private func place(_ event: ChannelEvent) -> CheckedContinuation<ChannelEvent?, Never>?? {
-        if finished { return .some(nil) }
-        if let waiting = reader {
-            reader = nil
-            return .some(waiting)
-        }
-        if hasRoom {
-            queue.append(event)
-            return .some(nil)
-        }
-        return nil
-    }
-
     /// Queues `event`, waiting while the channel is full. Returns at once, dropping the event,
     /// when the channel has finished or closed; a cancelled sender stops waiting and drops it.
     nonisolated(nonsending) func send(_ event: ChannelEvent) async {
-        let placement: Placement = lock.withLock {
-            if let placed = place(event) { return .done(placed) }
-            nextSenderID += 1
-            pendingSenders.insert(nextSenderID)
-            return .wait(nextSenderID)
+        let placement: Placement = state.withLock { state in
+            if let placed = state.place(event) { return .done(placed) }
+            state.nextSenderID += 1
+            state.pendingSenders.insert(state.nextSenderID)
+            return .wait(state.nextSenderID)
         }
         let id: Int
         switch placement {
@@ -111,11 +138,11 @@ final class ChannelBuffer: @unchecked Sendable {
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let placed: CheckedContinuation<ChannelEvent?, Never>?? = lock.withLock {
-                    pendingSenders.remove(id)
-                    if cancelledSenders.remove(id) != nil { return .some(nil) }
-                    if let placed = place(event) { return placed }
-                    senders.append(Sender(id: id, event: event, continuation: continuation))
+                let placed: CheckedContinuation<ChannelEvent?, Never>?? = state.withLock { state in
+                    state.pendingSenders.remove(id)
+                    if state.cancelledSenders.remove(id) != nil { return .some(nil) }
+                    if let placed = state.place(event) { return placed }
+                    state.senders.append(Sender(id: id, event: event, continuation: continuation))
                     return nil
                 }
                 if let placed {
@@ -124,11 +151,11 @@ final class ChannelBuffer: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            let continuation: CheckedContinuation<Void, Never>? = lock.withLock {
-                if let index = senders.firstIndex(where: { $0.id == id }) {
-                    return senders.remove(at: index).continuation
+            let continuation: CheckedContinuation<Void, Never>? = state.withLock { state in
+                if let index = state.senders.firstIndex(where: { $0.id == id }) {
+                    return state.senders.remove(at: index).continuation
                 }
-                if pendingSenders.contains(id) { cancelledSenders.insert(id) }
+                if state.pendingSenders.contains(id) { state.cancelledSenders.insert(id) }
                 return nil
             }
             continuation?.resume()
@@ -144,10 +171,10 @@ final class ChannelBuffer: @unchecked Sendable {
         if let ready = takeReady() { return ready.event }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<ChannelEvent?, Never>) in
-                let ready: Taken? = lock.withLock {
-                    if let taken = dequeue() { return taken }
-                    if finished || reader != nil || isRecorderEmpty { return Taken(event: nil, sender: nil) }
-                    reader = continuation
+                let ready: Taken? = state.withLock { state in
+                    if let taken = state.dequeue() { return taken }
+                    if state.finished || state.reader != nil || state.isRecorderEmpty { return Taken(event: nil, sender: nil) }
+                    state.reader = continuation
                     return nil
                 }
                 if let ready {
@@ -167,37 +194,13 @@ final class ChannelBuffer: @unchecked Sendable {
 
     /// An event (or the end) that needs no waiting.
     private func takeReady() -> Taken? {
-        let taken: Taken? = lock.withLock {
-            if let taken = dequeue() { return taken }
-            if finished || isRecorderEmpty { return Taken(event: nil, sender: nil) }
+        let taken: Taken? = state.withLock { state in
+            if let taken = state.dequeue() { return taken }
+            if state.finished || state.isRecorderEmpty { return Taken(event: nil, sender: nil) }
             return nil
         }
         taken?.sender?.resume()
         return taken
-    }
-
-    private var isRecorderEmpty: Bool {
-        if case .recorder = mode { return queue.count == head }
-        return false
-    }
-
-    /// With the lock held: the oldest queued event, moving the oldest waiting sender's event into
-    /// the freed place (its continuation is returned, to resume outside the lock).
-    private func dequeue() -> Taken? {
-        guard head < queue.count else { return nil }
-        let event = queue[head]
-        head += 1
-        if head > 64, head * 2 > queue.count {
-            queue.removeFirst(head)
-            head = 0
-        }
-        var resumed: CheckedContinuation<Void, Never>?
-        if !senders.isEmpty {
-            let sender = senders.removeFirst()
-            queue.append(sender.event)
-            resumed = sender.continuation
-        }
-        return Taken(event: event, sender: resumed)
     }
 
     // MARK: Ending
@@ -214,17 +217,17 @@ final class ChannelBuffer: @unchecked Sendable {
     }
 
     private func end(dropQueued: Bool) {
-        let (waitingReader, waitingSenders): (CheckedContinuation<ChannelEvent?, Never>?, [Sender]) = lock.withLock {
-            finished = true
+        let (waitingReader, waitingSenders): (CheckedContinuation<ChannelEvent?, Never>?, [Sender]) = state.withLock { state in
+            state.finished = true
             if dropQueued {
-                queue = []
-                head = 0
+                state.queue = []
+                state.head = 0
             }
             defer {
-                reader = nil
-                senders = []
+                state.reader = nil
+                state.senders = []
             }
-            return (reader, senders)
+            return (state.reader, state.senders)
         }
         waitingReader?.resume(returning: nil)
         for sender in waitingSenders { sender.continuation.resume() }

@@ -3,10 +3,8 @@
 
 /// A session's executors: one per distinct executor type and configuration, made the first time
 /// a request needs it and released with the session.
-final class ExecutorStore: @unchecked Sendable {
-    // Safety: `executors` is read and written with `lock` held.
-    private let lock = Lock()
-    private var executors: [ExecutorKey: any Sendable] = [:]
+final class ExecutorStore: Sendable {
+    private let executors = LockedValue<[ExecutorKey: any Sendable]>([:])
 
     /// The executor for `model`'s configuration, made now if the session has none yet.
     ///
@@ -14,7 +12,7 @@ final class ExecutorStore: @unchecked Sendable {
     /// session serializes its responses, but a prewarm may overlap one).
     func executor(for model: any ModelDriver) throws -> any Sendable {
         let key = model.executorKey
-        return try lock.withLock {
+        return try executors.withLock { executors in
             if let existing = executors[key] { return existing }
             let made = try model.makeExecutor()
             executors[key] = made
@@ -23,6 +21,6 @@ final class ExecutorStore: @unchecked Sendable {
     }
 
     /// How many executors the session has made.
-    var count: Int { lock.withLock { executors.count } }
+    var count: Int { executors.withLock { $0.count } }
 }
 #endif

@@ -233,6 +233,15 @@ func writeJSONString(_ text: String, to output: inout String) {
 
 // MARK: - JSON parsing (accepts a prefix of a document)
 
+/// The reader behind `GeneratedContent(json:)`: JSON or a prefix of it, read into generated
+/// content whose every value says whether it is complete.
+///
+/// This module keeps its own reader rather than JSONCore's partial mode (`JSONReader.readPrefix`),
+/// which `ChatCompletions` uses: it mirrors Apple's framework and depends on nothing, so it can
+/// stand in for FoundationModels on its own (and is empty where FoundationModels exists, where
+/// Apple's parser does this job); and it reads into what Apple's parser produces, which JSONCore's
+/// values do not carry: completeness per value (`isComplete` of each element and property) and
+/// numbers as `Double`.
 struct PartialJSONParser {
     let bytes: [UInt8]
     var index = 0

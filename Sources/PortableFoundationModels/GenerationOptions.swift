@@ -11,8 +11,9 @@ public struct GenerationOptions: Sendable, Equatable {
     public struct SamplingMode: Sendable, Equatable {
         /// Portable only: a sampling mode's parameters, for a ``LanguageModelBackend`` to read.
         ///
-        /// The 26 backend seam's name for what 27 calls ``kind``; the cases are the same.
-        public enum Strategy: Sendable, Equatable {
+        /// The 26 backend seam's name for what 27 calls ``kind``; the cases are the same. Apple's
+        /// `SamplingMode` has neither, so both are SPI: `@_spi(Portable) import PortableFoundationModels`.
+        @_spi(Portable) public enum Strategy: Sendable, Equatable {
             /// Always the most likely token (`SamplingMode.greedy`).
             case greedy
             /// At random among the `k` most likely tokens (`SamplingMode.random(top:seed:)`).
@@ -23,7 +24,7 @@ public struct GenerationOptions: Sendable, Equatable {
         }
 
         /// Portable only: the mode's parameters, for a ``LanguageModelBackend`` to read.
-        public let strategy: GenerationOptions.SamplingMode.Strategy
+        @_spi(Portable) public let strategy: GenerationOptions.SamplingMode.Strategy
 
         init(strategy: GenerationOptions.SamplingMode.Strategy) {
             self.strategy = strategy

@@ -115,8 +115,9 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         /// Portable only: a refusal with the provider's explanation of it.
         ///
         /// Apple's SDK has an initializer that takes the explanation text, whose labels the
-        /// reference does not give; this one is the portable module's own.
-        public init(debugDescription: String, metadata: [String: any Sendable] = [:], explanation: String) {
+        /// reference does not give; this one is the portable module's own, so it is SPI
+        /// (`@_spi(Portable) import PortableFoundationModels`).
+        @_spi(Portable) public init(debugDescription: String, metadata: [String: any Sendable] = [:], explanation: String) {
             self.debugDescription = debugDescription
             self.metadata = metadata
             self.explanationText = explanation

@@ -44,8 +44,9 @@ extension LanguageModelSession {
             ///
             /// Apple's session asks its model for the explanation when `explanation` is read; a
             /// backend for another model (whose API returns the refusal's text with the refusal)
-            /// hands the text over here, and `explanation` returns it.
-            public init(transcriptEntries: [Transcript.Entry], explanation: String) {
+            /// hands the text over here, and `explanation` returns it. Apple's `Refusal` has no
+            /// such initializer, so it is SPI (`@_spi(Portable) import PortableFoundationModels`).
+            @_spi(Portable) public init(transcriptEntries: [Transcript.Entry], explanation: String) {
                 self.transcriptEntries = transcriptEntries
                 self.explanationText = explanation
             }

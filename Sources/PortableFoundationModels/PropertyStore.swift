@@ -8,36 +8,46 @@
 /// ``SessionAccess/current``, a task-local value the session binds while it evaluates bodies
 /// (``SessionAccess/Role/body``), runs tools (``SessionAccess/Role/tool``) and runs profile
 /// callbacks (``SessionAccess/Role/callback``).
-final class PropertyStore: @unchecked Sendable {
-    // Safety: `values`, `version` and `valuesObject` are read and written with `lock` held;
-    // `session` is weak and only read.
-    private let lock = Lock()
-    private var values: [ObjectIdentifier: Any] = [:]
+final class PropertyStore: Sendable {
+    private struct State {
+        var values: [ObjectIdentifier: Any] = [:]
+        /// Counts writes, for observers of custom values.
+        var version = 0
+        /// The session's `SessionPropertyValues` (created on first use by the 27 API).
+        var valuesObject: AnyObject?
+        /// The session whose history the store reads and writes.
+        weak var session: LanguageModelSession?
+    }
+
+    private let state = LockedValue(State())
+
     /// Counts writes, for observers of custom values.
-    private(set) var version = 0
-    /// The session's `SessionPropertyValues` (created on first use by the 27 API).
-    private var valuesObject: AnyObject?
-    /// The session whose history the store reads and writes.
-    weak var session: LanguageModelSession?
+    var version: Int { state.withLock { $0.version } }
+
+    /// The session whose history the store reads and writes (set once, by the session).
+    var session: LanguageModelSession? {
+        get { state.withLock { $0.session } }
+        set { state.withLock { $0.session = newValue } }
+    }
 
     /// The value stored for a key's type, or `nil`.
     func value(for key: ObjectIdentifier) -> Any? {
-        lock.withLock { values[key] }
+        state.withLock { $0.values[key] }
     }
 
     func setValue(_ value: Any, for key: ObjectIdentifier) {
-        lock.withLock {
-            values[key] = value
-            version += 1
+        state.withLock { state in
+            state.values[key] = value
+            state.version += 1
         }
     }
 
     /// The object made by `make` the first time, and the same object afterwards.
     func object(orMake make: () -> AnyObject) -> AnyObject {
-        lock.withLock {
-            if let valuesObject { return valuesObject }
+        state.withLock { state in
+            if let valuesObject = state.valuesObject { return valuesObject }
             let made = make()
-            valuesObject = made
+            state.valuesObject = made
             return made
         }
     }

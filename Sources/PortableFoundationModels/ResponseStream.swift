@@ -82,22 +82,23 @@ struct StreamSnapshotCore: Sendable {
 /// A small state machine under a lock: not started, running (a task, the latest snapshot, the
 /// readers), ended (the outcome). Readers are `AsyncThrowingStream`s that keep only the newest
 /// snapshot; the last reader leaving before the end cancels the task.
-final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
-    // Safety: every stored property but `produce` is read and written with `lock` held;
-    // `produce` is immutable and Sendable.
+final class StreamedGeneration<Content: Generable>: Sendable {
     typealias Produce = @Sendable (_ partial: @escaping @Sendable (StreamSnapshotCore) -> Void) async throws
         -> LanguageModelSession.Response<Content>
     typealias Reader = AsyncThrowingStream<StreamSnapshotCore, any Error>.Continuation
     /// How a generation ended: the complete answer with its transcript entries and usage, or the error.
     typealias Outcome = Result<StreamSnapshotCore, any Error>
 
+    private struct State {
+        var task: Task<Void, Never>?
+        var latest: StreamSnapshotCore?
+        var readers: [Int: Reader] = [:]
+        var nextReader = 0
+        var ended: Outcome?
+    }
+
     private let produce: Produce
-    private let lock = Lock()
-    private var task: Task<Void, Never>?
-    private var latest: StreamSnapshotCore?
-    private var readers: [Int: Reader] = [:]
-    private var nextReader = 0
-    private var ended: Outcome?
+    private let state = LockedValue(State())
 
     init(_ produce: @escaping Produce) {
         self.produce = produce
@@ -107,28 +108,28 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
     /// first reader starts the generation.
     func subscribe() -> AsyncThrowingStream<StreamSnapshotCore, any Error> {
         let (stream, reader) = AsyncThrowingStream.makeStream(of: StreamSnapshotCore.self, bufferingPolicy: .bufferingNewest(1))
-        lock.withLock {
-            if let ended {
+        state.withLock { state in
+            if let ended = state.ended {
                 Self.end(reader, with: ended)
                 return
             }
-            let id = nextReader
-            nextReader += 1
-            readers[id] = reader
-            if let latest { reader.yield(latest) }
+            let id = state.nextReader
+            state.nextReader += 1
+            state.readers[id] = reader
+            if let latest = state.latest { reader.yield(latest) }
             reader.onTermination = { [weak self] termination in
                 if case .cancelled = termination { self?.leave(id) }
             }
             // Started with the lock held, so two first readers cannot start two generations;
             // the task takes the lock only after this returns.
-            if task == nil { task = Task { await self.generate() } }
+            if state.task == nil { state.task = Task { await self.generate() } }
         }
         return stream
     }
 
     /// The generation's result, once it ended.
     func outcome() throws -> StreamSnapshotCore {
-        guard let ended = lock.withLock({ ended }) else { throw CancellationError() }
+        guard let ended = state.withLock({ $0.ended }) else { throw CancellationError() }
         return try ended.get()
     }
 
@@ -141,11 +142,11 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
             result = .failure(error)
         }
         // Yielded with the lock held, so no snapshot can follow the end.
-        lock.withLock {
-            ended = result
-            latest = nil
-            for reader in readers.values { Self.end(reader, with: result) }
-            readers = [:]
+        state.withLock { state in
+            state.ended = result
+            state.latest = nil
+            for reader in state.readers.values { Self.end(reader, with: result) }
+            state.readers = [:]
         }
     }
 
@@ -161,18 +162,18 @@ final class StreamedGeneration<Content: Generable>: @unchecked Sendable {
     }
 
     private func publish(_ partial: StreamSnapshotCore) {
-        lock.withLock {
-            guard ended == nil else { return }
-            latest = partial
-            for reader in readers.values { reader.yield(partial) }
+        state.withLock { state in
+            guard state.ended == nil else { return }
+            state.latest = partial
+            for reader in state.readers.values { reader.yield(partial) }
         }
     }
 
     /// A reader stopped reading before the end; the last one to go stops the generation.
     private func leave(_ id: Int) {
-        let stop: Task<Void, Never>? = lock.withLock {
-            readers[id] = nil
-            return readers.isEmpty && ended == nil ? task : nil
+        let stop: Task<Void, Never>? = state.withLock { state in
+            state.readers[id] = nil
+            return state.readers.isEmpty && state.ended == nil ? state.task : nil
         }
         stop?.cancel()
     }

@@ -33,7 +33,10 @@ public final class SystemLanguageModel: Sendable {
     }
 
     /// Portable only: the model that answers; `nil` where no model exists.
-    public let backend: (any LanguageModelBackend)?
+    ///
+    /// Apple's `SystemLanguageModel` has no such property, so it is SPI:
+    /// `@_spi(Portable) import PortableFoundationModels` to read it.
+    @_spi(Portable) public let backend: (any LanguageModelBackend)?
     public let useCase: SystemLanguageModel.UseCase
     public let guardrails: SystemLanguageModel.Guardrails
 

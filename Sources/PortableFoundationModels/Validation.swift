@@ -18,8 +18,11 @@ public struct GenerationSchemaViolation: Error, Sendable, Equatable, CustomStrin
 extension GenerationSchema {
     /// Checks `content` against the schema the way guided generation would constrain it: types,
     /// required properties, no unknown properties, enums, constants, patterns, bounds and counts.
-    /// Returns every violation (empty when the content conforms). Portable only.
-    public func violations(in content: GeneratedContent) -> [GenerationSchemaViolation] {
+    /// Returns every violation (empty when the content conforms).
+    ///
+    /// Portable only: Apple's `GenerationSchema` has no such method, so it is SPI
+    /// (`@_spi(Portable) import PortableFoundationModels`).
+    @_spi(Portable) public func violations(in content: GeneratedContent) -> [GenerationSchemaViolation] {
         var found: [GenerationSchemaViolation] = []
         check(content, against: node, path: "", depth: 0, into: &found)
         return found

@@ -8,7 +8,7 @@ import Testing
 #if canImport(FoundationModels)
 import FoundationModels
 #else
-import PortableFoundationModels
+@_spi(Portable) import PortableFoundationModels
 #endif
 
 /// A string property's `minLength`/`maxLength`, the guide it lowers to, and strings to try.

@@ -8,7 +8,7 @@ import Testing
 #if canImport(FoundationModels)
 import FoundationModels
 #else
-import PortableFoundationModels
+@_spi(Portable) import PortableFoundationModels
 #endif
 
 /// A JSON Schema `pattern` with strings it must accept and strings it must not.

@@ -2,7 +2,7 @@
 // PortableFoundationModels is empty where Apple's FoundationModels exists, and its API carries
 // no availability of its own, so these tests build wherever the portable module has content.
 import Foundation
-import PortableFoundationModels
+@_spi(Portable) import PortableFoundationModels
 import Testing
 
 /// A generation error's case and message, to compare errors (`GenerationError` is not Equatable).

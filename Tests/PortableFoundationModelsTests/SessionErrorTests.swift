@@ -1,6 +1,6 @@
 #if !canImport(FoundationModels)
 import Foundation
-import PortableFoundationModels
+@_spi(Portable) import PortableFoundationModels
 import Testing
 
 /// An executor step that signals when it starts, then waits for the test to let it go on.
