@@ -7,6 +7,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 @Suite("Bridged tools end to end")

@@ -5,6 +5,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// Conversations that outgrow the 4,096-token context, tools that come and go, many

@@ -2,6 +2,7 @@ import MCP
 import OnDeviceMCPTestSupport
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 #if canImport(FoundationModels)

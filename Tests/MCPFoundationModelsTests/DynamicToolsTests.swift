@@ -5,6 +5,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// MCP tools the 27 way: ``MCPTools`` in a session's dynamic instructions, the toolbox's

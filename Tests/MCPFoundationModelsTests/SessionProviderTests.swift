@@ -5,6 +5,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 @Suite("Session provider and chat loop")

@@ -47,13 +47,13 @@ public struct Defences: Sendable {
 
     /// What a prompt of the user's contains, for the data-flow guard: private data when the
     /// classifier or a configured secret finds it.
-    func marks(ofPrompt prompt: String) -> ToolTrust.DataMarks {
+    package func marks(ofPrompt prompt: String) -> ToolTrust.DataMarks {
         guard guardsDataFlow else { return [] }
         return promptClassifier.isPrivate(prompt) || secrets.redact(prompt).redactedAnything ? .privateData : []
     }
 
     /// Sends `event` to ``onEvent`` with secrets redacted from its message.
-    func report(_ event: DefenceEvent) {
+    package func report(_ event: DefenceEvent) {
         guard let onEvent else { return }
         var event = event
         event.message = secrets.redact(event.message).text

@@ -1,4 +1,4 @@
-/// Something a ``MCPSessionProvider`` or its bridged tools did, for an app to show or log.
+/// Something a `MCPSessionProvider` or its bridged tools did, for an app to show or log.
 ///
 /// Arguments in events are redacted (``SecretRedactor``) as they are for servers. Switch
 /// over events with a `default:` case: new kinds of event may be added.
@@ -17,7 +17,7 @@ public enum SessionEvent: Hashable, Sendable {
     case toolCallFinished(ToolCallFinish)
     /// A tool call was declined by the policy, a person or the data-flow guard.
     case toolCallDeclined(ToolCallDecline)
-    /// A turn (``MCPSessionProvider/respond(to:)`` or ``MCPSessionProvider/streamResponse(to:)``)
+    /// A turn (`MCPSessionProvider/respond(to:)` or `MCPSessionProvider/streamResponse(to:)`)
     /// ended; every event of the turn came before this one.
     case turnEnded(TurnEnd)
 }
@@ -42,7 +42,7 @@ public struct SessionBuild: Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
-        /// The conversation's first turn (or the first after ``MCPSessionProvider/reset()``).
+        /// The conversation's first turn (or the first after `MCPSessionProvider/reset()`).
         public static let firstTurn = Reason(rawValue: "first turn")
         /// A server's tool list changed.
         public static let toolsChanged = Reason(rawValue: "tools changed")
@@ -87,7 +87,7 @@ public struct SessionBuild: Hashable, Sendable {
 }
 
 /// What the model sees changed for a request, in a session that stays the same (27: the
-/// tools ``MCPTools`` chose, or the history the ``MCPToolbox``'s transform fits).
+/// tools `MCPTools` chose, or the history the `MCPToolbox`'s transform fits).
 public struct ContextChange: Hashable, Sendable {
     /// Why, most important first: ``SessionBuild/Reason/firstTurn`` (the first request),
     /// ``SessionBuild/Reason/toolsChanged``, ``SessionBuild/Reason/toolSetChanged``,
