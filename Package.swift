@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "PortableFoundationModels"),
         // Model-agnostic agent policy: tool choice, the context budget, description compaction,
         // the defences and their events. Needs no FoundationModels.
-        .target(name: "MCPAgent", dependencies: ["MCP", "MCPCore"]),
+        .target(name: "MCPAgent", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         // The bridge: MCP tools as FoundationModels tools, sessions and toolboxes; re-exports MCPAgent.
         .target(
             name: "MCPFoundationModels", dependencies: ["MCPAgent", "MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]
@@ -122,7 +122,7 @@ let package = Package(
                 "ChatCompletions", "PortableFoundationModels", "MCPFoundationModels", "MCP", "MCPCore", "JSONCore", "JSONSchema",
                 "OnDeviceMCPExamples", "OnDeviceMCPTestSupport", "MCPHTTP",
             ]),
-        .testTarget(name: "MCPAgentTests", dependencies: ["MCPAgent", "MCP", "MCPCore"]),
+        .testTarget(name: "MCPAgentTests", dependencies: ["MCPAgent", "MCP", "MCPCore", "OnDeviceMCPTestSupport"]),
         .testTarget(
             name: "MCPFoundationModelsTests",
             dependencies: ["MCPFoundationModels", "MCPAgent", "PortableFoundationModels", "MCP", "OnDeviceMCPTestSupport"],

@@ -35,10 +35,11 @@ public struct BridgedToolset: Sendable {
     /// does, and every entry the server listed that was not a valid tool as an exclusion.
     public init(
         listing: ToolListing, client: MCPClient, configuration: MCPSessionProvider.Configuration,
-        preserving previous: ToolNameMap? = nil, dataFlowGuard: DataFlowGuard? = nil
+        preserving previous: ToolNameMap? = nil, dataFlowGuard: DataFlowGuard? = nil, monitor: ToolCallMonitor? = nil
     ) throws {
         try self.init(
-            listing: listing.tools, client: client, configuration: configuration, preserving: previous, dataFlowGuard: dataFlowGuard)
+            listing: listing.tools, client: client, configuration: configuration, preserving: previous, dataFlowGuard: dataFlowGuard,
+            monitor: monitor)
         for skipped in listing.skipped {
             excluded.append(Exclusion(
                 serverName: skipped.name ?? "entry \(skipped.position)", reason: "its definition is not valid: \(skipped.reason)"))
@@ -54,7 +55,7 @@ public struct BridgedToolset: Sendable {
     ///   - dataFlowGuard: The conversation's state, shared by the tools; a new one by default.
     public init(
         listing: [MCPCore.ToolDefinition], client: MCPClient, configuration: MCPSessionProvider.Configuration,
-        preserving previous: ToolNameMap? = nil, dataFlowGuard: DataFlowGuard? = nil
+        preserving previous: ToolNameMap? = nil, dataFlowGuard: DataFlowGuard? = nil, monitor: ToolCallMonitor? = nil
     ) throws {
         let budget = configuration.budget
         let state = dataFlowGuard ?? DataFlowGuard()
@@ -68,7 +69,8 @@ public struct BridgedToolset: Sendable {
             do {
                 bridged = try MCPBridgedTool(
                     tool: tool, client: client, name: names.modelName(for: tool.name), policy: configuration.policy,
-                    budget: budget, timeout: configuration.toolTimeout, defences: configuration.defences, dataFlowGuard: state)
+                    budget: budget, timeout: configuration.toolTimeout, defences: configuration.defences, dataFlowGuard: state,
+                    monitor: monitor)
             } catch let error as UntrustedDefinitionError {
                 excluded.append(Exclusion(serverName: tool.name, reason: error.reason))
                 continue

@@ -189,7 +189,7 @@ public struct MCPBridgedTool: Sendable {
             let values = findings.filter(\.isValue)
             if !values.isEmpty {
                 let error = UntrustedDefinitionError(tool: tool.name, server: server, findings: values)
-                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "not bridged: \(error.reason)"))
+                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "not bridged: \(error.reason)"), to: monitor)
                 throw error
             }
             let orders = findings.filter { $0.finding.kind != UntrustedText.invisibleCharacters }
@@ -200,7 +200,7 @@ public struct MCPBridgedTool: Sendable {
                 shown.annotations?.title = nil
             }
             for finding in orders {
-                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "withheld the \(finding.field) from the model: it \(finding.finding)"))
+                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "withheld the \(finding.field) from the model: it \(finding.finding)"), to: monitor)
             }
         }
         var inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema

@@ -215,7 +215,7 @@ struct ContextManagementTests {
     static let ways = [false, true]
 
     /// The reasons of a session built (26) or of a change of what the model sees (27).
-    static func reasons(_ event: SessionEvent) -> [SessionBuild.Reason]? {
+    static func reasons(_ event: AgentEvent) -> [SessionBuild.Reason]? {
         switch event {
         case .sessionBuilt(let build): build.reasons
         case .contextChanged(let change): change.reasons
@@ -223,7 +223,7 @@ struct ContextManagementTests {
         }
     }
 
-    static func isListChange(_ event: SessionEvent) -> Bool {
+    static func isListChange(_ event: AgentEvent) -> Bool {
         if case .toolListChanged = event { true } else { false }
     }
 

@@ -48,7 +48,7 @@ struct DynamicToolsTests {
     }
 
     /// Waits for the toolbox to hear a tool list change.
-    static func waitForListChange(_ events: inout AsyncStream<SessionEvent>.AsyncIterator) async {
+    static func waitForListChange(_ events: inout AsyncStream<AgentEvent>.AsyncIterator) async {
         while let event = await events.next() {
             if case .toolListChanged = event { return }
         }

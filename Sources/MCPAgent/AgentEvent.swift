@@ -1,8 +1,10 @@
-/// Something a `MCPSessionProvider` or its bridged tools did, for an app to show or log.
+/// Something a conversation's session, its tool calls or its defences did, for an app to show
+/// or log: the one event stream (`MCPSessionProvider/events`, `MCPToolbox/events`, a
+/// ``ToolCallMonitor``'s receiver).
 ///
-/// Arguments in events are redacted (``SecretRedactor``) as they are for servers. Switch
-/// over events with a `default:` case: new kinds of event may be added.
-public enum SessionEvent: Hashable, Sendable {
+/// Arguments and messages in events are redacted (``SecretRedactor``) as they are for
+/// servers. Switch over events with a `default:` case: new kinds of event may be added.
+public enum AgentEvent: Hashable, Sendable {
     /// A server said its tool list changed; the next turn lists its tools again.
     case toolListChanged(server: String)
     /// A session was built for the next turn (see ``SessionBuild``): the 26 way of giving the
@@ -17,10 +19,17 @@ public enum SessionEvent: Hashable, Sendable {
     case toolCallFinished(ToolCallFinish)
     /// A tool call was declined by the policy, a person or the data-flow guard.
     case toolCallDeclined(ToolCallDecline)
+    /// A defence acted: declined or approved a call, redacted secrets, cleaned or withheld a
+    /// server's text (see ``DefenceEvent``).
+    case defence(DefenceEvent)
     /// A turn (`MCPSessionProvider/respond(to:)` or `MCPSessionProvider/streamResponse(to:)`)
     /// ended; every event of the turn came before this one.
     case turnEnded(TurnEnd)
 }
+
+/// The events' former name.
+@available(*, deprecated, renamed: "AgentEvent")
+public typealias SessionEvent = AgentEvent
 
 /// The end of a turn.
 public struct TurnEnd: Hashable, Sendable {
