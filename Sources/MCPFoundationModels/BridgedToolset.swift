@@ -110,21 +110,3 @@ public struct BridgedToolset: Sendable {
         ContextMeasure.estimatedTokens(of: tool, budget: budget)
     }
 }
-
-/// Makes a session whose tools are every tool the server lists (within the on-device
-/// budget), as the seed sketch does.
-///
-/// The session does not pass its prompts through the bridge, so the data-flow guard cannot
-/// classify them: to have a private prompt count, pass a `dataFlowGuard` and call its
-/// ``DataFlowGuard/recordPrompt(marks:)`` before each `respond`. For a conversation that
-/// should follow tool list changes and classify its prompts, use ``MCPSessionProvider``.
-@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-public func makeSession(
-    client: MCPClient, model: SystemLanguageModel = .default,
-    configuration: MCPSessionProvider.Configuration = MCPSessionProvider.Configuration(), dataFlowGuard: DataFlowGuard? = nil
-) async throws -> LanguageModelSession {
-    let state = dataFlowGuard ?? DataFlowGuard()
-    let toolset = try BridgedToolset(listing: try await client.toolListing(), client: client, configuration: configuration, dataFlowGuard: state)
-    await state.recordDefinitions(of: toolset.tools)
-    return LanguageModelSession(model: model, tools: toolset.tools, instructions: configuration.instructions)
-}

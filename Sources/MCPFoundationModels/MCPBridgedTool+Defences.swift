@@ -7,13 +7,13 @@ public import MCPCore
 extension MCPBridgedTool {
     /// What the tool's output contains, for the data-flow guard.
     public var dataMarks: ToolTrust.DataMarks {
-        defences.trust.marks(ofTool: serverName, server: server, origin: origin)
+        defences.trust.marks(ofTool: toolNameOnServer, server: server, origin: origin)
     }
 
     /// The call of this tool with `arguments`, as the interceptors receive it.
     public func toolCall(arguments: JSONObject) -> ToolCall {
         ToolCall(
-            tool: name, toolNameOnServer: serverName, server: server, origin: origin, effects: effects,
+            tool: name, toolNameOnServer: toolNameOnServer, server: server, origin: origin, effects: effects,
             sendsArgumentsOut: sendsArgumentsOut, identity: identity, client: client, policy: policy,
             timeout: timeout ?? Self.defaultTimeout, maximumResultBytes: maximumResultBytes, defences: defences,
             dataFlowGuard: dataFlowGuard, monitor: monitor, arguments: arguments, outputFormat: outputFormat)

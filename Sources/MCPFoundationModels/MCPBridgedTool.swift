@@ -54,8 +54,9 @@ public struct MCPBridgedTool: Sendable {
     public let parameters: GenerationSchema
     /// The client that calls the tool.
     public let client: MCPClient
-    /// The tool's name on the server.
-    public let serverName: String
+    /// The tool's name on its server (``name`` is the name the model calls; ``server`` is the
+    /// server's label).
+    public let toolNameOnServer: String
     /// The tool as the server listed it, when the bridged tool was made from one.
     public let definition: MCPCore.ToolDefinition?
     /// The conversion of the input schema, with its diagnostics.
@@ -113,7 +114,7 @@ public struct MCPBridgedTool: Sendable {
         self.description = description
         self.parameters = parameters
         self.client = client
-        self.serverName = name
+        self.toolNameOnServer = name
         self.definition = nil
         self.conversion = nil
         self.effects = []
@@ -210,7 +211,7 @@ public struct MCPBridgedTool: Sendable {
         self.description = DescriptionCompactor.modelDescription(of: shown, budget: budget, cleans: defences.cleansUntrustedText)
         self.parameters = conversion.schema
         self.client = client
-        self.serverName = tool.name
+        self.toolNameOnServer = tool.name
         self.definition = tool
         self.conversion = conversion
         self.server = server

@@ -367,7 +367,7 @@ struct ContextManagementTests {
         #expect(last == "The report is in.")
         let partials = Recorder<String>()
         let answers = Recorder<String>()
-        try await runChat(provider: provider, input: ["Turn 2"].async, partial: { partials.append($0) }) { answers.append($0) }
+        try await provider.runChat(input: ["Turn 2"].async, partial: { partials.append($0) }) { answers.append($0) }
         #expect(answers.values == ["The report is in."])
         #expect(partials.values.last == "The report is in.")
     }
