@@ -37,6 +37,9 @@ public import MCP
 ///    as this tool's output, cleaned and then redacted (see ``ToolOutputFormat``): a result
 ///    with `isError` is a tool error the model can act on.
 ///
+/// Steps 3 to 5 are the defences' interceptors (``Defences/interceptors``, by default
+/// ``ToolCallChain/standard``), which an app can extend with its own ``ToolCallInterceptor``.
+///
 /// Every call has a deadline (``timeout``, 30 s unless given, in process too) and a limit
 /// on the size of its result (``maximumResultBytes``, enforced while the result is read); a
 /// result over the limit is a tool error text saying the output was cut and why.
