@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "MCP", targets: ["MCP"]),
         .library(name: "PortableFoundationModels", targets: ["PortableFoundationModels"]),
+        .library(name: "MCPAgent", targets: ["MCPAgent"]),
         .library(name: "MCPFoundationModels", targets: ["MCPFoundationModels"]),
         .library(name: "MCPHTTP", targets: ["MCPHTTP"]),
         .library(name: "ChatCompletions", targets: ["ChatCompletions"]),
@@ -50,7 +51,13 @@ let package = Package(
         .target(name: "ChatCompletions", dependencies: ["PortableFoundationModels", "MCPHTTP", "JSONCore", "MCPPlatform"]),
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
         .target(name: "PortableFoundationModels"),
-        .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]),
+        // Model-agnostic agent policy: tool choice, the context budget, description compaction,
+        // the defences and their events. Needs no FoundationModels.
+        .target(name: "MCPAgent", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        // The bridge: MCP tools as FoundationModels tools, sessions and toolboxes; re-exports MCPAgent.
+        .target(
+            name: "MCPFoundationModels", dependencies: ["MCPAgent", "MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]
+        ),
         // The tools `ondevice-mcp serve` offers (clock, notes), as an app would write them. Not a product.
         .target(name: "OnDeviceMCPExamples", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         .target(
@@ -115,8 +122,10 @@ let package = Package(
                 "ChatCompletions", "PortableFoundationModels", "MCPFoundationModels", "MCP", "MCPCore", "JSONCore", "JSONSchema",
                 "OnDeviceMCPExamples", "OnDeviceMCPTestSupport", "MCPHTTP",
             ]),
+        .testTarget(name: "MCPAgentTests", dependencies: ["MCPAgent", "MCP", "MCPCore", "OnDeviceMCPTestSupport"]),
         .testTarget(
-            name: "MCPFoundationModelsTests", dependencies: ["MCPFoundationModels", "PortableFoundationModels", "MCP", "OnDeviceMCPTestSupport"],
+            name: "MCPFoundationModelsTests",
+            dependencies: ["MCPFoundationModels", "MCPAgent", "PortableFoundationModels", "MCP", "OnDeviceMCPTestSupport"],
             exclude: ["Fixtures"]
         ),
         // A test MCP server with one fault per mode (raw JSON-RPC over stdio, no MCPServer),

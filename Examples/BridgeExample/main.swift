@@ -22,7 +22,7 @@ func makeSession(client: MCPClient, model: SystemLanguageModel) async throws -> 
             name: item.name,
             description: item.description ?? "",
             client: client,
-            parameters: try schema(from: item.inputSchema)
+            parameters: try SchemaConversion.schema(from: item.inputSchema)
         )
     }
     return LanguageModelSession(

@@ -25,7 +25,7 @@ struct ChatDisplay: Sendable {
     let asksPerson: Bool
 
     /// Shows one event of the provider.
-    func show(_ event: SessionEvent) {
+    func show(_ event: AgentEvent) {
         if json {
             if let object = Self.json(event) { lines.write(Formatting.compactJSON(object) + "\n") }
             return
@@ -74,7 +74,7 @@ struct ChatDisplay: Sendable {
     }
 
     /// An event as JSON for `--json`; `nil` for events scripts do not get.
-    static func json(_ event: SessionEvent) -> JSONValue? {
+    static func json(_ event: AgentEvent) -> JSONValue? {
         switch event {
         case .toolCallStarted(let start):
             let arguments = (try? JSONValue(parsing: start.arguments)) ?? .string(start.arguments)

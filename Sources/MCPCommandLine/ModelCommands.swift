@@ -195,7 +195,7 @@ extension Runner {
             if output.isInteractive && !options.json {
                 // On a terminal the answer appears as the model writes it.
                 var written = ""
-                try await runChat(provider: provider, input: lines.prompts) { snapshot in
+                try await provider.runChat(input: lines.prompts) { snapshot in
                     guard snapshot.hasPrefix(written) else { return }
                     output.write(String(snapshot.dropFirst(written.count)))
                     written = snapshot

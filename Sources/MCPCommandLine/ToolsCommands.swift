@@ -61,7 +61,7 @@ extension Runner {
             listed = try await list(servers, timeout: options.timeoutSeconds, grouped: true)
             if #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) {
                 let bridged = try await bridge(servers, prompt: "", timeout: options.timeoutSeconds)
-                for tool in bridged.tools { modelNames[tool.server, default: [:]][tool.serverName] = tool.name }
+                for tool in bridged.tools { modelNames[tool.server, default: [:]][tool.toolNameOnServer] = tool.name }
             }
         } catch {
             await Self.close(servers)
@@ -263,7 +263,7 @@ struct BridgedServers {
 
     /// The tool `name` of server `label`, bridged.
     func tool(server label: String, named name: String) -> MCPBridgedTool? {
-        tools.first { $0.server == label && $0.serverName == name }
+        tools.first { $0.server == label && $0.toolNameOnServer == name }
     }
 
     /// Listed tools that cannot be offered at all (their schema cannot be bridged, their

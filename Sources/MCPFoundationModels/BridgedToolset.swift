@@ -35,10 +35,11 @@ public struct BridgedToolset: Sendable {
     /// does, and every entry the server listed that was not a valid tool as an exclusion.
     public init(
         listing: ToolListing, client: MCPClient, configuration: MCPSessionProvider.Configuration,
-        preserving previous: ToolNameMap? = nil, dataFlowGuard: DataFlowGuard? = nil
+        preserving previous: ToolNameMap? = nil, dataFlowGuard: DataFlowGuard? = nil, monitor: ToolCallMonitor? = nil
     ) throws {
         try self.init(
-            listing: listing.tools, client: client, configuration: configuration, preserving: previous, dataFlowGuard: dataFlowGuard)
+            listing: listing.tools, client: client, configuration: configuration, preserving: previous, dataFlowGuard: dataFlowGuard,
+            monitor: monitor)
         for skipped in listing.skipped {
             excluded.append(Exclusion(
                 serverName: skipped.name ?? "entry \(skipped.position)", reason: "its definition is not valid: \(skipped.reason)"))
@@ -54,7 +55,7 @@ public struct BridgedToolset: Sendable {
     ///   - dataFlowGuard: The conversation's state, shared by the tools; a new one by default.
     public init(
         listing: [MCPCore.ToolDefinition], client: MCPClient, configuration: MCPSessionProvider.Configuration,
-        preserving previous: ToolNameMap? = nil, dataFlowGuard: DataFlowGuard? = nil
+        preserving previous: ToolNameMap? = nil, dataFlowGuard: DataFlowGuard? = nil, monitor: ToolCallMonitor? = nil
     ) throws {
         let budget = configuration.budget
         let state = dataFlowGuard ?? DataFlowGuard()
@@ -68,7 +69,8 @@ public struct BridgedToolset: Sendable {
             do {
                 bridged = try MCPBridgedTool(
                     tool: tool, client: client, name: names.modelName(for: tool.name), policy: configuration.policy,
-                    budget: budget, timeout: configuration.toolTimeout, defences: configuration.defences, dataFlowGuard: state)
+                    budget: budget, timeout: configuration.toolTimeout, defences: configuration.defences, dataFlowGuard: state,
+                    monitor: monitor)
             } catch let error as UntrustedDefinitionError {
                 excluded.append(Exclusion(serverName: tool.name, reason: error.reason))
                 continue
@@ -107,22 +109,4 @@ public struct BridgedToolset: Sendable {
     public static func estimatedTokens(of tool: MCPBridgedTool, budget: ContextBudget) -> Int {
         ContextMeasure.estimatedTokens(of: tool, budget: budget)
     }
-}
-
-/// Makes a session whose tools are every tool the server lists (within the on-device
-/// budget), as the seed sketch does.
-///
-/// The session does not pass its prompts through the bridge, so the data-flow guard cannot
-/// classify them: to have a private prompt count, pass a `dataFlowGuard` and call its
-/// ``DataFlowGuard/recordPrompt(marks:)`` before each `respond`. For a conversation that
-/// should follow tool list changes and classify its prompts, use ``MCPSessionProvider``.
-@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-public func makeSession(
-    client: MCPClient, model: SystemLanguageModel = .default,
-    configuration: MCPSessionProvider.Configuration = MCPSessionProvider.Configuration(), dataFlowGuard: DataFlowGuard? = nil
-) async throws -> LanguageModelSession {
-    let state = dataFlowGuard ?? DataFlowGuard()
-    let toolset = try BridgedToolset(listing: try await client.toolListing(), client: client, configuration: configuration, dataFlowGuard: state)
-    await state.recordDefinitions(of: toolset.tools)
-    return LanguageModelSession(model: model, tools: toolset.tools, instructions: configuration.instructions)
 }

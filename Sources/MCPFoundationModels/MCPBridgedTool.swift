@@ -37,6 +37,9 @@ public import MCP
 ///    as this tool's output, cleaned and then redacted (see ``ToolOutputFormat``): a result
 ///    with `isError` is a tool error the model can act on.
 ///
+/// Steps 3 to 5 are the defences' interceptors (``Defences/interceptors``, by default
+/// ``ToolCallChain/standard``), which an app can extend with its own ``ToolCallInterceptor``.
+///
 /// Every call has a deadline (``timeout``, 30 s unless given, in process too) and a limit
 /// on the size of its result (``maximumResultBytes``, enforced while the result is read); a
 /// result over the limit is a tool error text saying the output was cut and why.
@@ -54,8 +57,9 @@ public struct MCPBridgedTool: Sendable {
     public let parameters: GenerationSchema
     /// The client that calls the tool.
     public let client: MCPClient
-    /// The tool's name on the server.
-    public let serverName: String
+    /// The tool's name on its server (``name`` is the name the model calls; ``server`` is the
+    /// server's label).
+    public let toolNameOnServer: String
     /// The tool as the server listed it, when the bridged tool was made from one.
     public let definition: MCPCore.ToolDefinition?
     /// The conversion of the input schema, with its diagnostics.
@@ -113,7 +117,7 @@ public struct MCPBridgedTool: Sendable {
         self.description = description
         self.parameters = parameters
         self.client = client
-        self.serverName = name
+        self.toolNameOnServer = name
         self.definition = nil
         self.conversion = nil
         self.effects = []
@@ -189,7 +193,7 @@ public struct MCPBridgedTool: Sendable {
             let values = findings.filter(\.isValue)
             if !values.isEmpty {
                 let error = UntrustedDefinitionError(tool: tool.name, server: server, findings: values)
-                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "not bridged: \(error.reason)"))
+                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "not bridged: \(error.reason)"), to: monitor)
                 throw error
             }
             let orders = findings.filter { $0.finding.kind != UntrustedText.invisibleCharacters }
@@ -200,7 +204,7 @@ public struct MCPBridgedTool: Sendable {
                 shown.annotations?.title = nil
             }
             for finding in orders {
-                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "withheld the \(finding.field) from the model: it \(finding.finding)"))
+                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "withheld the \(finding.field) from the model: it \(finding.finding)"), to: monitor)
             }
         }
         var inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema
@@ -210,7 +214,7 @@ public struct MCPBridgedTool: Sendable {
         self.description = DescriptionCompactor.modelDescription(of: shown, budget: budget, cleans: defences.cleansUntrustedText)
         self.parameters = conversion.schema
         self.client = client
-        self.serverName = tool.name
+        self.toolNameOnServer = tool.name
         self.definition = tool
         self.conversion = conversion
         self.server = server

@@ -104,8 +104,8 @@ public actor MCPSessionProvider {
         }
     }
 
-    /// What the provider did; see ``SessionEvent``.
-    public typealias Event = SessionEvent
+    /// What the provider did; see ``AgentEvent``.
+    public typealias Event = AgentEvent
 
     /// The instructions of the seed sketch, and that tool output is data.
     public static let defaultInstructions =

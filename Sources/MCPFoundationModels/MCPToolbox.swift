@@ -51,11 +51,11 @@ public final class MCPToolbox: Sendable {
     public let configuration: Configuration
     /// What the toolbox and its tools did, for an app that shows it (one consumer; the newest
     /// 256 are kept while nobody reads).
-    public let events: AsyncStream<SessionEvent>
+    public let events: AsyncStream<AgentEvent>
 
     let measure: ContextMeasure
     let monitor: ToolCallMonitor
-    let eventSink: AsyncStream<SessionEvent>.Continuation
+    let eventSink: AsyncStream<AgentEvent>.Continuation
     let state: LockedValue<State>
 
     struct State {
@@ -128,7 +128,7 @@ public final class MCPToolbox: Sendable {
         }
         self.configuration = configuration
         self.measure = measure
-        let (events, sink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let (events, sink) = AsyncStream.makeStream(of: AgentEvent.self, bufferingPolicy: .bufferingNewest(256))
         self.events = events
         eventSink = sink
         monitor = ToolCallMonitor { sink.yield($0) }
@@ -287,7 +287,7 @@ public final class MCPToolbox: Sendable {
     /// Chosen for the latest prompt in `history` and the tools it used recently, within the
     /// budget, with the pinned tools always included. Synchronous: it reads the catalog as
     /// listed (nothing before the first listing). The choice becomes ``selection``; a change
-    /// of the offered tools is reported as ``SessionEvent/contextChanged(_:)``.
+    /// of the offered tools is reported as ``AgentEvent/contextChanged(_:)``.
     public func tools(for history: some Collection<Transcript.Entry>) -> [MCPBridgedTool] {
         let entries = Array(history)
         let prompt = Self.latestPrompt(in: entries)
@@ -320,7 +320,7 @@ public final class MCPToolbox: Sendable {
             return tools
         }
         // The model reads the chosen tools' definitions: an untrusted server's are untrusted content.
-        monitor.offer(tools)
+        monitor.offer(tools.map(\.offer))
         if let change { eventSink.yield(.contextChanged(change)) }
         return tools
     }

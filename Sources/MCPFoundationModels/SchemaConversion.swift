@@ -179,14 +179,21 @@ public struct SchemaConversion: Sendable {
     }
 }
 
-/// Converts a tool's input schema to a `GenerationSchema` (see ``SchemaConversion`` for
-/// the mapping and its diagnostics).
-///
-/// - Parameters:
-///   - inputSchema: The tool's `inputSchema`; `nil` gives an empty object schema, so the
-///     model can still call a tool that takes no arguments.
-///   - name: The tool's name, for naming the generated types.
 @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-public func schema(from inputSchema: JSONValue?, name: String = "tool") throws -> GenerationSchema {
-    try SchemaConversion(inputSchema: inputSchema, name: name).schema
+extension SchemaConversion {
+    /// Converts a tool's input schema to a `GenerationSchema`: the shorthand for
+    /// `SchemaConversion(inputSchema:name:).schema`, as the seed sketch writes it.
+    ///
+    /// ```swift
+    /// MCPBridgedTool(name: item.name, description: item.description ?? "", client: client,
+    ///                parameters: try SchemaConversion.schema(from: item.inputSchema))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - inputSchema: The tool's `inputSchema`; `nil` gives an empty object schema, so the
+    ///     model can still call a tool that takes no arguments.
+    ///   - name: The tool's name, for naming the generated types.
+    public static func schema(from inputSchema: JSONValue?, name: String = "tool") throws -> GenerationSchema {
+        try SchemaConversion(inputSchema: inputSchema, name: name).schema
+    }
 }

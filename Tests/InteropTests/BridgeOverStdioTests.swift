@@ -25,7 +25,7 @@ struct BridgeOverStdioTests {
                 .callTool("get_current_time", arguments: GeneratedContent(properties: ["timezone": "Asia/Tokyo"])),
                 .reply { request in "In Tokyo it is \(request.toolOutput("get_current_time") ?? "unknown")" },
             ])
-            let session = try await makeSession(client: client, model: script.model)
+            let session = try await MCPBridgedTool.session(client: client, model: script.model)
             let answer = try await session.respond(to: "What time is it in Tokyo?").content
 
             // The answer carries the tool's real output: a Tokyo timestamp.

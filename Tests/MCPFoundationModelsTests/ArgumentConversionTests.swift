@@ -1,6 +1,7 @@
 import MCP
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 #if canImport(FoundationModels)

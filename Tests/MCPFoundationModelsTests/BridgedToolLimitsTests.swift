@@ -4,6 +4,7 @@ import MCP
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// The bridge's deadline and result limit, in process (where the client has no timeout).

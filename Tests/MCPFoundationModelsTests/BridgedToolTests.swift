@@ -7,6 +7,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 @Suite("Bridged tools end to end")
@@ -38,7 +39,7 @@ struct BridgedToolTests {
             .callTool("weather_forecast", json: #"{"city": "Lisbon", "days": 3, "units": "metric"}"#),
             .reply { request in "Answer: \(request.toolOutput("weather_forecast") ?? "nothing")" },
         ])
-        let session = try await makeSession(client: client, model: script.model)
+        let session = try await MCPBridgedTool.session(client: client, model: script.model)
         let answer = try await session.respond(to: "Weather in Lisbon?").content
 
         let arguments = try #require(received.values.first)
@@ -68,7 +69,7 @@ struct BridgedToolTests {
         ])
         let tool = MCPBridgedTool(
             name: "echo", description: "Echo", client: client,
-            parameters: try schema(from: ["type": "object", "properties": ["n": ["type": "integer"]]]))
+            parameters: try SchemaConversion.schema(from: ["type": "object", "properties": ["n": ["type": "integer"]]]))
         let output = try await tool.call(arguments: try GeneratedContent(json: #"{"n": 5}"#))
         #expect(output.contains("n=5"))
     }
@@ -117,7 +118,7 @@ struct BridgedToolTests {
             group.addTask { try await server.run(on: serverEnd) }
             let client = try await MCPClient.connect(over: clientEnd)
             let script = ScriptedLanguageModel([.callTool("ping"), .text("unreachable")])
-            let session = try await makeSession(client: client, model: script.model)
+            let session = try await MCPBridgedTool.session(client: client, model: script.model)
             await serverEnd.close()  // The server goes away.
             let error = await #expect(throws: LanguageModelSession.ToolCallError.self) {
                 try await session.respond(to: "Ping it")
@@ -171,7 +172,7 @@ struct BridgedToolTests {
             .callTool("notes_read"),
             .reply { request in request.toolResults.map(\.text).joined(separator: "\n") },
         ])
-        let session = try await makeSession(client: client, model: script.model, configuration: .init(policy: policy))
+        let session = try await MCPBridgedTool.session(client: client, model: script.model, configuration: .init(policy: policy))
         let answer = try await session.respond(to: "Delete my note").content
         #expect(calls.values == ["read"])
         #expect(asked.values.map(\.serverName) == ["notes.delete"])

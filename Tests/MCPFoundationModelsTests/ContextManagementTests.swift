@@ -5,6 +5,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// Conversations that outgrow the 4,096-token context, tools that come and go, many
@@ -214,7 +215,7 @@ struct ContextManagementTests {
     static let ways = [false, true]
 
     /// The reasons of a session built (26) or of a change of what the model sees (27).
-    static func reasons(_ event: SessionEvent) -> [SessionBuild.Reason]? {
+    static func reasons(_ event: AgentEvent) -> [SessionBuild.Reason]? {
         switch event {
         case .sessionBuilt(let build): build.reasons
         case .contextChanged(let change): change.reasons
@@ -222,7 +223,7 @@ struct ContextManagementTests {
         }
     }
 
-    static func isListChange(_ event: SessionEvent) -> Bool {
+    static func isListChange(_ event: AgentEvent) -> Bool {
         if case .toolListChanged = event { true } else { false }
     }
 
@@ -366,7 +367,7 @@ struct ContextManagementTests {
         #expect(last == "The report is in.")
         let partials = Recorder<String>()
         let answers = Recorder<String>()
-        try await runChat(provider: provider, input: ["Turn 2"].async, partial: { partials.append($0) }) { answers.append($0) }
+        try await provider.runChat(input: ["Turn 2"].async, partial: { partials.append($0) }) { answers.append($0) }
         #expect(answers.values == ["The report is in."])
         #expect(partials.values.last == "The report is in.")
     }

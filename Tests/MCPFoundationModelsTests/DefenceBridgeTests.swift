@@ -2,6 +2,7 @@ import MCP
 import OnDeviceMCPTestSupport
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 #if canImport(FoundationModels)
@@ -51,12 +52,13 @@ struct DefenceBridgeTests {
     /// The bridged tools of `tools`, sharing one conversation's guard.
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     static func bridge(
-        _ tools: EffectTools, policy: ToolPolicy? = nil, defences: Defences = Defences(trust: trustingApp())
+        _ tools: EffectTools, policy: ToolPolicy? = nil, defences: Defences = Defences(trust: trustingApp()),
+        monitor: ToolCallMonitor? = nil
     ) async throws -> [String: MCPBridgedTool] {
         let (_, client) = try await connectedServer(tools.tools)
         var configuration = MCPSessionProvider.Configuration(defences: defences)
         if let policy { configuration.policy = policy }
-        let toolset = try BridgedToolset(listing: try await client.listTools(), client: client, configuration: configuration)
+        let toolset = try BridgedToolset(listing: try await client.listTools(), client: client, configuration: configuration, monitor: monitor)
         return Dictionary(uniqueKeysWithValues: toolset.tools.map { ($0.name, $0) })
     }
 
@@ -116,9 +118,8 @@ struct DefenceBridgeTests {
     func dataFlowGuard(_ toolName: String) async throws {
         let tools = EffectTools()
         let events = Recorder<DefenceEvent>()
-        var defences = Defences(trust: Self.trustingApp())
-        defences.onEvent = { events.append($0) }
-        let bridged = try await Self.bridge(tools, policy: .allowAll, defences: defences)
+        let monitor = ToolCallMonitor { if case .defence(let event) = $0 { events.append(event) } }
+        let bridged = try await Self.bridge(tools, policy: .allowAll, defences: Defences(trust: Self.trustingApp()), monitor: monitor)
         _ = try await #require(bridged["notes_read"]).call(arguments: Self.none)
         let arguments = toolName == "web_fetch" ? Self.page : Self.none
         let output = try await #require(bridged[toolName]).call(arguments: arguments)
@@ -201,9 +202,8 @@ struct DefenceBridgeTests {
     func redaction() async throws {
         let tools = EffectTools()
         let events = Recorder<DefenceEvent>()
-        var defences = Defences(trust: ToolTrust(origin: .outOfProcess))
-        defences.onEvent = { events.append($0) }
-        let bridged = try await Self.bridge(tools, policy: .allowAll, defences: defences)
+        let monitor = ToolCallMonitor { if case .defence(let event) = $0 { events.append(event) } }
+        let bridged = try await Self.bridge(tools, policy: .allowAll, defences: Defences(trust: ToolTrust(origin: .outOfProcess)), monitor: monitor)
         let fetch = try #require(bridged["web_fetch"])
         _ = try await fetch.call(arguments: GeneratedContent(properties: ["url": "https://x.example/?t=ghp_16C7e42F292c6912E7710c838347Ae178B4a"]))
         #expect(tools.arguments.values == [["url": "https://x.example/?t=[redacted: github token]"]])

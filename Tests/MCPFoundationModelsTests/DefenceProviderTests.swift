@@ -4,6 +4,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 @Suite("Defences across a conversation")

@@ -1,6 +1,7 @@
 import MCP
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// A description as a server wrote it and what the model must read of it.

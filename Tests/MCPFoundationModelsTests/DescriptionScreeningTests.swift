@@ -2,6 +2,7 @@ import Foundation
 import MCP
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// Descriptions for the description scanner, developed against (the held-out ones are in

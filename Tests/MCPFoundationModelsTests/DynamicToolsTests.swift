@@ -5,6 +5,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// MCP tools the 27 way: ``MCPTools`` in a session's dynamic instructions, the toolbox's
@@ -47,7 +48,7 @@ struct DynamicToolsTests {
     }
 
     /// Waits for the toolbox to hear a tool list change.
-    static func waitForListChange(_ events: inout AsyncStream<SessionEvent>.AsyncIterator) async {
+    static func waitForListChange(_ events: inout AsyncStream<AgentEvent>.AsyncIterator) async {
         while let event = await events.next() {
             if case .toolListChanged = event { return }
         }

@@ -4,6 +4,7 @@ import MCP
 import OnDeviceMCPTestSupport
 import PortableFoundationModels
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// The worst-case model: it obeys every instruction it reads.

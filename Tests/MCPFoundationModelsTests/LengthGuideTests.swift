@@ -3,6 +3,7 @@ import JSONSchema
 import MCP
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 #if canImport(FoundationModels)

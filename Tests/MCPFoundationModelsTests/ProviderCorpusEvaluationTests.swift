@@ -3,6 +3,7 @@ import MCP
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// The schema corpus served as 17 MCP servers to one provider: each prompt's turn gets the

@@ -5,6 +5,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// Runs `body` with a client of `server` over an in-process transport pair: a server the

@@ -2,6 +2,7 @@ import Foundation
 import MCP
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 #if canImport(FoundationModels)

@@ -2,6 +2,7 @@ import Foundation
 import MCP
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 #if canImport(FoundationModels)
@@ -217,9 +218,9 @@ struct SchemaConversionTests {
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("schema(from:) is the seed's adapter")
     func seedAdapter() throws {
-        let parameters = try schema(from: ["type": "object", "properties": ["query": ["type": "string"]], "required": ["query"]])
+        let parameters = try SchemaConversion.schema(from: ["type": "object", "properties": ["query": ["type": "string"]], "required": ["query"]])
         #expect(try encoded(parameters)["required"] == ["query"])
-        #expect(try encoded(try schema(from: nil))["properties"] == [:])
+        #expect(try encoded(try SchemaConversion.schema(from: nil))["properties"] == [:])
     }
 }
 

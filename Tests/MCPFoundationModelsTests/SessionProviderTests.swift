@@ -5,6 +5,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 @Suite("Session provider and chat loop")
@@ -65,7 +66,7 @@ struct SessionProviderTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // The chat loop, written once; nothing below changes it.
-                try await runChat(provider: provider, input: prompts) { answerSink.yield($0) }
+                try await provider.runChat(input: prompts) { answerSink.yield($0) }
                 answerSink.finish()
             }
             var answerIterator = answers.makeAsyncIterator()
@@ -172,7 +173,7 @@ struct SessionProviderTests {
         let script = ScriptedLanguageModel([.failure(Refused()), .text("fine")])
         let provider = MCPSessionProvider(client: client, model: script.model)
         let answers = Recorder<String>()
-        try await runChat(provider: provider, input: ["first", "  ", "second"].async) { answers.append($0) }
+        try await provider.runChat(input: ["first", "  ", "second"].async) { answers.append($0) }
         #expect(answers.values == ["error: refused", "fine"])
     }
 }

@@ -5,6 +5,7 @@ import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
 
+@testable import MCPAgent
 @testable import MCPFoundationModels
 
 /// One run of a ``ThreatCase`` through the bridge.

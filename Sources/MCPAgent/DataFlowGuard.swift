@@ -29,10 +29,10 @@ public import MCP
 /// same connection, server and definition) only while nothing new has been read: new private
 /// data or untrusted content changes the guard's ``generation``, and the next call asks again.
 ///
-/// A ``MCPSessionProvider`` keeps one guard per conversation; after
-/// ``MCPSessionProvider/reset(clearingDataFlow:)`` the new guard carries what the old one read
+/// A `MCPSessionProvider` keeps one guard per conversation; after
+/// `MCPSessionProvider/reset(clearingDataFlow:)` the new guard carries what the old one read
 /// unless the app says the new conversation starts clean. Tools bridged by hand share one by
-/// passing the same guard to each ``MCPBridgedTool``.
+/// passing the same guard to each `MCPBridgedTool`.
 public actor DataFlowGuard {
     /// The frame around the session's tool output, with its random boundary.
     public nonisolated let frame: ToolOutputFrame
@@ -104,7 +104,7 @@ public actor DataFlowGuard {
 
     /// `base` with the secrets this conversation learned added (when `base` finds the
     /// well-known shapes: they are what is learned).
-    func redactor(adding base: SecretRedactor) -> SecretRedactor {
+    package func redactor(adding base: SecretRedactor) -> SecretRedactor {
         guard base.detectsWellKnownShapes, !learnedSecrets.isEmpty else { return base }
         var redactor = base
         redactor.secrets += learnedSecrets.filter { !redactor.secrets.contains($0) }
@@ -200,7 +200,7 @@ public actor DataFlowGuard {
     /// Whether `arguments`, with what the conversation already sent, carry enough of a secret
     /// `redactor` knows to rebuild it: its label when they do. Arguments that pass are
     /// recorded as sent.
-    func screenParts(of arguments: JSONObject, redactor: SecretRedactor) -> String? {
+    package func screenParts(of arguments: JSONObject, redactor: SecretRedactor) -> String? {
         let found = redactor.secretParts(in: arguments)
         guard !found.isEmpty else { return nil }
         var updated = sentParts

@@ -19,7 +19,7 @@ public struct DataFlowConcern: Hashable, Sendable, CustomStringConvertible {
             /// The definitions (descriptions, schemas) of an untrusted server's tools, which the
             /// model reads with every request.
             public static let toolDefinitions = Kind(rawValue: "tool definitions")
-            /// What an earlier conversation read, kept across ``MCPSessionProvider/reset(clearingDataFlow:)``
+            /// What an earlier conversation read, kept across `MCPSessionProvider/reset(clearingDataFlow:)`
             /// because its answers may be fed into the new one.
             public static let earlierConversation = Kind(rawValue: "earlier conversation")
 

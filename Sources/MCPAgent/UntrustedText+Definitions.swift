@@ -74,7 +74,7 @@ extension UntrustedText {
 
     /// `schema` (found at `path`) without the `description`, `title` and `$comment` strings
     /// whose pointers (as ``definitionFindings(of:otherTools:)`` names them) are in `fields`.
-    static func removingText(at fields: Set<String>, from schema: JSONValue, path: String) -> JSONValue {
+    package static func removingText(at fields: Set<String>, from schema: JSONValue, path: String) -> JSONValue {
         func pointer(_ key: String) -> String {
             path + "/" + key.replacing("~", with: "~0").replacing("/", with: "~1")
         }

@@ -1,7 +1,7 @@
 import MCP
 import Testing
 
-@testable import MCPFoundationModels
+@testable import MCPAgent
 
 @Suite("Tool output cut: head and tail")
 struct ToolOutputCutTests {

@@ -17,7 +17,7 @@ public struct ToolIdentity: Hashable, Sendable, CustomStringConvertible {
     let connection: ObjectIdentifier
 
     /// The identity of `definition`, listed by the server labelled `server` over `client`.
-    init(server: String, definition: MCPCore.ToolDefinition, client: MCPClient) {
+    package init(server: String, definition: MCPCore.ToolDefinition, client: MCPClient) {
         self.server = server
         var listed = definition
         listed.icons = nil

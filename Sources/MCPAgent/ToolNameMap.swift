@@ -82,7 +82,7 @@ public struct ToolNameMap: Hashable, Sendable {
     }
 
     /// `name` with every character outside `[A-Za-z0-9_]` replaced by `_`.
-    static func sanitized(_ name: String) -> String {
+    package static func sanitized(_ name: String) -> String {
         var scalars = String.UnicodeScalarView(name.unicodeScalars.prefix(maximumLength).map { isIdentifierScalar($0) ? $0 : "_" })
         if scalars.isEmpty { scalars.append(contentsOf: "tool".unicodeScalars) }
         if let first = scalars.first, ("0"..."9").contains(first) { scalars.insert("_", at: scalars.startIndex) }

@@ -1,7 +1,7 @@
 import MCP
 import Testing
 
-@testable import MCPFoundationModels
+@testable import MCPAgent
 
 /// One piece of untrusted text and what cleaning it must give.
 struct CleaningCase: Sendable, CustomTestStringConvertible {

@@ -60,7 +60,7 @@ public struct ToolOutputFormat: Hashable, Sendable {
 
     /// What ``render(_:toolName:maximumCharacters:)`` returns, and the kinds of secret it
     /// redacted; `maximumCharacters` is `nil` for the format's own limit.
-    func rendered(_ result: CallToolResult, toolName: String, maximumCharacters: Int? = nil) -> SecretRedactor.Result {
+    package func rendered(_ result: CallToolResult, toolName: String, maximumCharacters: Int? = nil) -> SecretRedactor.Result {
         var lines: [String] = []
         for block in result.content {
             if let text = block.text {
@@ -93,7 +93,7 @@ public struct ToolOutputFormat: Hashable, Sendable {
 
     /// A tool error, and the kinds of secret redacted from it; `limit` is the body's (by
     /// default ``maximumCharacters``).
-    func failure(_ message: String, toolName: String, limit: Int? = nil) -> SecretRedactor.Result {
+    package func failure(_ message: String, toolName: String, limit: Int? = nil) -> SecretRedactor.Result {
         var result = framed(message, toolName: toolName, kind: "error", limit: limit)
         result.text += "\nThe call failed. Correct the arguments and call \(toolName) again, or answer without it."
         return result

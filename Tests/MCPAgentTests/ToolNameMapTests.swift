@@ -1,4 +1,4 @@
-import MCPFoundationModels
+import MCPAgent
 import Testing
 
 @Suite("Tool names")

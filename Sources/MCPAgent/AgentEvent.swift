@@ -1,8 +1,10 @@
-/// Something a ``MCPSessionProvider`` or its bridged tools did, for an app to show or log.
+/// Something a conversation's session, its tool calls or its defences did, for an app to show
+/// or log: the one event stream (`MCPSessionProvider/events`, `MCPToolbox/events`, a
+/// ``ToolCallMonitor``'s receiver).
 ///
-/// Arguments in events are redacted (``SecretRedactor``) as they are for servers. Switch
-/// over events with a `default:` case: new kinds of event may be added.
-public enum SessionEvent: Hashable, Sendable {
+/// Arguments and messages in events are redacted (``SecretRedactor``) as they are for
+/// servers. Switch over events with a `default:` case: new kinds of event may be added.
+public enum AgentEvent: Hashable, Sendable {
     /// A server said its tool list changed; the next turn lists its tools again.
     case toolListChanged(server: String)
     /// A session was built for the next turn (see ``SessionBuild``): the 26 way of giving the
@@ -17,10 +19,17 @@ public enum SessionEvent: Hashable, Sendable {
     case toolCallFinished(ToolCallFinish)
     /// A tool call was declined by the policy, a person or the data-flow guard.
     case toolCallDeclined(ToolCallDecline)
-    /// A turn (``MCPSessionProvider/respond(to:)`` or ``MCPSessionProvider/streamResponse(to:)``)
+    /// A defence acted: declined or approved a call, redacted secrets, cleaned or withheld a
+    /// server's text (see ``DefenceEvent``).
+    case defence(DefenceEvent)
+    /// A turn (`MCPSessionProvider/respond(to:)` or `MCPSessionProvider/streamResponse(to:)`)
     /// ended; every event of the turn came before this one.
     case turnEnded(TurnEnd)
 }
+
+/// The events' former name.
+@available(*, deprecated, renamed: "AgentEvent")
+public typealias SessionEvent = AgentEvent
 
 /// The end of a turn.
 public struct TurnEnd: Hashable, Sendable {
@@ -42,7 +51,7 @@ public struct SessionBuild: Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
-        /// The conversation's first turn (or the first after ``MCPSessionProvider/reset()``).
+        /// The conversation's first turn (or the first after `MCPSessionProvider/reset()`).
         public static let firstTurn = Reason(rawValue: "first turn")
         /// A server's tool list changed.
         public static let toolsChanged = Reason(rawValue: "tools changed")
@@ -87,7 +96,7 @@ public struct SessionBuild: Hashable, Sendable {
 }
 
 /// What the model sees changed for a request, in a session that stays the same (27: the
-/// tools ``MCPTools`` chose, or the history the ``MCPToolbox``'s transform fits).
+/// tools `MCPTools` chose, or the history the `MCPToolbox`'s transform fits).
 public struct ContextChange: Hashable, Sendable {
     /// Why, most important first: ``SessionBuild/Reason/firstTurn`` (the first request),
     /// ``SessionBuild/Reason/toolsChanged``, ``SessionBuild/Reason/toolSetChanged``,

@@ -6,7 +6,7 @@ extension StringProtocol {
     ///
     /// `Character.isWhitespace` covers what `CharacterSet.whitespacesAndNewlines` does:
     /// Unicode separators (Zs, Zl, Zp), tab, the line breaks U+000A–U+000D and U+0085.
-    var trimmingWhitespace: SubSequence {
+    package var trimmingWhitespace: SubSequence {
         guard let first = firstIndex(where: { !$0.isWhitespace }),
             let last = lastIndex(where: { !$0.isWhitespace })
         else { return self[endIndex...] }
@@ -17,7 +17,7 @@ extension StringProtocol {
 extension String {
     /// The text with `%XX` escapes decoded, or `nil` when an escape is malformed or the
     /// decoded bytes are not UTF-8 (what `removingPercentEncoding` returns).
-    var percentDecoded: String? {
+    package var percentDecoded: String? {
         guard contains("%") else { return self }
         var bytes: [UInt8] = []
         var utf8 = Array(self.utf8)[...]

@@ -1,12 +1,10 @@
 // Recording which untrusted tool definitions a session's model reads.
 
-@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
 extension DataFlowGuard {
     /// Records that the model reads the definitions of `tools`: for every server among them
     /// in another process, its definitions are untrusted content (see
-    /// ``recordDefinitions(server:revision:)``). ``MCPSessionProvider`` and `makeSession` call
-    /// it for the tools each session gets; call it when bridging tools by hand.
-    public func recordDefinitions(of tools: [MCPBridgedTool]) {
+    /// ``recordDefinitions(server:revision:)``).
+    package func recordDefinitions(of tools: [ToolCallMonitor.Offer]) {
         var revisions: [String: Hasher] = [:]
         var order: [String] = []
         for tool in tools where tool.origin == .outOfProcess {

@@ -1,4 +1,4 @@
-internal import MCPCore
+package import MCPCore
 
 /// Shortens text a server wrote for people to the gist the on-device model needs.
 ///
@@ -27,7 +27,7 @@ internal import MCPCore
 /// The bridge compacts the tool description it gives the model to
 /// ``ContextBudget/descriptionCharacters`` and each parameter description in the lowered
 /// schema to its first sentence within ``parameterCharacters``; the server's own text stays
-/// in ``MCPBridgedTool/definition`` for display, and arguments are still validated against
+/// in `MCPBridgedTool/definition` for display, and arguments are still validated against
 /// the server's schema.
 public enum DescriptionCompactor {
     /// The longest parameter description the model reads, in characters.
@@ -68,7 +68,7 @@ public enum DescriptionCompactor {
     ///
     /// With `compacts` off it is what the bridge gave before compaction existed: the cleaned
     /// text cut at a word (for measuring what compaction saves).
-    static func modelDescription(
+    package static func modelDescription(
         of tool: MCPCore.ToolDefinition, budget: ContextBudget, cleans: Bool, compacts: Bool = true
     ) -> String {
         func clean(_ text: String) -> String { cleans ? UntrustedText.cleaned(text) : text }
@@ -86,7 +86,7 @@ public enum DescriptionCompactor {
     /// A parameter's description as the model reads it: its first sentence within
     /// ``parameterCharacters``, or `nil` when nothing is left or it only repeats `name`
     /// (`"path": "The path"`, `"extra_names": "Extra Names"`), which the model reads anyway.
-    static func parameterDescription(_ text: String, name: String) -> String? {
+    package static func parameterDescription(_ text: String, name: String) -> String? {
         let compact = compacted(text, maximumCharacters: parameterCharacters, maximumSentences: 1)
         if compact.isEmpty || repeatsName(compact, name) { return nil }
         return compact

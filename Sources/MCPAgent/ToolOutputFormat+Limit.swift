@@ -1,4 +1,4 @@
-internal import MCPCore
+package import MCPCore
 
 extension ToolOutputFormat {
     /// The characters a frame and an error hint take around a body, about.
@@ -6,7 +6,7 @@ extension ToolOutputFormat {
 
     /// This format with its body cut to fit `characters` of room, frame included (never
     /// below 200 characters of body), or unchanged when there is no such limit or it is wider.
-    func limited(to characters: Int?) -> ToolOutputFormat {
+    package func limited(to characters: Int?) -> ToolOutputFormat {
         guard let characters else { return self }
         let body = max(200, characters - Self.frameAllowance)
         guard body < maximumCharacters else { return self }
@@ -16,7 +16,7 @@ extension ToolOutputFormat {
     }
 
     /// Whether the body the model would read of `result` is longer than this format keeps.
-    func wouldCut(_ result: CallToolResult) -> Bool {
+    package func wouldCut(_ result: CallToolResult) -> Bool {
         var characters = result.content.reduce(0) { $0 + ($1.text?.count ?? 0) + 1 }
         if characters <= result.content.count, let structured = result.structuredContent {
             characters = structured.description.count

@@ -2,7 +2,7 @@
 /// property name, enum or const value, default or example that reads as orders to the model
 /// or hides invisible characters (text the bridge cannot withhold without changing the tool).
 ///
-/// ``BridgedToolset`` and ``MCPSessionProvider`` leave such a tool out and say why.
+/// `BridgedToolset` and `MCPSessionProvider` leave such a tool out and say why.
 public struct UntrustedDefinitionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The tool's name on the server.
     public var tool: String

@@ -2,7 +2,7 @@
 ///
 /// Text in an event has secrets redacted. A struct with an open ``Kind``, so new kinds of
 /// event can be added without breaking a `switch`.
-public struct DefenceEvent: Sendable, CustomStringConvertible {
+public struct DefenceEvent: Hashable, Sendable, CustomStringConvertible {
     /// What happened.
     public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String

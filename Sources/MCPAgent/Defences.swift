@@ -1,12 +1,15 @@
-/// The bridge's defences against prompt attacks and leaks, and what the app tells them.
+/// The defences against prompt attacks and leaks, and what the app tells them.
 ///
-/// All are on by default; see <doc:SecurityModel> for what each covers and what it does not.
+/// All are on by default; see the security model in MCPFoundationModels' documentation for
+/// what each covers and what it does not. A tool call goes through ``interceptors``, whose
+/// default chain is the defences in their order (see ``ToolCallChain``); what they did is
+/// reported as ``AgentEvent/defence(_:)`` on the conversation's one event stream.
 ///
 /// ```swift
 /// var defences = Defences(trust: ToolTrust(origin: .inProcess), secrets: SecretRedactor(secrets: [.init(token, label: "account token")]))
 /// defences.trust.mark(.privateData, tool: "notes_read")
-/// defences.onEvent = { event in log.notice("\(event)") }
 /// let provider = MCPSessionProvider(client: client, configuration: .init(defences: defences))
+/// for await event in provider.events { log.notice("\(event)") }
 /// ```
 public struct Defences: Sendable {
     /// What the app says about the server and its tools, over their annotations.
@@ -24,20 +27,24 @@ public struct Defences: Sendable {
     /// Which of the user's prompts carry private data (by default secrets and payment card
     /// numbers); the app's configured ``secrets`` count too.
     public var promptClassifier: PrivateDataClassifier
-    /// Receives what the defences did (declined calls, redactions, failures), for logs.
-    public var onEvent: (@Sendable (DefenceEvent) -> Void)?
+    /// The steps every tool call goes through, in order; by default the defences
+    /// (``ToolCallChain/standard``). Insert an interceptor of the app's own to see or change
+    /// calls (see ``ToolCallInterceptor``).
+    public var interceptors: ToolCallChain
+    /// A receiver of defence events besides the event stream, from before there was one.
+    var legacyReceiver: (@Sendable (DefenceEvent) -> Void)?
 
     public init(
         trust: ToolTrust = ToolTrust(), secrets: SecretRedactor = SecretRedactor(), guardsDataFlow: Bool = true,
         cleansUntrustedText: Bool = true, promptClassifier: PrivateDataClassifier = .secretsAndPaymentCards,
-        onEvent: (@Sendable (DefenceEvent) -> Void)? = nil
+        interceptors: ToolCallChain = .standard
     ) {
         self.trust = trust
         self.secrets = secrets
         self.guardsDataFlow = guardsDataFlow
         self.cleansUntrustedText = cleansUntrustedText
         self.promptClassifier = promptClassifier
-        self.onEvent = onEvent
+        self.interceptors = interceptors
     }
 
     /// Every defence off (trust marks kept): only for measuring what the defences do.
@@ -47,16 +54,18 @@ public struct Defences: Sendable {
 
     /// What a prompt of the user's contains, for the data-flow guard: private data when the
     /// classifier or a configured secret finds it.
-    func marks(ofPrompt prompt: String) -> ToolTrust.DataMarks {
+    package func marks(ofPrompt prompt: String) -> ToolTrust.DataMarks {
         guard guardsDataFlow else { return [] }
         return promptClassifier.isPrivate(prompt) || secrets.redact(prompt).redactedAnything ? .privateData : []
     }
 
-    /// Sends `event` to ``onEvent`` with secrets redacted from its message.
-    func report(_ event: DefenceEvent) {
-        guard let onEvent else { return }
+    /// Sends `event`, with secrets redacted from its message, to `monitor` (the conversation's
+    /// event stream) as ``AgentEvent/defence(_:)``.
+    package func report(_ event: DefenceEvent, to monitor: ToolCallMonitor?) {
+        guard monitor != nil || legacyReceiver != nil else { return }
         var event = event
         event.message = secrets.redact(event.message).text
-        onEvent(event)
+        monitor?.report(.defence(event))
+        legacyReceiver?(event)
     }
 }
