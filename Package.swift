@@ -21,7 +21,7 @@ let package = Package(
         .library(name: "MCPHTTP", targets: ["MCPHTTP"]),
         .library(name: "ChatCompletions", targets: ["ChatCompletions"]),
         .executable(name: "ondevice-mcp", targets: ["ondevice-mcp"]),
-        .executable(name: "ondevice-mcp-http", targets: ["ondevice-mcp-http"]),
+        .executable(name: "ondevice-mcp-serve", targets: ["ondevice-mcp-serve"]),
     ],
     dependencies: [],
     targets: [
@@ -53,15 +53,19 @@ let package = Package(
         .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]),
         // The tools `ondevice-mcp serve` offers (clock, notes), as an app would write them. Not a product.
         .target(name: "OnDeviceMCPExamples", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        // Every command of ondevice-mcp: stdio, process and HTTP servers, the on-device model and
+        // model servers (ChatCompletions). Not a product.
         .target(
             name: "MCPCommandLine",
-            dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform", "OnDeviceMCPExamples"]
+            dependencies: [
+                "MCP", "MCPCore", "MCPHTTP", "MCPFoundationModels", "PortableFoundationModels", "ChatCompletions", "MCPPlatform",
+                "OnDeviceMCPExamples",
+            ]
         ),
-        .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine", "MCP"]),
-        // ondevice-mcp with the HTTP transport and the chat-completions model: ondevice-mcp hands
-        // remote commands (--url, url entries of --config) and model servers (--model-url,
-        // ONDEVICE_MCP_MODEL_URL) over to it, so that serve never loads Foundation.
-        .executableTarget(name: "ondevice-mcp-http", dependencies: ["MCPCommandLine", "MCP", "MCPHTTP", "ChatCompletions", "PortableFoundationModels"]),
+        .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine"]),
+        // `ondevice-mcp serve` alone, for where a server's idle memory matters: no HTTP client and
+        // no model client, so Foundation proper (and ICU) stay out of the process.
+        .executableTarget(name: "ondevice-mcp-serve", dependencies: ["MCP", "MCPPlatform", "OnDeviceMCPExamples"]),
         .executableTarget(
             name: "BridgeExample",
             dependencies: ["MCP", "MCPFoundationModels", "PortableFoundationModels"],

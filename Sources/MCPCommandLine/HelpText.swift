@@ -65,9 +65,7 @@ public enum HelpText {
           A hosted API's key: $\(CommandLineParser.modelAPIKeyVariable) (a bearer token, never sent
           over plain http:// to another machine, never passed to MCP servers).
           A server that cannot be reached, or has no such model, is an error (exit status 3).
-          ondevice-mcp runs these commands through ondevice-mcp-http, built beside it, as it
-          does remote servers. README.md, "A real model on Linux", starts a small local
-          model in two commands.
+          README.md, "A real model on Linux", starts a small local model in two commands.
         """
 
     /// The configuration file `--config` reads: shared by the overview and the help of the
@@ -104,8 +102,6 @@ public enum HelpText {
           --header 'NAME: VALUE'  Send this header with every request (repeatable), such as
                                 'Authorization: Bearer TOKEN'; no credentials go over plain
                                 http:// except to this machine
-          ondevice-mcp runs remote commands through ondevice-mcp-http, built beside it: it
-          keeps the HTTP transport (and Foundation) out of 'serve'.
         """
 
     /// The box a server command runs in, and the options that change it: shared by the help
