@@ -16,7 +16,7 @@ internal import OnDeviceMCPExamples
 ///
 /// `main.swift` is one line: `exit(await OnDeviceMCPCommand.main(CommandLine.arguments))`.
 /// Tests and embedders call ``run(_:standardOutput:standardError:)`` with their own outputs.
-public enum OnDeviceMCPCommand {
+package enum OnDeviceMCPCommand {
     /// Runs the command line of this process (program name first) on the standard streams.
     ///
     /// The model server's API key (`ONDEVICE_MCP_MODEL_API_KEY`) is taken out of this
@@ -24,7 +24,7 @@ public enum OnDeviceMCPCommand {
     /// (boxed or not) inherits it.
     ///
     /// - Returns: The exit status, for `exit`.
-    public static func main(_ commandLine: [String]) async -> Int32 {
+    package static func main(_ commandLine: [String]) async -> Int32 {
         let name = CommandLineParser.modelAPIKeyVariable
         let apiKey = ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
         POSIX.unsetEnvironment(name)
@@ -41,7 +41,7 @@ public enum OnDeviceMCPCommand {
     /// when `--model-url` and `--model` are absent.
     ///
     /// - Returns: The exit status; see ``ExitCode`` for the rule.
-    public static func run(_ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput) async -> ExitCode {
+    package static func run(_ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput) async -> ExitCode {
         let environment = ProcessInfo.processInfo.environment
         let apiKey = environment[CommandLineParser.modelAPIKeyVariable].flatMap { $0.isEmpty ? nil : $0 }
         return await run(

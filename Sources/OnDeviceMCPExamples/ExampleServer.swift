@@ -3,11 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import MCP
+package import MCP
 
 /// The example server `ondevice-mcp serve` and `ondevice-mcp-serve` run: the example tools
 /// (``ExampleTools``) on an `MCPServer` named `ondevice-mcp`.
-public enum ExampleServer {
+package enum ExampleServer {
     /// Makes the server, its notes in `dataDirectory` (`nil`: ``ExampleTools/defaultDataDirectory()``),
     /// with the file tools when `roots` are given.
     ///
@@ -16,7 +16,7 @@ public enum ExampleServer {
     ///     the tool failed; the whole error is for whoever runs the server).
     ///   - warnings: Told, in a sentence, when a corrupt notes file was moved aside.
     /// - Throws: What ``registerExampleTools(on:dataDirectory:roots:warnings:)`` throws.
-    public static func make(
+    package static func make(
         dataDirectory: String?, roots: [String] = [], onToolFailure: @escaping @Sendable (ToolFailure) -> Void,
         warnings: @escaping @Sendable (String) -> Void
     ) async throws -> MCPServer {
