@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "JSONCore", targets: ["JSONCore"]),
         .library(name: "MCPCore", targets: ["MCPCore"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
+        .library(name: "MCPSandbox", targets: ["MCPSandbox"]),
         .library(name: "MCP", targets: ["MCP"]),
         .library(name: "PortableFoundationModels", targets: ["PortableFoundationModels"]),
         .library(name: "MCPFoundationModels", targets: ["MCPFoundationModels"]),
@@ -40,7 +41,12 @@ let package = Package(
         // The process box's child between clone and execve, which must make only raw system
         // calls (see its header for why that is C).
         .target(name: "CMCPPlatform"),
-        .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform"]),
+        // The box a server process runs in (Sandbox, its launch plan, the Linux rules the child
+        // applies between clone and execve, the macOS profile) as a process launch hook, and
+        // RootConfinement. Below MCP: MCP's process transport boxes through its hook, and MCP
+        // re-exports it, so `import MCP` and `.process(…, sandbox:)` are all an app writes.
+        .target(name: "MCPSandbox", dependencies: ["MCPCore", "MCPPlatform"]),
+        .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform", "MCPSandbox"]),
         // MCP's Streamable HTTP client transport (and the 2024-11-05 HTTP+SSE fallback), over
         // URLSession: the one module that needs Foundation's networking.
         .target(name: "MCPHTTP", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
@@ -52,7 +58,7 @@ let package = Package(
         .target(name: "PortableFoundationModels"),
         .target(name: "MCPFoundationModels", dependencies: ["MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]),
         // The tools `ondevice-mcp serve` offers (clock, notes), as an app would write them. Not a product.
-        .target(name: "OnDeviceMCPExamples", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        .target(name: "OnDeviceMCPExamples", dependencies: ["MCP", "MCPCore", "MCPPlatform", "MCPSandbox"]),
         // Every command of ondevice-mcp: stdio, process and HTTP servers, the on-device model and
         // model servers (ChatCompletions). Not a product.
         .target(
@@ -89,6 +95,7 @@ let package = Package(
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSONCore"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        .testTarget(name: "MCPSandboxTests", dependencies: ["MCPSandbox", "MCPCore", "MCPPlatform"]),
         .testTarget(
             name: "MCPHTTPTests",
             dependencies: [

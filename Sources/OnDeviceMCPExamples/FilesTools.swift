@@ -1,5 +1,6 @@
 internal import MCP
 internal import MCPCore
+internal import MCPSandbox
 
 /// `files_list` and `files_read`: read-only access to the directories given with
 /// `ondevice-mcp serve --root DIR`, through ``MCP/RootConfinement``.

@@ -1,4 +1,5 @@
 public import MCPCore
+public import MCPSandbox
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -96,7 +97,7 @@ public final class ProcessTransport: Transport {
     /// Where the box has a mount namespace of its own, the server sees a file system of its
     /// own at this path (``Sandbox/dataDirectorySizeLimit``): what it writes there is not
     /// visible from this process.
-    public var sandboxDataDirectory: String? { boxed?.dataDirectory }
+    public var sandboxDataDirectory: String? { prepared?.sandboxDataDirectory }
 
     /// What the box of this server went without, in words (empty for an unboxed server, and
     /// for a box with every protection): a limit the system would not let this process apply
@@ -111,13 +112,15 @@ public final class ProcessTransport: Transport {
     private let child: ChildProcess
     private let standardErrorCapture: StandardErrorCapture?
     private let closeState = CloseState()
-    private let boxed: BoxedLaunch?
+    /// The launch a hook prepared (a box), cleaned up when the server has ended.
+    private let prepared: (any PreparedProcessLaunch)?
 
     private init(
         command: String, child: ChildProcess, connection: FileDescriptorTransport,
-        standardErrorCapture: StandardErrorCapture?, terminationGracePeriod: Duration, boxed: BoxedLaunch?, sandboxNotes: [String]
+        standardErrorCapture: StandardErrorCapture?, terminationGracePeriod: Duration, prepared: (any PreparedProcessLaunch)?,
+        sandboxNotes: [String]
     ) {
-        self.boxed = boxed
+        self.prepared = prepared
         self.sandboxNotes = sandboxNotes
         self.command = command
         self.child = child
@@ -160,6 +163,42 @@ public final class ProcessTransport: Transport {
         terminationGracePeriod: Duration = ProcessTransport.defaultTerminationGracePeriod,
         maximumFrameLength: Int = FileDescriptorTransport.defaultMaximumFrameLength
     ) throws -> ProcessTransport {
+        try launch(
+            executable, arguments: arguments, environment: environment, currentDirectory: currentDirectory, standardError: standardError,
+            hook: sandbox, terminationGracePeriod: terminationGracePeriod, maximumFrameLength: maximumFrameLength)
+    }
+
+    /// Starts a server process through a launch hook (``Sandbox`` is the one that boxes it)
+    /// and connects to its standard input and output.
+    ///
+    /// The parameters are those of
+    /// ``launch(_:arguments:environment:currentDirectory:standardError:sandbox:terminationGracePeriod:maximumFrameLength:)``,
+    /// with `launchHook` in place of `sandbox`: the hook prepares the launch before any pipe
+    /// is made, starts the server on the transport's pipes, and is cleaned up once the server
+    /// has ended.
+    ///
+    /// - Throws: ``TransportError/launchFailure(_:)``, naming the command, when the
+    ///   executable cannot be found, the working directory does not exist, or the hook
+    ///   refuses or fails (its ``ProcessLaunchError``'s message).
+    public static func launch(
+        _ executable: String,
+        arguments: [String] = [],
+        environment: [String: String]? = nil,
+        currentDirectory: String? = nil,
+        standardError: StandardErrorHandling = .forward,
+        launchHook: any ProcessLaunchHook,
+        terminationGracePeriod: Duration = ProcessTransport.defaultTerminationGracePeriod,
+        maximumFrameLength: Int = FileDescriptorTransport.defaultMaximumFrameLength
+    ) throws -> ProcessTransport {
+        try launch(
+            executable, arguments: arguments, environment: environment, currentDirectory: currentDirectory, standardError: standardError,
+            hook: launchHook, terminationGracePeriod: terminationGracePeriod, maximumFrameLength: maximumFrameLength)
+    }
+
+    private static func launch(
+        _ executable: String, arguments: [String], environment: [String: String]?, currentDirectory: String?,
+        standardError: StandardErrorHandling, hook: (any ProcessLaunchHook)?, terminationGracePeriod: Duration, maximumFrameLength: Int
+    ) throws -> ProcessTransport {
         POSIX.ignoreBrokenPipeSignal()
         let baseEnvironment = environment ?? ProcessInfo.processInfo.environment
         let resolved = try resolve(executable, searchPath: baseEnvironment["PATH"])
@@ -167,26 +206,31 @@ public final class ProcessTransport: Transport {
             throw TransportError.launchFailure(
                 "cannot launch '\(executable)': the working directory '\(currentDirectory)' does not exist")
         }
-        let boxed = try sandbox.map { sandbox in
-            try BoxedLaunch(
-                sandbox: sandbox, executable: executable, path: resolved, arguments: arguments,
-                baseEnvironment: baseEnvironment, currentDirectory: currentDirectory)
+        let request = ProcessLaunchRequest(
+            executable: executable, path: resolved, arguments: arguments, environment: baseEnvironment, currentDirectory: currentDirectory)
+        let prepared: (any PreparedProcessLaunch)?
+        do {
+            prepared = try hook?.prepareLaunch(request)
+        } catch {
+            throw TransportError.launchFailure(error.message)
         }
         do {
             return try start(
                 executable, path: resolved, arguments: arguments, environment: baseEnvironment, currentDirectory: currentDirectory,
-                standardError: standardError, boxed: boxed, terminationGracePeriod: terminationGracePeriod,
+                standardError: standardError, prepared: prepared, terminationGracePeriod: terminationGracePeriod,
                 maximumFrameLength: maximumFrameLength)
         } catch {
-            boxed?.cleanUp()
+            prepared?.cleanUp()
             throw error
         }
     }
 
-    /// Starts the server at `path` (in its box, when `boxed`) and connects to it.
+    /// Starts the server at `path` (through its prepared launch, when there is one) and
+    /// connects to it.
     private static func start(
         _ executable: String, path: String, arguments: [String], environment: [String: String], currentDirectory: String?,
-        standardError: StandardErrorHandling, boxed: BoxedLaunch?, terminationGracePeriod: Duration, maximumFrameLength: Int
+        standardError: StandardErrorHandling, prepared: (any PreparedProcessLaunch)?, terminationGracePeriod: Duration,
+        maximumFrameLength: Int
     ) throws -> ProcessTransport {
 
         var opened: [Int32] = []
@@ -220,7 +264,7 @@ public final class ProcessTransport: Transport {
                 errorPipe = pipe
                 childError = .descriptor(pipe.write)
             }
-            if let boxed {
+            if let prepared {
                 var errorDescriptor: Int32?
                 var null: Int32?
                 switch childError {
@@ -235,9 +279,12 @@ public final class ProcessTransport: Transport {
                     errorDescriptor = null
                 }
                 defer { if let null { POSIX.close(null) } }
-                let started = try boxed.spawn(
-                    standardInput: input.read, standardOutput: output.write, standardError: errorDescriptor,
-                    currentDirectory: currentDirectory)
+                let started: StartedProcess
+                do {
+                    started = try prepared.spawn(standardInput: input.read, standardOutput: output.write, standardError: errorDescriptor)
+                } catch {
+                    throw TransportError.launchFailure(error.message)
+                }
                 (pid, leadsProcessGroup, notes) = (started.processIdentifier, started.leadsProcessGroup, started.notes)
             } else {
                 do {
@@ -307,7 +354,7 @@ public final class ProcessTransport: Transport {
         }
         return ProcessTransport(
             command: executable, child: child, connection: connection,
-            standardErrorCapture: capture, terminationGracePeriod: terminationGracePeriod, boxed: boxed, sandboxNotes: notes)
+            standardErrorCapture: capture, terminationGracePeriod: terminationGracePeriod, prepared: prepared, sandboxNotes: notes)
     }
 
     /// Finds the file to execute, the way a shell does.
@@ -390,7 +437,7 @@ public final class ProcessTransport: Transport {
             _ = await closeState.done.wait()
             return
         }
-        await Self.shutDown(child, connection: connection, gracePeriod: terminationGracePeriod, boxed: boxed)
+        await Self.shutDown(child, connection: connection, gracePeriod: terminationGracePeriod, prepared: prepared)
         closeState.done.fulfill(())
     }
 
@@ -399,8 +446,8 @@ public final class ProcessTransport: Transport {
     /// outlives its transport by more than two grace periods.
     deinit {
         guard closeState.begin(child) else { return }
-        let (child, connection, gracePeriod, boxed) = (child, connection, terminationGracePeriod, boxed)
-        Task { await Self.shutDown(child, connection: connection, gracePeriod: gracePeriod, boxed: boxed) }
+        let (child, connection, gracePeriod, prepared) = (child, connection, terminationGracePeriod, prepared)
+        Task { await Self.shutDown(child, connection: connection, gracePeriod: gracePeriod, prepared: prepared) }
     }
 
     /// MCP's stdio shutdown: close the child's input, wait, `SIGTERM`, wait, `SIGKILL`; then
@@ -410,9 +457,9 @@ public final class ProcessTransport: Transport {
     /// ignores `SIGTERM` unless it handles it, and when it ends, the kernel ends every process
     /// it started. Without the namespace, the signals go to its process group.
     private static func shutDown(
-        _ child: ChildProcess, connection: FileDescriptorTransport, gracePeriod: Duration, boxed: BoxedLaunch?
+        _ child: ChildProcess, connection: FileDescriptorTransport, gracePeriod: Duration, prepared: (any PreparedProcessLaunch)?
     ) async {
-        defer { boxed?.cleanUp() }
+        defer { prepared?.cleanUp() }
         connection.beginClose()
         if await child.waitForExit(within: gracePeriod) == nil {
             child.signal(POSIX.terminateSignal)
@@ -448,8 +495,8 @@ extension ProcessTransport: TransportEndReporting {
         let text = standardErrorCapture?.text ?? ""
         let tail = Self.lastLines(of: text)
         if !tail.isEmpty { description += "; its standard error ended with: \(tail)" }
-        if boxed != nil, let denial = SandboxDenial(standardError: text) {
-            description += "; \(denial)"
+        if let explanation = prepared?.explanation(ofStandardError: text) {
+            description += "; \(explanation)"
         }
         return description
     }

@@ -1,4 +1,3 @@
-import MCPCore
 internal import MCPPlatform
 
 /// Everything a box needs, worked out by the library from a ``Sandbox``: the program, its
@@ -118,7 +117,7 @@ struct SandboxLaunchPlan: Hashable, Sendable {
             for given in paths {
                 let full = absolute(given)
                 guard POSIX.exists(full) else {
-                    throw TransportError.launchFailure(
+                    throw ProcessLaunchError.cannotLaunch(
                         "cannot launch '\(executable)' in its box: the \(kind) path '\(given)' does not exist")
                 }
                 if kind == "readable" { readable.append(full) } else { writable.append(full) }
