@@ -513,137 +513,31 @@ extension ProcessTransport: TransportEndReporting {
 }
 
 /// Makes ``ProcessTransport/close()`` run its shutdown once.
-private final class CloseState: @unchecked Sendable {
-    // Safety: `started` is read and written with `lock` held.
-    private let lock = ConditionLock()
-    private var started = false
-    let done = OneShot<Void>()
+private final class CloseState: Sendable {
+    /// Whether the shutdown began, and whether the child had already exited then.
+    private struct State {
+        var started = false
+        var exitedBeforeShutdown = false
+    }
 
-    /// Whether the child had already exited when the shutdown began.
-    private var exitedBeforeShutdown = false
+    private let state = LockedValue(State())
+    let done = OneShot<Void>()
 
     /// Whether the child's exit with `status` came on its own: before this side began closing it.
     func exitPrecededClose(_ status: ProcessTransport.ExitStatus) -> Bool {
-        lock.withLock { !started || exitedBeforeShutdown }
+        state.withLock { !$0.started || $0.exitedBeforeShutdown }
     }
 
     /// `true` for the first caller only; `child` is looked at to tell later whether it exited
     /// on its own.
     func begin(_ child: ChildProcess) -> Bool {
         let exited = child.exit.current != nil
-        return lock.withLock {
-            defer { started = true }
-            if !started { exitedBeforeShutdown = exited }
-            return !started
+        return state.withLock { state in
+            defer { state.started = true }
+            if !state.started { state.exitedBeforeShutdown = exited }
+            return !state.started
         }
     }
-}
-
-// MARK: - The child process
-
-/// A spawned child: waited for by a dedicated thread from the start, signalled safely.
-///
-/// The thread waits with `waitid(WNOWAIT)`, which does not reap, then reaps with the lock
-/// held. ``signal(_:)`` takes the same lock and never signals a reaped child, so a signal can
-/// never reach an unrelated process that was given the same pid after the child was reaped.
-final class ChildProcess: @unchecked Sendable {
-    // Safety: `reaped` is read and written with `lock` held; `exit` is thread-safe.
-    let pid: Int32
-    /// Whether signals go to the child's process group (a boxed server without a PID
-    /// namespace of its own leads one).
-    let leadsProcessGroup: Bool
-    let exit = OneShot<ProcessTransport.ExitStatus>()
-    private let lock = ConditionLock()
-    private var reaped = false
-
-    /// Starts waiting for the child.
-    ///
-    /// - Throws: ``Errno`` when the waiting thread cannot be started.
-    init(pid: Int32, leadsProcessGroup: Bool = false) throws(Errno) {
-        self.pid = pid
-        self.leadsProcessGroup = leadsProcessGroup
-        try POSIX.startThread(named: "MCP child \(pid) waiter") { [self] in
-            _ = POSIX.waitUntilEnded(pid)
-            let result: POSIX.ChildExit = lock.withLock {
-                reaped = true
-                return POSIX.reap(pid)
-            }
-            let status: ProcessTransport.ExitStatus =
-                switch result {
-                case .exited(let code): .exited(code)
-                case .signaled(let signal): .signaled(signal)
-                case .unavailable: .unavailable
-                }
-            exit.fulfill(status)
-        }
-    }
-
-    /// Sends `signal` to the child (and its process group, when it leads one) unless it has
-    /// been reaped: until then its process id, and so its group's, cannot name another process.
-    func signal(_ signal: Int32) {
-        lock.withLock {
-            guard !reaped else { return }
-            POSIX.send(signal: signal, to: leadsProcessGroup ? -pid : pid)
-        }
-    }
-
-    /// The exit status, or `nil` if the child is still running after `duration`.
-    func waitForExit(within duration: Duration) async -> ProcessTransport.ExitStatus? {
-        await exit.wait(within: duration)
-    }
-}
-
-// MARK: - Standard error capture
-
-/// Reads a child's standard error on a dedicated thread, keeping the last bytes.
-
-final class StandardErrorCapture: @unchecked Sendable {
-    // Safety: `tail` is read and written with `lock` held; `ended` is thread-safe.
-    private let lock = ConditionLock()
-    private var tail: [UInt8] = []
-    private let limit: Int
-    /// Fulfilled at end of file (or a read error) on the child's standard error.
-    let ended = OneShot<Void>()
-
-    /// Starts reading `descriptor` (which the thread closes at its end), keeping the last
-    /// `limit` bytes and, with `forward`, writing everything read to that descriptor too
-    /// (this process's standard error).
-    ///
-    /// - Throws: ``Errno`` when the thread cannot be started; the descriptor is then left open.
-    init(reading descriptor: Int32, keepingLast limit: Int, forwardingTo forward: Int32?) throws(Errno) {
-        self.limit = limit
-        try POSIX.startThread(named: "MCP child stderr (fd \(descriptor))") { [self] in
-            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 1)
-            defer {
-                chunk.deallocate()
-                POSIX.close(descriptor)
-                ended.fulfill(())
-            }
-            var forwarding = forward
-            while let count = try? POSIX.read(descriptor, into: chunk), count > 0 {
-                let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
-                if let target = forwarding {
-                    // A failed forward (our standard error is closed) stops forwarding, not capturing.
-                    do throws(Errno) {
-                        try POSIX.writeAll(target, bytes)
-                    } catch {
-                        forwarding = nil
-                    }
-                }
-                lock.withLock {
-                    tail.append(contentsOf: bytes)
-                    if tail.count > 2 * limit { tail.removeFirst(tail.count - limit) }
-                }
-            }
-        }
-    }
-
-    /// The captured bytes as text.
-    var text: String {
-        let bytes = lock.withLock { tail.suffix(limit) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
 }
 
 #endif  // !os(watchOS) && !os(tvOS)
