@@ -12,7 +12,7 @@ internal import MCPPlatform
 /// - `notes_add`, `notes_search`, `notes_list`, `notes_delete`: a crash-safe notes store
 ///   (``NotesStore``) kept in one JSON file in a data directory.
 /// - `files_list`, `files_read` (only with roots): read-only, size-capped text access to
-///   the given directories, confined to them with ``MCP/RootConfinement``.
+///   the given directories, confined to them with ``MCPSandbox/RootConfinement``.
 package enum ExampleTools {
     /// The tools ``registerExampleTools(on:dataDirectory:warnings:)`` registers, in name order.
     package static let toolNames = ["clock_now", "notes_add", "notes_delete", "notes_list", "notes_search"]
@@ -54,7 +54,7 @@ package enum ExampleTools {
 ///     (the default writes `warning: …` to standard error).
 ///   - roots: Directories `files_list` and `files_read` may read (absolute paths); with
 ///     none (the default) those two tools are not registered.
-/// - Throws: ``NotesStoreError`` when the store cannot be opened; ``MCP/ConfinementError``
+/// - Throws: ``NotesStoreError`` when the store cannot be opened; ``MCPSandbox/ConfinementError``
 ///   when a root is not an absolute path; an error from ``MCP/MCPServer/register(_:)`` when
 ///   a tool cannot be registered.
 package func registerExampleTools(
