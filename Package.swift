@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "JSONCore", targets: ["JSONCore"]),
         .library(name: "MCPCore", targets: ["MCPCore"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
+        .library(name: "MCPSandbox", targets: ["MCPSandbox"]),
         .library(name: "MCP", targets: ["MCP"]),
         .library(name: "PortableFoundationModels", targets: ["PortableFoundationModels"]),
         .library(name: "MCPAgent", targets: ["MCPAgent"]),
@@ -22,7 +23,7 @@ let package = Package(
         .library(name: "MCPHTTP", targets: ["MCPHTTP"]),
         .library(name: "ChatCompletions", targets: ["ChatCompletions"]),
         .executable(name: "ondevice-mcp", targets: ["ondevice-mcp"]),
-        .executable(name: "ondevice-mcp-http", targets: ["ondevice-mcp-http"]),
+        .executable(name: "ondevice-mcp-serve", targets: ["ondevice-mcp-serve"]),
     ],
     dependencies: [],
     targets: [
@@ -41,7 +42,12 @@ let package = Package(
         // The process box's child between clone and execve, which must make only raw system
         // calls (see its header for why that is C).
         .target(name: "CMCPPlatform"),
-        .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform"]),
+        // The box a server process runs in (Sandbox, its launch plan, the Linux rules the child
+        // applies between clone and execve, the macOS profile) as a process launch hook, and
+        // RootConfinement. Below MCP: MCP's process transport boxes through its hook, and MCP
+        // re-exports it, so `import MCP` and `.process(…, sandbox:)` are all an app writes.
+        .target(name: "MCPSandbox", dependencies: ["MCPCore", "MCPPlatform"]),
+        .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform", "MCPSandbox"]),
         // MCP's Streamable HTTP client transport (and the 2024-11-05 HTTP+SSE fallback), over
         // URLSession: the one module that needs Foundation's networking.
         .target(name: "MCPHTTP", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
@@ -59,16 +65,20 @@ let package = Package(
             name: "MCPFoundationModels", dependencies: ["MCPAgent", "MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]
         ),
         // The tools `ondevice-mcp serve` offers (clock, notes), as an app would write them. Not a product.
-        .target(name: "OnDeviceMCPExamples", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        .target(name: "OnDeviceMCPExamples", dependencies: ["MCP", "MCPCore", "MCPPlatform", "MCPSandbox"]),
+        // Every command of ondevice-mcp: stdio, process and HTTP servers, the on-device model and
+        // model servers (ChatCompletions). Not a product.
         .target(
             name: "MCPCommandLine",
-            dependencies: ["MCP", "MCPCore", "MCPFoundationModels", "PortableFoundationModels", "MCPPlatform", "OnDeviceMCPExamples"]
+            dependencies: [
+                "MCP", "MCPCore", "MCPHTTP", "MCPFoundationModels", "PortableFoundationModels", "ChatCompletions", "MCPPlatform",
+                "OnDeviceMCPExamples",
+            ]
         ),
-        .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine", "MCP"]),
-        // ondevice-mcp with the HTTP transport and the chat-completions model: ondevice-mcp hands
-        // remote commands (--url, url entries of --config) and model servers (--model-url,
-        // ONDEVICE_MCP_MODEL_URL) over to it, so that serve never loads Foundation.
-        .executableTarget(name: "ondevice-mcp-http", dependencies: ["MCPCommandLine", "MCP", "MCPHTTP", "ChatCompletions", "PortableFoundationModels"]),
+        .executableTarget(name: "ondevice-mcp", dependencies: ["MCPCommandLine"]),
+        // `ondevice-mcp serve` alone, for where a server's idle memory matters: no HTTP client and
+        // no model client, so Foundation proper (and ICU) stay out of the process.
+        .executableTarget(name: "ondevice-mcp-serve", dependencies: ["MCP", "MCPPlatform", "OnDeviceMCPExamples"]),
         .executableTarget(
             name: "BridgeExample",
             dependencies: ["MCP", "MCPFoundationModels", "PortableFoundationModels"],
@@ -92,6 +102,7 @@ let package = Package(
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSONCore"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        .testTarget(name: "MCPSandboxTests", dependencies: ["MCPSandbox", "MCPCore", "MCPPlatform"]),
         .testTarget(
             name: "MCPHTTPTests",
             dependencies: [

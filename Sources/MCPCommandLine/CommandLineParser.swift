@@ -17,19 +17,19 @@ import MCP
 /// `chat` and the main job take their model from `--model-url URL [--model NAME]`; without
 /// the option, from the environment variable ``modelURLVariable`` (and ``modelNameVariable``
 /// for the name), when the caller passes the environment.
-public enum CommandLineParser {
+package enum CommandLineParser {
     /// The default request timeout: 60 seconds.
-    public static let defaultTimeoutSeconds: Double = 60
+    package static let defaultTimeoutSeconds: Double = 60
     /// The longest timeout accepted: one day.
-    public static let maximumTimeoutSeconds: Double = 86_400
+    package static let maximumTimeoutSeconds: Double = 86_400
     /// `ONDEVICE_MCP_MODEL_URL`: the model server's URL when `--model-url` is not given.
-    public static let modelURLVariable = "ONDEVICE_MCP_MODEL_URL"
+    package static let modelURLVariable = "ONDEVICE_MCP_MODEL_URL"
     /// `ONDEVICE_MCP_MODEL`: the model's name when `--model` is not given.
-    public static let modelNameVariable = "ONDEVICE_MCP_MODEL"
+    package static let modelNameVariable = "ONDEVICE_MCP_MODEL"
     /// `ONDEVICE_MCP_MODEL_API_KEY`: the bearer token for the model server (hosted APIs). Read
     /// from the environment only, never from an option: a command line is visible to every
     /// process of the machine. Never sent over plain `http://` except to this machine.
-    public static let modelAPIKeyVariable = "ONDEVICE_MCP_MODEL_API_KEY"
+    package static let modelAPIKeyVariable = "ONDEVICE_MCP_MODEL_API_KEY"
 
     /// Parses the arguments that follow the program name.
     ///
@@ -39,7 +39,7 @@ public enum CommandLineParser {
     ///     (an empty value counts as unset); by default nothing is.
     /// - Throws: ``UsageError`` for an unknown command or option, a missing or malformed
     ///   value, or `JSON-ARGUMENTS` that is not a JSON object.
-    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> ParsedCommand {
+    package static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> ParsedCommand {
         guard let first = arguments.first else {
             return .start(ChatOptions(model: try Scan.model(flagURL: nil, flagName: nil, environment: environment, command: nil)))
         }

@@ -2,7 +2,7 @@ internal import MCPPlatform
 /// Where a command writes text: standard output, standard error, or a buffer in a test.
 ///
 /// Conformers must accept writes from any task; each `write` appears whole.
-public protocol CommandOutput: Sendable {
+package protocol CommandOutput: Sendable {
     /// Writes `text` as it is (add the newline yourself).
     func write(_ text: String)
 
@@ -12,11 +12,11 @@ public protocol CommandOutput: Sendable {
 }
 
 extension CommandOutput {
-    public var isInteractive: Bool { false }
+    package var isInteractive: Bool { false }
 }
 
 /// One of this process's standard streams.
-public struct StandardStream: CommandOutput {
+package struct StandardStream: CommandOutput {
     private let descriptor: Int32
 
     private init(descriptor: Int32) {
@@ -24,42 +24,42 @@ public struct StandardStream: CommandOutput {
     }
 
     /// The process's standard output (descriptor 1).
-    public static var output: StandardStream { StandardStream(descriptor: 1) }
+    package static var output: StandardStream { StandardStream(descriptor: 1) }
     /// The process's standard error (descriptor 2).
-    public static var error: StandardStream { StandardStream(descriptor: 2) }
+    package static var error: StandardStream { StandardStream(descriptor: 2) }
 
     /// Whether the stream is a terminal.
-    public var isInteractive: Bool { POSIX.isTerminal(descriptor) }
+    package var isInteractive: Bool { POSIX.isTerminal(descriptor) }
 
     /// Writes `text` as UTF-8; a closed stream (for example a pipe whose reader left) is ignored.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         try? POSIX.writeAll(descriptor, Array(text.utf8))
     }
 }
 
 /// A buffer that collects what a command writes, for tests and for embedding the CLI.
-public final class CapturedOutput: CommandOutput, @unchecked Sendable {
+package final class CapturedOutput: CommandOutput, @unchecked Sendable {
     // Safety: `buffer` is only read and written with `lock` held.
     private let lock = Lock()
     private var buffer = ""
 
     /// Whether it stands for a terminal (a test of what people see there).
-    public let isInteractive: Bool
+    package let isInteractive: Bool
 
     /// Creates an empty buffer, standing for a terminal when `isInteractive`.
-    public init(isInteractive: Bool = false) {
+    package init(isInteractive: Bool = false) {
         self.isInteractive = isInteractive
     }
 
     /// Appends `text` to the buffer.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         lock.lock()
         buffer += text
         lock.unlock()
     }
 
     /// Everything written so far.
-    public var text: String {
+    package var text: String {
         lock.lock()
         defer { lock.unlock() }
         return buffer

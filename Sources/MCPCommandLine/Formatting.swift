@@ -1,7 +1,7 @@
-public import MCPCore
+package import MCPCore
 
 /// How `ondevice-mcp` shows tools and results to people.
-public enum Formatting {
+package enum Formatting {
     /// Pretty JSON text (2-space indent); a value with a non-finite number falls back to compact text.
     /// `value` as compact JSON on one line.
     static func compactJSON(_ value: JSONValue) -> String {
@@ -22,19 +22,19 @@ public enum Formatting {
         return "\((milliseconds / 100).rounded() / 10) s"
     }
 
-    public static func prettyJSON(_ value: JSONValue) -> String {
+    package static func prettyJSON(_ value: JSONValue) -> String {
         (try? JSONWriter(prettyPrints: true).string(from: value)) ?? value.description
     }
 
     /// One block per tool, separated by blank lines: the name (and title, and hints), the
     /// description, and a one-line summary of the arguments.
-    public static func describe(_ tools: [ToolDefinition]) -> String {
+    package static func describe(_ tools: [ToolDefinition]) -> String {
         guard !tools.isEmpty else { return "(the server offers no tools)\n" }
         return tools.map(describe).joined(separator: "\n")
     }
 
     /// One tool's block, ending with a newline.
-    public static func describe(_ tool: ToolDefinition) -> String {
+    package static func describe(_ tool: ToolDefinition) -> String {
         var heading = tool.name
         if let title = tool.title ?? tool.annotations?.title, title != tool.name { heading += " — \(title)" }
         if let annotations = tool.annotations {
@@ -55,7 +55,7 @@ public enum Formatting {
     }
 
     /// `query: string (required), limit: integer`; `none` for a schema without properties.
-    public static func argumentSummary(_ schema: JSONValue) -> String {
+    package static func argumentSummary(_ schema: JSONValue) -> String {
         guard case .object(let properties)? = schema["properties"], !properties.isEmpty else {
             return schema["additionalProperties"] == false || schema["properties"] != nil ? "none" : "any"
         }
@@ -93,7 +93,7 @@ public enum Formatting {
     /// A call result for people: text blocks as text; `structuredContent` as pretty JSON
     /// when there is no text; other blocks in a bracketed line each. Ends with a newline
     /// unless empty.
-    public static func describe(_ result: CallToolResult) -> String {
+    package static func describe(_ result: CallToolResult) -> String {
         var lines: [String] = []
         let hasText = result.content.contains { $0.text != nil }
         if !hasText, let structured = result.structuredContent {

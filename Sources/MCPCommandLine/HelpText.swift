@@ -1,9 +1,9 @@
 internal import OnDeviceMCPExamples
 
 /// The help and usage texts of `ondevice-mcp`.
-public enum HelpText {
+package enum HelpText {
     /// The overview printed by `ondevice-mcp --help`.
-    public static let overview = """
+    package static let overview = """
         OVERVIEW: Serve, list and call MCP tools, and bridge them to the on-device language model.
 
         USAGE: ondevice-mcp [<command> [options]]
@@ -52,7 +52,7 @@ public enum HelpText {
         """
 
     /// The options that choose a model server: shared by the overview and the help of chat.
-    public static let modelOptions = """
+    package static let modelOptions = """
         MODEL (for chat and the program without a command; where Apple's FoundationModels is
         missing, as on Linux):
           --model-url URL       Chat with a model on an OpenAI-compatible chat-completions
@@ -65,14 +65,12 @@ public enum HelpText {
           A hosted API's key: $\(CommandLineParser.modelAPIKeyVariable) (a bearer token, never sent
           over plain http:// to another machine, never passed to MCP servers).
           A server that cannot be reached, or has no such model, is an error (exit status 3).
-          ondevice-mcp runs these commands through ondevice-mcp-http, built beside it, as it
-          does remote servers. README.md, "A real model on Linux", starts a small local
-          model in two commands.
+          README.md, "A real model on Linux", starts a small local model in two commands.
         """
 
     /// The configuration file `--config` reads: shared by the overview and the help of the
     /// commands that take it.
-    public static let configFile = """
+    package static let configFile = """
         CONFIG FILE (--config FILE):
           The mcpServers file MCP clients use (Claude Desktop, Cursor, VS Code's mcp.json with
           its comments and "servers" key):
@@ -97,20 +95,18 @@ public enum HelpText {
         """
 
     /// The options that name a remote server: shared by the help of tools, call and chat.
-    public static let remoteOptions = """
+    package static let remoteOptions = """
         REMOTE SERVER (in place of '-- CMD'):
           --url URL             A server reached over MCP's Streamable HTTP (http:// or https://;
                                 the 2024-11-05 HTTP+SSE transport is found by itself)
           --header 'NAME: VALUE'  Send this header with every request (repeatable), such as
                                 'Authorization: Bearer TOKEN'; no credentials go over plain
                                 http:// except to this machine
-          ondevice-mcp runs remote commands through ondevice-mcp-http, built beside it: it
-          keeps the HTTP transport (and Foundation) out of 'serve'.
         """
 
     /// The box a server command runs in, and the options that change it: shared by the help
     /// of every command that launches a server.
-    public static let boxOptions = """
+    package static let boxOptions = """
         BOX OPTIONS (for '-- CMD', and every server of --config FILE):
           A server command runs in a box by default. On Linux: Landlock lets it read only the
           system directories, its own installation and --allow-read paths, write only a
@@ -134,7 +130,7 @@ public enum HelpText {
         """
 
     /// The exit-status rule, shared by every help text.
-    public static let exitStatus = """
+    package static let exitStatus = """
         EXIT STATUS:
           0  success
           1  the tool ran and reported an error (isError: true); its text is printed
@@ -151,7 +147,7 @@ public enum HelpText {
         """
 
     /// The help of one command.
-    public static func help(for command: CommandName) -> String {
+    package static func help(for command: CommandName) -> String {
         switch command {
         case .serve: serve
         case .tools: tools
@@ -162,7 +158,7 @@ public enum HelpText {
     }
 
     /// The usage lines of a command, or of the program (`nil`), shown after a usage error.
-    public static func usage(for command: CommandName?) -> String {
+    package static func usage(for command: CommandName?) -> String {
         switch command {
         case nil:
             "USAGE: ondevice-mcp [<command> [options]] | ondevice-mcp [--config FILE [BOX OPTIONS]] [--model-url URL [--model NAME]] [--allow-writes] [--show-tool-calls | --hide-tool-calls] [--json]    (commands: serve, tools, call, schema, chat; see 'ondevice-mcp --help')"

@@ -95,12 +95,14 @@ extension Runner {
     // MARK: chat
 
     func chat(_ options: ChatOptions) async -> ExitCode {
-        // A configuration that cannot be used is a usage error, whatever the model.
+        // A configuration that cannot be used is a usage error, whatever the model: read once,
+        // here, before the model.
+        var configuration: ServerConfiguration?
         if case .configuration(let file, _) = options.server {
             do {
-                _ = try ServerConfiguration(contentsOfFile: file)
+                configuration = try readConfiguration(file, command: .chat)
             } catch {
-                return usageError(error.message, command: .chat)
+                return error.code
             }
         }
         guard #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) else {
@@ -118,7 +120,7 @@ extension Runner {
         }
         let servers: [ConnectedServer]
         do {
-            servers = try await connectServers(options.server, timeout: options.timeoutSeconds, command: .chat)
+            servers = try await connectServers(options.server, configuration: configuration, timeout: options.timeoutSeconds, command: .chat)
         } catch {
             return error.code
         }
@@ -281,40 +283,26 @@ extension Runner {
 
     // MARK: The model
 
-    /// The injected model, else `SystemLanguageModel.default`.
-    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    var languageModel: SystemLanguageModel {
-        (model as? SystemLanguageModel) ?? .default
-    }
-
-    /// The chosen model: ``languageModel``, or the model server's through ``modelConnector``.
+    /// The chosen model: the system model, or the model server's through ``models``.
     /// A failure is reported in one line and thrown as ``Abort`` (status 3).
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     func connectModel(_ choice: ModelChoice) async throws(Abort) -> ChatModel {
         switch choice {
         case .onDevice:
-            return ChatModel(system: languageModel)
+            return ChatModel(system: models.systemModel)
         case .server(let url, let name):
-            guard let modelConnector else {
-                // ondevice-mcp-http where Apple's FoundationModels exists: no model client.
+            guard models.reachesModelServers else {
+                // Where Apple's FoundationModels exists: no model client.
                 throw Abort(
                     code: fail(
                         "this build has no model client: --model-url (\(CommandLineParser.modelURLVariable)) is for platforms without "
                             + "Apple's FoundationModels; here chat uses the on-device model"))
             }
-            let connected: any Sendable
             do {
-                connected = try await modelConnector(url, name)
+                return try await models.connect(to: url, model: name)
             } catch {
                 throw Abort(code: fail(Self.oneLine("cannot chat with the model at \(url): \(error)")))
             }
-            if #available(iOS 27.0, macOS 27.0, visionOS 27.0, *), let model = connected as? ConnectedModel {
-                return ChatModel(connected: model)
-            }
-            guard let model = connected as? SystemLanguageModel else {
-                throw Abort(code: fail("the model connector returned \(type(of: connected)), not a ConnectedModel or SystemLanguageModel"))
-            }
-            return ChatModel(system: model)
         }
     }
 

@@ -9,75 +9,54 @@ import FoundationEssentials
 import Foundation
 #endif
 import MCP
+internal import MCPPlatform
 internal import OnDeviceMCPExamples
 
 /// The `ondevice-mcp` command: parses arguments, runs the command, returns the exit status.
 ///
 /// `main.swift` is one line: `exit(await OnDeviceMCPCommand.main(CommandLine.arguments))`.
 /// Tests and embedders call ``run(_:standardOutput:standardError:)`` with their own outputs.
-public enum OnDeviceMCPCommand {
+package enum OnDeviceMCPCommand {
     /// Runs the command line of this process (program name first) on the standard streams.
     ///
-    /// - Returns: The exit status, for `exit`.
-    public static func main(_ commandLine: [String]) async -> Int32 {
-        await run(Array(commandLine.dropFirst()), standardOutput: StandardStream.output, standardError: StandardStream.error).rawValue
-    }
-
-    /// The entry point of `ondevice-mcp-http`: the same commands, with `remote` connecting
-    /// to remote servers (`--url`, `url` entries of `--config`) and `model` to model servers
-    /// (`--model-url`, `ONDEVICE_MCP_MODEL_URL`).
+    /// The model server's API key (`ONDEVICE_MCP_MODEL_API_KEY`) is taken out of this
+    /// process's environment before anything starts, so that no MCP server started from here
+    /// (boxed or not) inherits it.
     ///
-    /// `ondevice-mcp` itself has no HTTP client, so that `serve` never loads Foundation: it
-    /// hands a command with a remote server or a model server over to `ondevice-mcp-http`
-    /// beside it (see ``RemoteConnector`` and ``ModelConnector``). Without `model` (where
-    /// Apple's FoundationModels exists), a model server is refused with a message.
-    public static func main(_ commandLine: [String], remote: @escaping RemoteConnector, model: ModelConnector? = nil) async -> Int32 {
-        await run(
+    /// - Returns: The exit status, for `exit`.
+    package static func main(_ commandLine: [String]) async -> Int32 {
+        let name = CommandLineParser.modelAPIKeyVariable
+        let apiKey = ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+        POSIX.unsetEnvironment(name)
+        return await run(
             Array(commandLine.dropFirst()), standardOutput: StandardStream.output, standardError: StandardStream.error,
-            builtInServer: nil, remote: remote, modelConnector: model, environment: ProcessInfo.processInfo.environment
+            builtInServer: nil, models: StandardModelSource(apiKey: apiKey), environment: ProcessInfo.processInfo.environment
         ).rawValue
     }
 
     /// Runs a command line (without the program name), writing to the given outputs.
     ///
-    /// As the program does, `chat` and the main job read `ONDEVICE_MCP_MODEL_URL` and
-    /// `ONDEVICE_MCP_MODEL` from this process's environment when `--model-url` and `--model`
-    /// are absent.
+    /// As the program does, `chat` and the main job read `ONDEVICE_MCP_MODEL_URL`,
+    /// `ONDEVICE_MCP_MODEL` and `ONDEVICE_MCP_MODEL_API_KEY` from this process's environment
+    /// when `--model-url` and `--model` are absent.
     ///
     /// - Returns: The exit status; see ``ExitCode`` for the rule.
-    public static func run(_ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput) async -> ExitCode {
-        await run(
+    package static func run(_ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput) async -> ExitCode {
+        let environment = ProcessInfo.processInfo.environment
+        let apiKey = environment[CommandLineParser.modelAPIKeyVariable].flatMap { $0.isEmpty ? nil : $0 }
+        return await run(
             arguments, standardOutput: standardOutput, standardError: standardError, builtInServer: nil,
-            environment: ProcessInfo.processInfo.environment)
+            models: StandardModelSource(apiKey: apiKey), environment: environment)
     }
 
-    /// Runs a command line with test doubles: another server in the built-in server's
-    /// place, another standard input, and a language model in place of
-    /// `SystemLanguageModel.default`.
-    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    static func run(
-        _ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput,
-        builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)? = nil,
-        standardInput: CommandInput = .standard, model: SystemLanguageModel, remote: RemoteConnector? = nil
-    ) async -> ExitCode {
-        await run(
-            arguments, standardOutput: standardOutput, standardError: standardError, builtInServer: builtInServer,
-            standardInput: standardInput, anyModel: model, remote: remote)
-    }
-
-    /// Runs a command line with test doubles (for tests): another server in the built-in
-    /// server's place, another standard input, a language model, connectors, and the
-    /// environment the model options fall back on.
-    ///
-    /// `anyModel` is a `SystemLanguageModel` (kept as `any Sendable` so this function needs
-    /// no availability); `nil` uses `SystemLanguageModel.default`. A process with neither
-    /// `remote` nor `modelConnector` is `ondevice-mcp`: it hands a command that needs one over
-    /// to `ondevice-mcp-http`.
+    /// Runs a command line with test doubles: another server in the built-in server's place,
+    /// another standard input, other models (a scripted system model, a model server's),
+    /// another remote connection, and the environment the model options fall back on.
     static func run(
         _ arguments: [String], standardOutput: any CommandOutput, standardError: any CommandOutput,
         builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)?,
-        standardInput: CommandInput = .standard, anyModel: (any Sendable)? = nil, remote: RemoteConnector? = nil,
-        modelConnector: ModelConnector? = nil, environment: [String: String] = [:]
+        standardInput: CommandInput = .standard, models: any ModelSource = StandardModelSource(apiKey: nil),
+        remote: @escaping RemoteConnector = RemoteConnection.http, environment: [String: String] = [:]
     ) async -> ExitCode {
         let command: ParsedCommand
         do {
@@ -86,15 +65,9 @@ public enum OnDeviceMCPCommand {
             standardError.write("\(error)\n\(HelpText.usage(for: error.command))\n")
             return .usageError
         }
-        if let needs = command.handOverReason(remote: remote, model: modelConnector) {
-            // Before anything starts: ondevice-mcp-http runs the whole command (or this says why not).
-            standardError.write("error: \(RemoteHandOver.handOver(needs))\n")
-            return .failure
-        }
-        var runner = Runner(
-            output: standardOutput, errors: standardError, builtInServer: builtInServer, input: standardInput, model: anyModel)
-        runner.remote = remote
-        runner.modelConnector = modelConnector
+        let runner = Runner(
+            output: standardOutput, errors: standardError, builtInServer: builtInServer, input: standardInput, models: models,
+            remote: remote)
         let status = await runner.run(command)
         // Servers of a configuration file that failed while the others were used.
         if status == .success, let summary = runner.serverFailures.summary {
@@ -144,14 +117,10 @@ struct Runner {
     let builtInServer: (@Sendable (_ dataDirectory: String?) async throws -> MCPServer)?
     /// Where `schema` and `chat` read.
     var input: CommandInput = .standard
-    /// The language model (a `SystemLanguageModel`) in place of the default one, when set.
-    var model: (any Sendable)?
-    /// Connects to remote servers; `nil` in `ondevice-mcp`, which hands remote commands over
-    /// to `ondevice-mcp-http`.
-    var remote: RemoteConnector?
-    /// Connects to model servers; `nil` in `ondevice-mcp`, which hands commands with a model
-    /// server over to `ondevice-mcp-http`, and where Apple's FoundationModels exists.
-    var modelConnector: ModelConnector?
+    /// Where `chat` and the main job get their model.
+    var models: any ModelSource = StandardModelSource(apiKey: nil)
+    /// Connects to remote servers (`--url`, `url` entries of `--config`).
+    var remote: RemoteConnector = RemoteConnection.http
     /// Servers of a configuration file that failed while the command used the others.
     let serverFailures = ServerFailures()
 
@@ -181,17 +150,10 @@ struct Runner {
 
     func makeExampleServer(dataDirectory: String?, roots: [String] = []) async throws -> MCPServer {
         if let builtInServer { return try await builtInServer(dataDirectory) }
-        let directory = try dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? ExampleTools.defaultDataDirectory()
         let errors = errors
-        let server = MCPServer(
-            name: "ondevice-mcp", version: OnDeviceMCPVersion.string, title: "OnDeviceMCP example tools",
-            instructions: roots.isEmpty
-                ? "Tools for the current time and the user's notes."
-                : "Tools for the current time, the user's notes, and reading files under the allowed roots.",
-            // The caller reads only that the tool failed; the whole error is for whoever runs us.
-            onToolFailure: { errors.write("error: \($0)\n") })
-        try await registerExampleTools(on: server, dataDirectory: directory, roots: roots) { errors.write("warning: \($0)\n") }
-        return server
+        return try await ExampleServer.make(
+            dataDirectory: dataDirectory, roots: roots, onToolFailure: { errors.write("error: \($0)\n") },
+            warnings: { errors.write("warning: \($0)\n") })
     }
 
     // MARK: Connecting
@@ -256,10 +218,8 @@ struct Runner {
             throw Abort(code: fail("this command talks to one server; '\(file)' names several"))
         case .remote(let text, let headers):
             do {
-                let client = try await connectRemote(text, headers: headers, configuration: configuration)
+                let client = try await remote(text, headers, configuration)
                 return ConnectedServer(label: client.serverInfo.name, client: client)
-            } catch let error as Abort {
-                throw error
             } catch {
                 throw Abort(code: failure(error, during: "connecting to \(text)", timeout: timeout))
             }

@@ -1,8 +1,8 @@
-public import MCPCore
-public import MCP
+package import MCPCore
+package import MCP
 
 /// A command of `ondevice-mcp` that takes options.
-public enum CommandName: String, CaseIterable, Hashable, Sendable {
+package enum CommandName: String, CaseIterable, Hashable, Sendable {
     /// `ondevice-mcp serve`.
     case serve
     /// `ondevice-mcp tools`.
@@ -18,7 +18,7 @@ public enum CommandName: String, CaseIterable, Hashable, Sendable {
 /// Which servers a command talks to.
 ///
 /// New ways to name servers may be added; a `switch` over this type should have a `default`.
-public enum ServerChoice: Hashable, Sendable {
+package enum ServerChoice: Hashable, Sendable {
     /// The built-in example server, in this process, storing notes under `dataDirectory`
     /// (`nil`: the default data directory).
     case builtIn(dataDirectory: String?)
@@ -37,7 +37,7 @@ public enum ServerChoice: Hashable, Sendable {
 /// Which language model `chat` and the main job talk to.
 ///
 /// New kinds of model may be added; a `switch` over this type should have a `default`.
-public enum ModelChoice: Hashable, Sendable {
+package enum ModelChoice: Hashable, Sendable {
     /// `SystemLanguageModel.default`: Apple's on-device model (on Linux the portable module's,
     /// which has no model).
     case onDevice
@@ -49,21 +49,21 @@ public enum ModelChoice: Hashable, Sendable {
 }
 
 /// The options of `ondevice-mcp tools`.
-public struct ToolsOptions: Hashable, Sendable {
+package struct ToolsOptions: Hashable, Sendable {
     /// The server whose tools are listed.
-    public var server: ServerChoice
+    package var server: ServerChoice
     /// Print the `tools` array as pretty JSON instead of text.
-    public var json: Bool
+    package var json: Bool
     /// How long each request may take, in seconds.
-    public var timeoutSeconds: Double
+    package var timeoutSeconds: Double
     /// Also show each tool's generation schema, its diagnostics and the context budget.
-    public var schemas: Bool
+    package var schemas: Bool
     /// Show the tools a chat turn with this prompt would get, and why the others would not
     /// (`--for-prompt TEXT`); `nil` lists the tools.
-    public var forPrompt: String?
+    package var forPrompt: String?
 
     /// Creates options; the defaults are those of the command line.
-    public init(
+    package init(
         server: ServerChoice = .builtIn(dataDirectory: nil), json: Bool = false,
         timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds, schemas: Bool = false, forPrompt: String? = nil
     ) {
@@ -76,19 +76,19 @@ public struct ToolsOptions: Hashable, Sendable {
 }
 
 /// The options of `ondevice-mcp schema`.
-public struct SchemaOptions: Hashable, Sendable {
+package struct SchemaOptions: Hashable, Sendable {
     /// The file to read; `nil` reads standard input (`-` on the command line).
-    public var file: String?
+    package var file: String?
     /// The tool name the generated types are named after (`<name>_arguments`), for a bare schema.
-    public var name: String
+    package var name: String
     /// Print one JSON value instead of text.
-    public var json: Bool
+    package var json: Bool
 
     /// The name used for a bare schema when `--name` is not given.
-    public static let defaultName = "tool"
+    package static let defaultName = "tool"
 
     /// Creates options; the defaults are those of the command line.
-    public init(file: String? = nil, name: String = SchemaOptions.defaultName, json: Bool = false) {
+    package init(file: String? = nil, name: String = SchemaOptions.defaultName, json: Bool = false) {
         self.file = file
         self.name = name
         self.json = json
@@ -96,7 +96,7 @@ public struct SchemaOptions: Hashable, Sendable {
 }
 
 /// Whether `chat` and the main job show each tool call as it happens.
-public enum ToolCallLines: Hashable, Sendable {
+package enum ToolCallLines: Hashable, Sendable {
     /// On when standard error is a terminal, off otherwise (the default).
     case automatic
     /// Always (`--show-tool-calls`).
@@ -106,24 +106,24 @@ public enum ToolCallLines: Hashable, Sendable {
 }
 
 /// The options of `ondevice-mcp chat` (and of the main job, which chats the same way).
-public struct ChatOptions: Hashable, Sendable {
+package struct ChatOptions: Hashable, Sendable {
     /// The server whose tools the model gets.
-    public var server: ServerChoice
+    package var server: ServerChoice
     /// Let the model run tools that write, delete or reach the network without asking (by
     /// default only read-only tools run, and on a terminal a person is asked about the others).
-    public var allowsWrites: Bool
+    package var allowsWrites: Bool
     /// How long each request may take, in seconds.
-    public var timeoutSeconds: Double
+    package var timeoutSeconds: Double
     /// The language model to chat with.
-    public var model: ModelChoice
+    package var model: ModelChoice
     /// Whether tool calls, declines and approvals are shown (on standard error).
-    public var toolCalls: ToolCallLines
+    package var toolCalls: ToolCallLines
     /// Write one JSON object a line on standard output (`--json`): every event (tool calls,
     /// declines, answers, errors), for scripts; nobody is asked to approve anything.
-    public var json: Bool
+    package var json: Bool
 
     /// Creates options; the defaults are those of the command line.
-    public init(
+    package init(
         server: ServerChoice = .builtIn(dataDirectory: nil), allowsWrites: Bool = false,
         timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds, model: ModelChoice = .onDevice,
         toolCalls: ToolCallLines = .automatic, json: Bool = false
@@ -138,20 +138,20 @@ public struct ChatOptions: Hashable, Sendable {
 }
 
 /// The options of `ondevice-mcp call`.
-public struct CallOptions: Hashable, Sendable {
+package struct CallOptions: Hashable, Sendable {
     /// The name of the tool to call.
-    public var tool: String
+    package var tool: String
     /// The arguments object.
-    public var arguments: JSONObject
+    package var arguments: JSONObject
     /// The server whose tool is called.
-    public var server: ServerChoice
+    package var server: ServerChoice
     /// Print the whole result object as pretty JSON instead of its content.
-    public var json: Bool
+    package var json: Bool
     /// How long each request may take, in seconds.
-    public var timeoutSeconds: Double
+    package var timeoutSeconds: Double
 
     /// Creates options; the defaults are those of the command line.
-    public init(
+    package init(
         tool: String, arguments: JSONObject = [:], server: ServerChoice = .builtIn(dataDirectory: nil),
         json: Bool = false, timeoutSeconds: Double = CommandLineParser.defaultTimeoutSeconds
     ) {
@@ -164,7 +164,7 @@ public struct CallOptions: Hashable, Sendable {
 }
 
 /// What a command line asks for, once parsed.
-public enum ParsedCommand: Hashable, Sendable {
+package enum ParsedCommand: Hashable, Sendable {
     /// The main job: bridge the tools of the options' server (the built-in server without
     /// arguments, the servers of a configuration file with `--config FILE`) and chat with its
     /// model as `chat` does when the model is available, else show each bridged tool with its
@@ -188,18 +188,18 @@ public enum ParsedCommand: Hashable, Sendable {
 }
 
 /// A command line that cannot be run: exit status 2, with a message and the usage.
-public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, in a sentence.
-    public var message: String
+    package var message: String
     /// The command whose usage to show; `nil` for the overview.
-    public var command: CommandName?
+    package var command: CommandName?
 
     /// Creates a usage error.
-    public init(_ message: String, command: CommandName? = nil) {
+    package init(_ message: String, command: CommandName? = nil) {
         self.message = message
         self.command = command
     }
 
     /// `error: <message>`.
-    public var description: String { "error: \(message)" }
+    package var description: String { "error: \(message)" }
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import MCPCore
-public import MCP
+package import MCP
 internal import MCPPlatform
 
 /// The servers of an `mcpServers` configuration file, the format MCP clients such as Claude
@@ -33,32 +33,38 @@ internal import MCPPlatform
 /// (an object of strings), reached over MCP's Streamable HTTP transport (falling back to the
 /// older HTTP+SSE transport by itself); `"type"` `http`, `sse` or `streamable-http` is accepted
 /// with it.
-public struct ServerConfiguration: Hashable, Sendable {
+///
+/// Internal to the command line (`package`), not a library API: the format is other clients'
+/// (no specification; each client adds keys), this type carries the program's own box
+/// settings and warnings, and an app that starts servers names them in code with
+/// `ServerEndpoint`. Making it public would commit the library to following every client's
+/// dialect.
+package struct ServerConfiguration: Hashable, Sendable {
     /// One server of the file: a command to start as a child process, or a remote server.
-    public struct Entry: Hashable, Sendable {
+    package struct Entry: Hashable, Sendable {
         /// The key of the entry in `mcpServers`: the server's label.
-        public var name: String
+        package var name: String
         /// The command: a path, or a name looked up in `PATH` (empty for a remote server).
-        public var command: String
+        package var command: String
         /// A remote server's URL (`url`); `nil` for a command.
-        public var url: String?
+        package var url: String?
         /// Headers sent to a remote server with every request (`headers`).
-        public var headers: [String: String] = [:]
+        package var headers: [String: String] = [:]
         /// Its arguments (`args`).
-        public var arguments: [String]
+        package var arguments: [String]
         /// Environment variables set for the server (`env`).
-        public var environment: [String: String]
+        package var environment: [String: String]
         /// Its working directory (`cwd`), absolute when the file's directory was known;
         /// `nil`: the default (boxed: its private data directory).
-        public var currentDirectory: String?
+        package var currentDirectory: String?
         /// Keys of the entry this version does not use (such as `envFile` or `autoApprove`), in
         /// the file's order.
-        public var ignoredKeys: [String]
+        package var ignoredKeys: [String]
         /// The entry's own box settings (its `"ondevice-mcp"` object), over the command line's.
-        public var box: BoxSettings?
+        package var box: BoxSettings?
 
         /// Creates an entry.
-        public init(
+        package init(
             name: String, command: String, arguments: [String] = [], environment: [String: String] = [:],
             currentDirectory: String? = nil, ignoredKeys: [String] = []
         ) {
@@ -84,21 +90,21 @@ public struct ServerConfiguration: Hashable, Sendable {
     /// (booleans), `passEnv` (names), `memoryLimitMiB`, `cpuLimitSeconds` (numbers, or `null`
     /// for no limit). They widen (or, for the limits, set) the command line's box for this
     /// server alone; `--no-sandbox` on the command line still runs every server unboxed.
-    public struct BoxSettings: Hashable, Sendable {
-        public var unboxed = false
-        public var readablePaths: [String] = []
-        public var writablePaths: [String] = []
-        public var allowsNetwork: Bool?
-        public var allowsUnixSockets: Bool?
-        public var passedEnvironment: [String] = []
+    package struct BoxSettings: Hashable, Sendable {
+        package var unboxed = false
+        package var readablePaths: [String] = []
+        package var writablePaths: [String] = []
+        package var allowsNetwork: Bool?
+        package var allowsUnixSockets: Bool?
+        package var passedEnvironment: [String] = []
         /// `nil`: not set; `.some(nil)`: no limit.
-        public var memoryLimitMiB: Int??
-        public var cpuLimitSeconds: Int??
+        package var memoryLimitMiB: Int??
+        package var cpuLimitSeconds: Int??
 
-        public init() {}
+        package init() {}
 
         /// `box` with these settings applied; `nil` (unboxed) for `"sandbox": false`.
-        public func applied(to box: Sandbox) -> Sandbox? {
+        package func applied(to box: Sandbox) -> Sandbox? {
             guard !unboxed else { return nil }
             var box = box
             box.readablePaths += readablePaths
@@ -113,15 +119,15 @@ public struct ServerConfiguration: Hashable, Sendable {
     }
 
     /// The key of an entry that holds its ``BoxSettings``.
-    public static let boxKey = "ondevice-mcp"
+    package static let boxKey = "ondevice-mcp"
 
     /// The servers, in the file's order (without the disabled ones).
-    public var servers: [Entry]
+    package var servers: [Entry]
     /// The labels of entries marked `"disabled": true`, left out, in the file's order.
-    public var disabled: [String]
+    package var disabled: [String]
 
     /// Creates a configuration.
-    public init(servers: [Entry], disabled: [String] = []) {
+    package init(servers: [Entry], disabled: [String] = []) {
         self.servers = servers
         self.disabled = disabled
     }
@@ -138,7 +144,7 @@ public struct ServerConfiguration: Hashable, Sendable {
     ///
     /// - Throws: ``ServerConfigurationError`` when the file cannot be read, is not JSON, or
     ///   is not a configuration this version can run.
-    public init(contentsOfFile path: String) throws(ServerConfigurationError) {
+    package init(contentsOfFile path: String) throws(ServerConfigurationError) {
         let source = "'\(path)'"
         guard POSIX.exists(path) else {
             throw ServerConfigurationError(.unreadable, "cannot read \(source): no such file")
@@ -163,7 +169,7 @@ public struct ServerConfiguration: Hashable, Sendable {
     ///   - source: How messages name the file (`'servers.json'`).
     ///   - directory: Where a relative `cwd` is taken from; `nil` leaves it as written.
     /// - Throws: ``ServerConfigurationError``.
-    public init(
+    package init(
         parsing bytes: some Collection<UInt8>, source: String = "the configuration", directory: String? = nil
     ) throws(ServerConfigurationError) {
         let document: JSONValue
@@ -377,46 +383,46 @@ public struct ServerConfiguration: Hashable, Sendable {
 }
 
 /// Why a configuration file cannot be used: a usage error (exit status 2).
-public struct ServerConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ServerConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is; more kinds may be added.
-    public struct Reason: Hashable, Sendable, CustomStringConvertible {
+    package struct Reason: Hashable, Sendable, CustomStringConvertible {
         /// The reason's name.
-        public let name: String
+        package let name: String
 
         init(_ name: String) {
             self.name = name
         }
 
         /// The file does not exist, is a directory, or cannot be read.
-        public static let unreadable = Reason("unreadable")
+        package static let unreadable = Reason("unreadable")
         /// The file is not JSON; the message quotes the byte offset.
-        public static let invalidJSON = Reason("invalidJSON")
+        package static let invalidJSON = Reason("invalidJSON")
         /// The JSON has no `mcpServers` object, or no server in it.
-        public static let notAConfiguration = Reason("notAConfiguration")
+        package static let notAConfiguration = Reason("notAConfiguration")
         /// An entry is not one this version can start: no `command`, or a value of the wrong type.
-        public static let invalidEntry = Reason("invalidEntry")
+        package static let invalidEntry = Reason("invalidEntry")
         /// A remote server's entry (`url`, or a `type` of `http` or `sse`) cannot be used: no
         /// `url`, one that is not http or https, `headers` that are not strings, or a `command` too.
-        public static let remoteServer = Reason("remoteServer")
+        package static let remoteServer = Reason("remoteServer")
 
         /// The reason's name, such as `invalidEntry`.
-        public var description: String { name }
+        package var description: String { name }
     }
 
     /// What kind of problem it is.
-    public var reason: Reason
+    package var reason: Reason
     /// The label of the entry at fault, when it is one entry.
-    public var server: String?
+    package var server: String?
     /// What is wrong, in a sentence that names the file (and the entry).
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(_ reason: Reason, _ message: String, server: String? = nil) {
+    package init(_ reason: Reason, _ message: String, server: String? = nil) {
         self.reason = reason
         self.message = message
         self.server = server
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

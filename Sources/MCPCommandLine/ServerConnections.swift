@@ -138,11 +138,19 @@ extension Runner {
     /// A server of a configuration file that fails is reported (naming it, with a hint when
     /// its box may be why) and left out, the others are used, and the command ends with
     /// status 3 (``ServerFailures``); when every one fails, that is thrown as ``Abort``.
-    func connectServers(_ choice: ServerChoice, timeout: Double, command: CommandName?) async throws(Abort) -> [ConnectedServer] {
+    /// A configuration file already read is passed as `configuration`, so that it is read once.
+    func connectServers(
+        _ choice: ServerChoice, configuration read: ServerConfiguration? = nil, timeout: Double, command: CommandName?
+    ) async throws(Abort) -> [ConnectedServer] {
         guard case .configuration(let file, let sandbox) = choice else {
             return [try await connect(choice, timeout: timeout)]
         }
-        let configuration = try readConfiguration(file, command: command)
+        let configuration: ServerConfiguration
+        if let read {
+            configuration = read
+        } else {
+            configuration = try readConfiguration(file, command: command)
+        }
         let inherited = ProcessInfo.processInfo.environment
         let launches = configuration.servers.map { (label: $0.name, launch: ServerLaunch(entry: $0, sandbox: sandbox, inherited: inherited)) }
         let clientConfiguration = Self.clientConfiguration(timeout: timeout)
@@ -201,7 +209,7 @@ extension Runner {
     /// Starts a server process (or reaches a remote server) and connects to it.
     func connect(_ launch: ServerLaunch, label: String? = nil, configuration: MCPClient.Configuration) async throws -> ConnectedServer {
         if let remote = launch.remote {
-            let client = try await connectRemote(remote.url, headers: remote.headers, configuration: configuration)
+            let client = try await self.remote(remote.url, remote.headers, configuration)
             return ConnectedServer(label: label ?? client.serverInfo.name, client: client)
         }
         return try await Self.connect(process: launch, label: label, configuration: configuration)

@@ -102,7 +102,7 @@ extension Runner {
     /// chooses them for `prompt`.
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     func bridge(_ servers: [ConnectedServer], prompt: String, timeout: Double) async throws(Abort) -> BridgedServers {
-        let model = languageModel
+        let model = models.systemModel
         let budget = ContextBudget.onDevice
         let provider = MCPSessionProvider(
             servers: servers.map { MCPSessionProvider.Server(name: $0.label, client: $0.client) }, model: model,

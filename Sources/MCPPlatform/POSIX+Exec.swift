@@ -1,5 +1,5 @@
-// Replacing this process with another program, and the file-system look-ups the process box
-// needs (real paths, symbolic links, a private directory, the running executable).
+// The process's environment and end, and the file-system look-ups the process box
+// needs (real paths, symbolic links, a private directory).
 
 #if canImport(Darwin)
 import Darwin
@@ -10,38 +10,10 @@ import Musl
 #endif
 
 extension POSIX {
-    /// An `execve` made ready in advance: its strings copied to C memory, so that running it
-    /// allocates nothing (it may run after the address-space limit is lowered).
-    package final class PreparedExec {
-        private let path: UnsafeMutablePointer<CChar>?
-        private let argv: [UnsafeMutablePointer<CChar>?]
-        private let envp: [UnsafeMutablePointer<CChar>?]
-
-        /// Prepares running `path` with `arguments` (the program name first) and exactly
-        /// `environment`, as `NAME=value` entries.
-        package init(path: String, arguments: [String], environment: [String]) {
-            self.path = strdup(path)
-            argv = arguments.map { strdup($0) } + [nil]
-            envp = environment.map { strdup($0) } + [nil]
-        }
-
-        deinit {
-            free(path)
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-
-        /// Replaces this process with the program; returns only when `execve` fails, with its error.
-        package func run() -> Errno {
-            guard let path else { return Errno(code: ENOMEM, operation: "strdup") }
-            argv.withUnsafeBufferPointer { arguments in
-                envp.withUnsafeBufferPointer { environment in
-                    guard let arguments = arguments.baseAddress, let environment = environment.baseAddress else { return }
-                    _ = execve(path, arguments, environment)
-                }
-            }
-            return Errno.current("execve")
-        }
+    /// Removes the variable `name` from this process's environment (`unsetenv`), so that no
+    /// process started from here inherits it.
+    package static func unsetEnvironment(_ name: String) {
+        _ = unsetenv(name)
     }
 
     /// Ends this process at once with `status` (`_exit`: no clean-up handlers, no buffered output).
@@ -149,22 +121,6 @@ extension POSIX {
     /// - Throws: ``Errno`` from `mkdir`.
     package static func makeDirectory(_ path: String) throws(Errno) {
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw Errno.current("mkdir(\(path))") }
-    }
-
-    /// The path of the running executable, symbolic links resolved; `nil` when unknown.
-    package static func currentExecutablePath() -> String? {
-        #if os(Linux)
-        return realPath("/proc/self/exe")
-        #elseif canImport(Darwin)
-        var size: UInt32 = 0
-        _ = _NSGetExecutablePath(nil, &size)
-        var buffer = [CChar](repeating: 0, count: Int(size) + 1)
-        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
-        let path = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return realPath(path)
-        #else
-        return nil
-        #endif
     }
 
     /// This process's working directory; `nil` when it cannot be told.

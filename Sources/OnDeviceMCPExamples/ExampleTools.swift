@@ -1,9 +1,9 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import MCP
+package import MCP
 internal import MCPPlatform
 
 /// The example tools `ondevice-mcp serve` offers: the kind of live app data an app exposes.
@@ -12,12 +12,12 @@ internal import MCPPlatform
 /// - `notes_add`, `notes_search`, `notes_list`, `notes_delete`: a crash-safe notes store
 ///   (``NotesStore``) kept in one JSON file in a data directory.
 /// - `files_list`, `files_read` (only with roots): read-only, size-capped text access to
-///   the given directories, confined to them with ``MCP/RootConfinement``.
-public enum ExampleTools {
+///   the given directories, confined to them with ``MCPSandbox/RootConfinement``.
+package enum ExampleTools {
     /// The tools ``registerExampleTools(on:dataDirectory:warnings:)`` registers, in name order.
-    public static let toolNames = ["clock_now", "notes_add", "notes_delete", "notes_list", "notes_search"]
+    package static let toolNames = ["clock_now", "notes_add", "notes_delete", "notes_list", "notes_search"]
     /// The tools registered in addition when roots are given, in name order.
-    public static let fileToolNames = ["files_list", "files_read"]
+    package static let fileToolNames = ["files_list", "files_read"]
 
     /// The default data directory: the platform's per-user application data directory
     /// followed by `ondevice-mcp`.
@@ -26,7 +26,7 @@ public enum ExampleTools {
     /// `~/.local/share/ondevice-mcp`); on macOS `~/Library/Application Support/ondevice-mcp`.
     ///
     /// - Throws: ``NotesStoreError`` when the platform names no such directory.
-    public static func defaultDataDirectory() throws -> URL {
+    package static func defaultDataDirectory() throws -> URL {
         guard let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first else {
             throw NotesStoreError("this platform has no per-user application data directory; pass --data-dir")
         }
@@ -34,7 +34,7 @@ public enum ExampleTools {
     }
 
     /// The default data directory's path, or a description of it when there is none.
-    public static var defaultDataDirectoryDescription: String {
+    package static var defaultDataDirectoryDescription: String {
         (try? defaultDataDirectory().path) ?? "none on this platform"
     }
 
@@ -54,10 +54,10 @@ public enum ExampleTools {
 ///     (the default writes `warning: …` to standard error).
 ///   - roots: Directories `files_list` and `files_read` may read (absolute paths); with
 ///     none (the default) those two tools are not registered.
-/// - Throws: ``NotesStoreError`` when the store cannot be opened; ``MCP/ConfinementError``
+/// - Throws: ``NotesStoreError`` when the store cannot be opened; ``MCPSandbox/ConfinementError``
 ///   when a root is not an absolute path; an error from ``MCP/MCPServer/register(_:)`` when
 ///   a tool cannot be registered.
-public func registerExampleTools(
+package func registerExampleTools(
     on server: MCPServer, dataDirectory: URL, roots: [String] = [],
     warnings: @escaping @Sendable (String) -> Void = ExampleTools.writeWarningToStandardError
 ) async throws {

@@ -1,8 +1,9 @@
 internal import MCP
 internal import MCPCore
+internal import MCPSandbox
 
 /// `files_list` and `files_read`: read-only access to the directories given with
-/// `ondevice-mcp serve --root DIR`, through ``MCP/RootConfinement``.
+/// `ondevice-mcp serve --root DIR`, through ``MCPSandbox/RootConfinement``.
 ///
 /// Every path is resolved against the roots and opened component by component without
 /// following symbolic links, so `..`, absolute paths elsewhere, links and odd encodings

@@ -1,24 +1,24 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 internal import MCPPlatform
-public import MCPCore
+package import MCPCore
 
 /// One note in a ``NotesStore``.
-public struct Note: Hashable, Sendable {
+package struct Note: Hashable, Sendable {
     /// The note's id: a lowercase UUID, assigned when the note is added, never reused.
-    public let id: String
+    package let id: String
     /// The note's title.
-    public let title: String
+    package let title: String
     /// The note's text.
-    public let body: String
+    package let body: String
     /// When it was added: a UTC ISO 8601 timestamp with milliseconds.
-    public let createdAt: String
+    package let createdAt: String
 
     /// Creates a note; ``NotesStore/add(title:body:)`` is the usual way.
-    public init(id: String, title: String, body: String, createdAt: String) {
+    package init(id: String, title: String, body: String, createdAt: String) {
         self.id = id
         self.title = title
         self.body = body
@@ -26,7 +26,7 @@ public struct Note: Hashable, Sendable {
     }
 
     /// Reads a note from its stored form; `nil` when a member is missing or not a string.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard case .string(let id)? = json["id"], case .string(let title)? = json["title"],
             case .string(let body)? = json["body"], case .string(let createdAt)? = json["createdAt"]
         else { return nil }
@@ -34,15 +34,15 @@ public struct Note: Hashable, Sendable {
     }
 
     /// The note as stored and as returned in `structuredContent`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["id": .string(id), "title": .string(title), "body": .string(body), "createdAt": .string(createdAt)]
     }
 }
 
 /// Why a ``NotesStore`` could not open or save its file.
-public struct NotesStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct NotesStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, in a sentence.
-    public let description: String
+    package let description: String
 
     init(_ description: String) {
         self.description = description
@@ -72,11 +72,11 @@ public struct NotesStoreError: Error, Hashable, Sendable, CustomStringConvertibl
 /// it, a warning says so, and the store starts empty. A file that cannot be read at all
 /// (permissions, an I/O error) makes opening throw, so that nothing is lost or hidden.
 /// Temporary files left by a crash mid-write are removed.
-public actor NotesStore {
+package actor NotesStore {
     /// The store's file.
-    public nonisolated let fileURL: URL
+    package nonisolated let fileURL: URL
     /// The name of the store's file in its directory.
-    public static let fileName = "notes.json"
+    package static let fileName = "notes.json"
     /// The version written in the file's `version` member.
     static let formatVersion = 1
 
@@ -90,7 +90,7 @@ public actor NotesStore {
     ///   - directory: Where `notes.json` lives.
     ///   - warnings: Told, in a sentence, when a corrupt file was moved aside.
     /// - Throws: ``NotesStoreError`` when the directory cannot be created or the file cannot be read.
-    public init(directory: URL, warnings: @Sendable (String) -> Void = { _ in }) throws {
+    package init(directory: URL, warnings: @Sendable (String) -> Void = { _ in }) throws {
         try self.init(directory: directory, now: { Date() }, warnings: warnings)
     }
 
@@ -102,12 +102,12 @@ public actor NotesStore {
     }
 
     /// How many notes there are.
-    public var count: Int { notes.count }
+    package var count: Int { notes.count }
 
     /// Adds a note and returns it once it is safely on disk.
     ///
     /// - Throws: ``NotesStoreError`` when the file cannot be written; the note is then not added.
-    public func add(title: String, body: String) throws -> Note {
+    package func add(title: String, body: String) throws -> Note {
         let note = Note(id: UUID().uuidString.lowercased(), title: title, body: body, createdAt: ClockReading.utcTimestamp(now()))
         try save(notes + [note])
         notes.append(note)
@@ -117,7 +117,7 @@ public actor NotesStore {
     /// The notes whose title or body contains `query`, ignoring case, newest first.
     ///
     /// - Parameter limit: The most notes to return; `nil` returns every match.
-    public func search(_ query: String, limit: Int? = nil) -> [Note] {
+    package func search(_ query: String, limit: Int? = nil) -> [Note] {
         let needle = query.lowercased()
         let matches = notes.reversed().filter { note in
             note.title.lowercased().contains(needle) || note.body.lowercased().contains(needle)
@@ -128,7 +128,7 @@ public actor NotesStore {
     /// All notes, newest first.
     ///
     /// - Parameter limit: The most notes to return; `nil` returns all.
-    public func list(limit: Int? = nil) -> [Note] {
+    package func list(limit: Int? = nil) -> [Note] {
         Array(notes.reversed().prefix(limit ?? notes.count))
     }
 
@@ -136,7 +136,7 @@ public actor NotesStore {
     /// there is no such note.
     ///
     /// - Throws: ``NotesStoreError`` when the file cannot be written; the note then stays.
-    public func delete(id: String) throws -> Note? {
+    package func delete(id: String) throws -> Note? {
         guard let position = notes.firstIndex(where: { $0.id == id }) else { return nil }
         var remaining = notes
         let removed = remaining.remove(at: position)

@@ -1,5 +1,6 @@
-// ondevice-mcp: serve, list and call MCP tools, and chat with the on-device model over them.
-// All logic is in MCPCommandLine; only `exit` comes from the C library.
+// ondevice-mcp: serve, list and call MCP tools (stdio, process and HTTP servers), and chat with
+// the on-device model (or a model server's) over them. All logic is in MCPCommandLine; only
+// `exit` comes from the C library.
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)

@@ -21,8 +21,8 @@ private func runOndeviceMCP(
 
 extension RealModelTests {
     // Here, in the real model's serialized suite, so that it never runs beside another model test.
-    /// `ondevice-mcp --model-url URL` as a user runs it: ondevice-mcp (no HTTP, no Foundation)
-    /// hands the command over to ondevice-mcp-http, which chats with the server's model.
+    /// `ondevice-mcp --model-url URL` as a user runs it: ondevice-mcp chats with the server's
+    /// model in its own process.
     @Test("ondevice-mcp --model-url: the main job chats with SmolLM2 (an answer, exit 0); an unknown model is exit 3, naming the server's")
     func commandLine() async throws {
         // Greedy, and at most 128 tokens a request: the CLI sets neither, the server's defaults do.
@@ -76,7 +76,7 @@ extension RealModelTests {
 }
 
 /// `ondevice-mcp --model-url URL` without a model server: no model needed.
-@Suite("ondevice-mcp --model-url, through ondevice-mcp-http")
+@Suite("ondevice-mcp --model-url")
 struct ModelCommandTests {
     @Test("A model server that is not there: one line naming it, exit 3 (from --model-url and from ONDEVICE_MCP_MODEL_URL)")
     func unreachable() async throws {

@@ -9,8 +9,8 @@ import Testing
 
 @testable import MCPCommandLine
 
-/// `--model-url URL [--model NAME]` and `ONDEVICE_MCP_MODEL_URL` in process, with a model
-/// connector standing in for ondevice-mcp-http's (the real one is tested against llama.cpp in
+/// `--model-url URL [--model NAME]` and `ONDEVICE_MCP_MODEL_URL` in process, with models
+/// standing in for the program's (the real model client is tested against llama.cpp in
 /// ChatCompletionsTests).
 @Suite("A model server (--model-url)")
 struct ModelServerCommandTests {
@@ -22,10 +22,10 @@ struct ModelServerCommandTests {
         let model: String?
     }
 
-    /// A connector recording what it is asked for into `requests` and answering with `script`'s model.
+    /// Models whose server records what it is asked for into `requests` and answers with `script`'s model.
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    static func connector(_ script: ScriptedLanguageModel, recording requests: Recorder<Request>) -> ModelConnector {
-        { url, model in
+    static func models(_ script: ScriptedLanguageModel, recording requests: Recorder<Request>) -> TestModels {
+        TestModels { url, model in
             requests.append(Request(url: url, model: model))
             return script.model
         }
@@ -36,39 +36,59 @@ struct ModelServerCommandTests {
         var description: String { "the model server could not be reached: Connection refused\n(while listing models)" }
     }
 
-    // MARK: Handing over
+    // MARK: In process
 
-    @Test("ondevice-mcp (no connectors) hands a command with a model server over to ondevice-mcp-http")
-    func handOverDecision() throws {
-        let handedOver: [(argv: [String], environment: [String: String])] = [
-            (["chat", "--model-url", Self.url], [:]),
-            (["--model-url", Self.url], [:]),
-            (["--config", "servers.json", "--model-url", Self.url, "--model", "m"], [:]),
-            ([], ["ONDEVICE_MCP_MODEL_URL": Self.url]),
-            (["chat", "--data-dir", "d"], ["ONDEVICE_MCP_MODEL_URL": Self.url]),
+    @Test("A model server, from --model-url or ONDEVICE_MCP_MODEL_URL, is the command's model; other commands take none")
+    func modelChoice() throws {
+        let chatting: [(argv: [String], environment: [String: String], name: String?)] = [
+            (["chat", "--model-url", Self.url], [:], nil),
+            (["--model-url", Self.url], [:], nil),
+            (["--config", "servers.json", "--model-url", Self.url, "--model", "m"], [:], "m"),
+            ([], ["ONDEVICE_MCP_MODEL_URL": Self.url], nil),
+            (["chat", "--data-dir", "d"], ["ONDEVICE_MCP_MODEL_URL": Self.url], nil),
         ]
-        for row in handedOver {
+        for row in chatting {
             let command = try CommandLineParser.parse(row.argv, environment: row.environment)
-            let reason = command.handOverReason(remote: nil, model: nil)
-            #expect(reason?.contains("a model server (--model-url, ONDEVICE_MCP_MODEL_URL)") == true, "\(row.argv)")
-            // ondevice-mcp-http has connectors: it runs the command itself.
-            #expect(command.handOverReason(remote: { _, _, _ in throw Unreachable() }, model: nil) == nil)
-            #expect(command.handOverReason(remote: nil, model: { _, _ in throw Unreachable() }) == nil)
+            #expect(Self.model(of: command) == .server(url: Self.url, name: row.name), "\(row.argv)")
         }
-        // Without a model server, or for the commands that take no model, ondevice-mcp runs it:
-        // serve stays without Foundation whatever the environment says.
-        let kept: [(argv: [String], environment: [String: String])] = [
-            ([], [:]), (["chat"], [:]), (["serve"], ["ONDEVICE_MCP_MODEL_URL": Self.url]),
-            (["tools"], ["ONDEVICE_MCP_MODEL_URL": Self.url]), (["call", "clock_now"], ["ONDEVICE_MCP_MODEL_URL": Self.url]),
-            (["chat"], ["ONDEVICE_MCP_MODEL": "m"]),
+        // Without a model server, the on-device model; serve, tools and call take no model
+        // whatever the environment says.
+        let others: [(argv: [String], environment: [String: String], model: ModelChoice?)] = [
+            ([], [:], .onDevice), (["chat"], [:], .onDevice), (["chat"], ["ONDEVICE_MCP_MODEL": "m"], .onDevice),
+            (["serve"], ["ONDEVICE_MCP_MODEL_URL": Self.url], nil), (["tools"], ["ONDEVICE_MCP_MODEL_URL": Self.url], nil),
+            (["call", "clock_now"], ["ONDEVICE_MCP_MODEL_URL": Self.url], nil),
         ]
-        for row in kept {
+        for row in others {
             let command = try CommandLineParser.parse(row.argv, environment: row.environment)
-            #expect(command.handOverReason(remote: nil, model: nil) == nil, "\(row.argv)")
+            #expect(Self.model(of: command) == row.model, "\(row.argv)")
         }
-        // A remote MCP server is handed over for its own reason.
-        let remote = try CommandLineParser.parse(["chat", "--url", "https://e.com/mcp", "--model-url", Self.url])
-        #expect(remote.handOverReason(remote: nil, model: nil) == "remote servers need")
+    }
+
+    /// The model a command chats with; `nil` for commands that do not chat.
+    static func model(of command: ParsedCommand) -> ModelChoice? {
+        switch command {
+        case .chat(let options), .start(let options): options.model
+        default: nil
+        }
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("A remote MCP server and a model server are reached in this process, model first")
+    func remoteAndModelServerInProcess() async throws {
+        let script = ScriptedLanguageModel([.reply { _ in "unused" }])
+        let requests = Recorder<Request>()
+        let reached = Recorder<String>()
+        let run = await CommandRun(
+            ["chat", "--url", "https://example.com/mcp", "--model-url", Self.url], input: "Hello\n",
+            models: Self.models(script, recording: requests),
+            remote: { url, _, _ in
+                reached.append(url)
+                throw Unreachable()
+            })
+        #expect(run.status == .failure)
+        #expect(requests.values == [Request(url: Self.url, model: nil)])
+        #expect(reached.values == ["https://example.com/mcp"])
+        #expect(run.errors.hasPrefix("error: connecting to https://example.com/mcp failed: "), "\(run.errors)")
     }
 
     // MARK: Chatting
@@ -85,7 +105,7 @@ struct ModelServerCommandTests {
         let requests = Recorder<Request>()
         let run = await CommandRun(
             ["chat", "--model-url", Self.url, "--model", "smollm2"], input: "What time is it in Tokyo?\n",
-            builtInServer: exampleServer(in: directory), modelConnector: Self.connector(script, recording: requests))
+            builtInServer: exampleServer(in: directory), models: Self.models(script, recording: requests))
         #expect(run.status == .success, "\(run.errors)")
         #expect(run.output.hasPrefix("In Tokyo it is "), "\(run.output)")
         #expect(run.output.contains("+09:00 (Asia/Tokyo, "))
@@ -103,7 +123,7 @@ struct ModelServerCommandTests {
         let requests = Recorder<Request>()
         let run = await CommandRun(
             [], input: "Hello\n", builtInServer: exampleServer(in: directory), environment: ["ONDEVICE_MCP_MODEL_URL": Self.url],
-            modelConnector: Self.connector(script, recording: requests))
+            models: Self.models(script, recording: requests))
         #expect(run.status == .success, "\(run.errors)")
         #expect(run.output == "Hello from the model server.\n")
         #expect(run.errors.hasPrefix("Chatting with the model at \(Self.url); "))
@@ -120,7 +140,7 @@ struct ModelServerCommandTests {
             builtInServer: { directory in
                 started.append(directory)
                 return MCPServer(name: "unused", version: "1")
-            }, modelConnector: { _, _ in throw Unreachable() })
+            }, models: UnusableModels(failure: Unreachable()))
         #expect(run.status == .failure)
         #expect(run.status.rawValue == 3)
         #expect(run.output.isEmpty)
@@ -131,9 +151,9 @@ struct ModelServerCommandTests {
         #expect(started.values.isEmpty)
     }
 
-    @Test("ondevice-mcp-http without a model client (where FoundationModels exists) refuses a model server, exit 3")
+    @Test("A build without a model client (where FoundationModels exists) refuses a model server, exit 3")
     func noModelClient() async {
-        let run = await CommandRun(["chat", "--model-url", Self.url], input: "Hello\n", remote: { _, _, _ in throw Unreachable() })
+        let run = await CommandRun(["chat", "--model-url", Self.url], input: "Hello\n", models: UnusableModels())
         #expect(run.status == .failure)
         #expect(run.errors.hasPrefix("error: this build has no model client: --model-url (ONDEVICE_MCP_MODEL_URL) is for platforms without"))
     }

@@ -49,17 +49,32 @@ final class Acknowledgements: @unchecked Sendable {
 
 @Suite("ondevice-mcp serve, as a real process", .serialized)
 struct ServeProcessTests {
-    func launchServe(in directory: TemporaryDirectory, grace: Duration = .seconds(2)) throws -> ProcessTransport {
-        try ProcessTransport.launch(
-            try BuiltProducts.ondeviceMCP(), arguments: ["serve", "--data-dir", directory.path],
-            standardError: .capture, terminationGracePeriod: grace)
+    /// The executables that serve the example tools: `ondevice-mcp serve`, and the lean
+    /// `ondevice-mcp-serve`.
+    enum Server: String, CaseIterable, Sendable {
+        case ondeviceMCP = "ondevice-mcp serve"
+        case lean = "ondevice-mcp-serve"
+
+        /// The executable and the arguments before the options.
+        func command() throws -> (executable: String, arguments: [String]) {
+            switch self {
+            case .ondeviceMCP: (try BuiltProducts.ondeviceMCP(), ["serve"])
+            case .lean: (try BuiltProducts.ondeviceMCPServe(), [])
+            }
+        }
     }
 
-    @Test("A client lists the tools and calls each of them over stdio", .timeLimit(.minutes(1)))
-    func everyTool() async throws {
+    func launchServe(in directory: TemporaryDirectory, grace: Duration = .seconds(2), server: Server = .ondeviceMCP) throws -> ProcessTransport {
+        let (executable, arguments) = try server.command()
+        return try ProcessTransport.launch(
+            executable, arguments: arguments + ["--data-dir", directory.path], standardError: .capture, terminationGracePeriod: grace)
+    }
+
+    @Test("A client lists the tools and calls each of them over stdio", .timeLimit(.minutes(1)), arguments: Server.allCases)
+    func everyTool(_ server: Server) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let transport = try launchServe(in: directory)
+        let transport = try launchServe(in: directory, server: server)
         let client = try await MCPClient.connect(over: transport)
         #expect(client.serverInfo.name == "ondevice-mcp")
 
@@ -155,15 +170,31 @@ struct ServeProcessTests {
         await client.close()
     }
 
+    @Test(
+        "ondevice-mcp-serve: --version and --help exit 0; an unknown or relative argument is a usage error (2)",
+        arguments: [
+            (["--version"], 0, "ondevice-mcp-serve "), (["--help"], 0, "Usage: ondevice-mcp-serve"), (["--bogus"], 2, ""),
+            (["--root", "relative"], 2, ""), (["--data-dir"], 2, ""),
+        ])
+    func leanServerArguments(_ arguments: [String], status: Int32, output: String) async throws {
+        let outcome = try await SpawnedProcess.run(try BuiltProducts.ondeviceMCPServe(), arguments: arguments, hangGuard: .seconds(30))
+        #expect(outcome.status == .exited(status))
+        #expect(String(decoding: outcome.standardOutput, as: UTF8.self).hasPrefix(output))
+        if status != 0 {
+            #expect(outcome.standardErrorTail.hasPrefix("error: "), "\(outcome.standardErrorTail)")
+        }
+    }
+
     #if os(Linux)
-    /// What keeps the idle server small: Foundation proper (and ICU, which it loads) stays out;
-    /// FoundationEssentials is all the package uses. A module that imports `Foundation` again
-    /// would bring back about 6 MiB of resident pages.
-    @Test("serve runs without libFoundation or ICU mapped", .timeLimit(.minutes(1)))
+    /// What keeps the lean server small: Foundation proper (and ICU, which it loads) stays
+    /// out; FoundationEssentials is all MCP and the example tools use. A module of theirs that
+    /// imports `Foundation` again would bring back about 6 MiB of resident pages.
+    /// (`ondevice-mcp` links the HTTP and model clients, which need Foundation proper.)
+    @Test("ondevice-mcp-serve runs without libFoundation or ICU mapped", .timeLimit(.minutes(1)))
     func noFoundationProper() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let transport = try launchServe(in: directory)
+        let transport = try launchServe(in: directory, server: .lean)
         let client = try await MCPClient.connect(over: transport)
         _ = try await client.callTool(name: "clock_now", arguments: ["timezone": "Asia/Kathmandu"])
         // Read to the end: /proc files report a size of 0, and String(contentsOfFile:) reads

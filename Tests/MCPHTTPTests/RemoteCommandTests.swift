@@ -3,10 +3,10 @@ import MCP
 import OnDeviceMCPTestSupport
 import Testing
 
-/// `ondevice-mcp … --url` as a user runs it: ondevice-mcp (no HTTP, no Foundation) hands the
-/// command over to ondevice-mcp-http, which talks to the Python SDK's Streamable HTTP server.
+/// `ondevice-mcp … --url` as a user runs it: ondevice-mcp talks to the Python SDK's Streamable
+/// HTTP server in its own process.
 @Suite(
-    "ondevice-mcp --url, through ondevice-mcp-http", .serialized,
+    "ondevice-mcp --url", .serialized,
     .enabled(if: HTTPPeer.enabled, "needs .venv/bin/python (scripts/bootstrap-python.sh)"))
 struct RemoteCommandTests {
     static func run(_ arguments: [String]) async throws -> (status: SpawnedProcess.Status, output: String, errors: String) {

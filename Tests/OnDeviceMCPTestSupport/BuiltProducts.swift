@@ -13,6 +13,13 @@ public enum BuiltProducts {
         try product(named: "ondevice-mcp", override: "ONDEVICE_MCP_BINARY")
     }
 
+    /// The `ondevice-mcp-serve` executable (`ondevice-mcp serve` alone, without Foundation proper).
+    ///
+    /// Looks where ``ondeviceMCP()`` looks, with `ONDEVICE_MCP_SERVE_BINARY` as the override.
+    public static func ondeviceMCPServe() throws -> String {
+        try product(named: "ondevice-mcp-serve", override: "ONDEVICE_MCP_SERVE_BINARY")
+    }
+
     /// The `HostilePeer` executable: a test MCP server with one fault per mode
     /// (`Tests/HostilePeer`).
     ///

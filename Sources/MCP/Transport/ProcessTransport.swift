@@ -1,4 +1,5 @@
 public import MCPCore
+public import MCPSandbox
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -96,7 +97,7 @@ public final class ProcessTransport: Transport {
     /// Where the box has a mount namespace of its own, the server sees a file system of its
     /// own at this path (``Sandbox/dataDirectorySizeLimit``): what it writes there is not
     /// visible from this process.
-    public var sandboxDataDirectory: String? { boxed?.dataDirectory }
+    public var sandboxDataDirectory: String? { prepared?.sandboxDataDirectory }
 
     /// What the box of this server went without, in words (empty for an unboxed server, and
     /// for a box with every protection): a limit the system would not let this process apply
@@ -111,13 +112,15 @@ public final class ProcessTransport: Transport {
     private let child: ChildProcess
     private let standardErrorCapture: StandardErrorCapture?
     private let closeState = CloseState()
-    private let boxed: BoxedLaunch?
+    /// The launch a hook prepared (a box), cleaned up when the server has ended.
+    private let prepared: (any PreparedProcessLaunch)?
 
     private init(
         command: String, child: ChildProcess, connection: FileDescriptorTransport,
-        standardErrorCapture: StandardErrorCapture?, terminationGracePeriod: Duration, boxed: BoxedLaunch?, sandboxNotes: [String]
+        standardErrorCapture: StandardErrorCapture?, terminationGracePeriod: Duration, prepared: (any PreparedProcessLaunch)?,
+        sandboxNotes: [String]
     ) {
-        self.boxed = boxed
+        self.prepared = prepared
         self.sandboxNotes = sandboxNotes
         self.command = command
         self.child = child
@@ -160,6 +163,42 @@ public final class ProcessTransport: Transport {
         terminationGracePeriod: Duration = ProcessTransport.defaultTerminationGracePeriod,
         maximumFrameLength: Int = FileDescriptorTransport.defaultMaximumFrameLength
     ) throws -> ProcessTransport {
+        try launch(
+            executable, arguments: arguments, environment: environment, currentDirectory: currentDirectory, standardError: standardError,
+            hook: sandbox, terminationGracePeriod: terminationGracePeriod, maximumFrameLength: maximumFrameLength)
+    }
+
+    /// Starts a server process through a launch hook (``Sandbox`` is the one that boxes it)
+    /// and connects to its standard input and output.
+    ///
+    /// The parameters are those of
+    /// ``launch(_:arguments:environment:currentDirectory:standardError:sandbox:terminationGracePeriod:maximumFrameLength:)``,
+    /// with `launchHook` in place of `sandbox`: the hook prepares the launch before any pipe
+    /// is made, starts the server on the transport's pipes, and is cleaned up once the server
+    /// has ended.
+    ///
+    /// - Throws: ``TransportError/launchFailure(_:)``, naming the command, when the
+    ///   executable cannot be found, the working directory does not exist, or the hook
+    ///   refuses or fails (its ``ProcessLaunchError``'s message).
+    public static func launch(
+        _ executable: String,
+        arguments: [String] = [],
+        environment: [String: String]? = nil,
+        currentDirectory: String? = nil,
+        standardError: StandardErrorHandling = .forward,
+        launchHook: any ProcessLaunchHook,
+        terminationGracePeriod: Duration = ProcessTransport.defaultTerminationGracePeriod,
+        maximumFrameLength: Int = FileDescriptorTransport.defaultMaximumFrameLength
+    ) throws -> ProcessTransport {
+        try launch(
+            executable, arguments: arguments, environment: environment, currentDirectory: currentDirectory, standardError: standardError,
+            hook: launchHook, terminationGracePeriod: terminationGracePeriod, maximumFrameLength: maximumFrameLength)
+    }
+
+    private static func launch(
+        _ executable: String, arguments: [String], environment: [String: String]?, currentDirectory: String?,
+        standardError: StandardErrorHandling, hook: (any ProcessLaunchHook)?, terminationGracePeriod: Duration, maximumFrameLength: Int
+    ) throws -> ProcessTransport {
         POSIX.ignoreBrokenPipeSignal()
         let baseEnvironment = environment ?? ProcessInfo.processInfo.environment
         let resolved = try resolve(executable, searchPath: baseEnvironment["PATH"])
@@ -167,26 +206,31 @@ public final class ProcessTransport: Transport {
             throw TransportError.launchFailure(
                 "cannot launch '\(executable)': the working directory '\(currentDirectory)' does not exist")
         }
-        let boxed = try sandbox.map { sandbox in
-            try BoxedLaunch(
-                sandbox: sandbox, executable: executable, path: resolved, arguments: arguments,
-                baseEnvironment: baseEnvironment, currentDirectory: currentDirectory)
+        let request = ProcessLaunchRequest(
+            executable: executable, path: resolved, arguments: arguments, environment: baseEnvironment, currentDirectory: currentDirectory)
+        let prepared: (any PreparedProcessLaunch)?
+        do {
+            prepared = try hook?.prepareLaunch(request)
+        } catch {
+            throw TransportError.launchFailure(error.message)
         }
         do {
             return try start(
                 executable, path: resolved, arguments: arguments, environment: baseEnvironment, currentDirectory: currentDirectory,
-                standardError: standardError, boxed: boxed, terminationGracePeriod: terminationGracePeriod,
+                standardError: standardError, prepared: prepared, terminationGracePeriod: terminationGracePeriod,
                 maximumFrameLength: maximumFrameLength)
         } catch {
-            boxed?.cleanUp()
+            prepared?.cleanUp()
             throw error
         }
     }
 
-    /// Starts the server at `path` (in its box, when `boxed`) and connects to it.
+    /// Starts the server at `path` (through its prepared launch, when there is one) and
+    /// connects to it.
     private static func start(
         _ executable: String, path: String, arguments: [String], environment: [String: String], currentDirectory: String?,
-        standardError: StandardErrorHandling, boxed: BoxedLaunch?, terminationGracePeriod: Duration, maximumFrameLength: Int
+        standardError: StandardErrorHandling, prepared: (any PreparedProcessLaunch)?, terminationGracePeriod: Duration,
+        maximumFrameLength: Int
     ) throws -> ProcessTransport {
 
         var opened: [Int32] = []
@@ -220,7 +264,7 @@ public final class ProcessTransport: Transport {
                 errorPipe = pipe
                 childError = .descriptor(pipe.write)
             }
-            if let boxed {
+            if let prepared {
                 var errorDescriptor: Int32?
                 var null: Int32?
                 switch childError {
@@ -235,9 +279,12 @@ public final class ProcessTransport: Transport {
                     errorDescriptor = null
                 }
                 defer { if let null { POSIX.close(null) } }
-                let started = try boxed.spawn(
-                    standardInput: input.read, standardOutput: output.write, standardError: errorDescriptor,
-                    currentDirectory: currentDirectory)
+                let started: StartedProcess
+                do {
+                    started = try prepared.spawn(standardInput: input.read, standardOutput: output.write, standardError: errorDescriptor)
+                } catch {
+                    throw TransportError.launchFailure(error.message)
+                }
                 (pid, leadsProcessGroup, notes) = (started.processIdentifier, started.leadsProcessGroup, started.notes)
             } else {
                 do {
@@ -307,7 +354,7 @@ public final class ProcessTransport: Transport {
         }
         return ProcessTransport(
             command: executable, child: child, connection: connection,
-            standardErrorCapture: capture, terminationGracePeriod: terminationGracePeriod, boxed: boxed, sandboxNotes: notes)
+            standardErrorCapture: capture, terminationGracePeriod: terminationGracePeriod, prepared: prepared, sandboxNotes: notes)
     }
 
     /// Finds the file to execute, the way a shell does.
@@ -390,7 +437,7 @@ public final class ProcessTransport: Transport {
             _ = await closeState.done.wait()
             return
         }
-        await Self.shutDown(child, connection: connection, gracePeriod: terminationGracePeriod, boxed: boxed)
+        await Self.shutDown(child, connection: connection, gracePeriod: terminationGracePeriod, prepared: prepared)
         closeState.done.fulfill(())
     }
 
@@ -399,8 +446,8 @@ public final class ProcessTransport: Transport {
     /// outlives its transport by more than two grace periods.
     deinit {
         guard closeState.begin(child) else { return }
-        let (child, connection, gracePeriod, boxed) = (child, connection, terminationGracePeriod, boxed)
-        Task { await Self.shutDown(child, connection: connection, gracePeriod: gracePeriod, boxed: boxed) }
+        let (child, connection, gracePeriod, prepared) = (child, connection, terminationGracePeriod, prepared)
+        Task { await Self.shutDown(child, connection: connection, gracePeriod: gracePeriod, prepared: prepared) }
     }
 
     /// MCP's stdio shutdown: close the child's input, wait, `SIGTERM`, wait, `SIGKILL`; then
@@ -410,9 +457,9 @@ public final class ProcessTransport: Transport {
     /// ignores `SIGTERM` unless it handles it, and when it ends, the kernel ends every process
     /// it started. Without the namespace, the signals go to its process group.
     private static func shutDown(
-        _ child: ChildProcess, connection: FileDescriptorTransport, gracePeriod: Duration, boxed: BoxedLaunch?
+        _ child: ChildProcess, connection: FileDescriptorTransport, gracePeriod: Duration, prepared: (any PreparedProcessLaunch)?
     ) async {
-        defer { boxed?.cleanUp() }
+        defer { prepared?.cleanUp() }
         connection.beginClose()
         if await child.waitForExit(within: gracePeriod) == nil {
             child.signal(POSIX.terminateSignal)
@@ -448,8 +495,8 @@ extension ProcessTransport: TransportEndReporting {
         let text = standardErrorCapture?.text ?? ""
         let tail = Self.lastLines(of: text)
         if !tail.isEmpty { description += "; its standard error ended with: \(tail)" }
-        if boxed != nil, let denial = SandboxDenial(standardError: text) {
-            description += "; \(denial)"
+        if let explanation = prepared?.explanation(ofStandardError: text) {
+            description += "; \(explanation)"
         }
         return description
     }
@@ -466,137 +513,31 @@ extension ProcessTransport: TransportEndReporting {
 }
 
 /// Makes ``ProcessTransport/close()`` run its shutdown once.
-private final class CloseState: @unchecked Sendable {
-    // Safety: `started` is read and written with `lock` held.
-    private let lock = ConditionLock()
-    private var started = false
-    let done = OneShot<Void>()
+private final class CloseState: Sendable {
+    /// Whether the shutdown began, and whether the child had already exited then.
+    private struct State {
+        var started = false
+        var exitedBeforeShutdown = false
+    }
 
-    /// Whether the child had already exited when the shutdown began.
-    private var exitedBeforeShutdown = false
+    private let state = LockedValue(State())
+    let done = OneShot<Void>()
 
     /// Whether the child's exit with `status` came on its own: before this side began closing it.
     func exitPrecededClose(_ status: ProcessTransport.ExitStatus) -> Bool {
-        lock.withLock { !started || exitedBeforeShutdown }
+        state.withLock { !$0.started || $0.exitedBeforeShutdown }
     }
 
     /// `true` for the first caller only; `child` is looked at to tell later whether it exited
     /// on its own.
     func begin(_ child: ChildProcess) -> Bool {
         let exited = child.exit.current != nil
-        return lock.withLock {
-            defer { started = true }
-            if !started { exitedBeforeShutdown = exited }
-            return !started
+        return state.withLock { state in
+            defer { state.started = true }
+            if !state.started { state.exitedBeforeShutdown = exited }
+            return !state.started
         }
     }
-}
-
-// MARK: - The child process
-
-/// A spawned child: waited for by a dedicated thread from the start, signalled safely.
-///
-/// The thread waits with `waitid(WNOWAIT)`, which does not reap, then reaps with the lock
-/// held. ``signal(_:)`` takes the same lock and never signals a reaped child, so a signal can
-/// never reach an unrelated process that was given the same pid after the child was reaped.
-final class ChildProcess: @unchecked Sendable {
-    // Safety: `reaped` is read and written with `lock` held; `exit` is thread-safe.
-    let pid: Int32
-    /// Whether signals go to the child's process group (a boxed server without a PID
-    /// namespace of its own leads one).
-    let leadsProcessGroup: Bool
-    let exit = OneShot<ProcessTransport.ExitStatus>()
-    private let lock = ConditionLock()
-    private var reaped = false
-
-    /// Starts waiting for the child.
-    ///
-    /// - Throws: ``Errno`` when the waiting thread cannot be started.
-    init(pid: Int32, leadsProcessGroup: Bool = false) throws(Errno) {
-        self.pid = pid
-        self.leadsProcessGroup = leadsProcessGroup
-        try POSIX.startThread(named: "MCP child \(pid) waiter") { [self] in
-            _ = POSIX.waitUntilEnded(pid)
-            let result: POSIX.ChildExit = lock.withLock {
-                reaped = true
-                return POSIX.reap(pid)
-            }
-            let status: ProcessTransport.ExitStatus =
-                switch result {
-                case .exited(let code): .exited(code)
-                case .signaled(let signal): .signaled(signal)
-                case .unavailable: .unavailable
-                }
-            exit.fulfill(status)
-        }
-    }
-
-    /// Sends `signal` to the child (and its process group, when it leads one) unless it has
-    /// been reaped: until then its process id, and so its group's, cannot name another process.
-    func signal(_ signal: Int32) {
-        lock.withLock {
-            guard !reaped else { return }
-            POSIX.send(signal: signal, to: leadsProcessGroup ? -pid : pid)
-        }
-    }
-
-    /// The exit status, or `nil` if the child is still running after `duration`.
-    func waitForExit(within duration: Duration) async -> ProcessTransport.ExitStatus? {
-        await exit.wait(within: duration)
-    }
-}
-
-// MARK: - Standard error capture
-
-/// Reads a child's standard error on a dedicated thread, keeping the last bytes.
-
-final class StandardErrorCapture: @unchecked Sendable {
-    // Safety: `tail` is read and written with `lock` held; `ended` is thread-safe.
-    private let lock = ConditionLock()
-    private var tail: [UInt8] = []
-    private let limit: Int
-    /// Fulfilled at end of file (or a read error) on the child's standard error.
-    let ended = OneShot<Void>()
-
-    /// Starts reading `descriptor` (which the thread closes at its end), keeping the last
-    /// `limit` bytes and, with `forward`, writing everything read to that descriptor too
-    /// (this process's standard error).
-    ///
-    /// - Throws: ``Errno`` when the thread cannot be started; the descriptor is then left open.
-    init(reading descriptor: Int32, keepingLast limit: Int, forwardingTo forward: Int32?) throws(Errno) {
-        self.limit = limit
-        try POSIX.startThread(named: "MCP child stderr (fd \(descriptor))") { [self] in
-            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 1)
-            defer {
-                chunk.deallocate()
-                POSIX.close(descriptor)
-                ended.fulfill(())
-            }
-            var forwarding = forward
-            while let count = try? POSIX.read(descriptor, into: chunk), count > 0 {
-                let bytes = UnsafeRawBufferPointer(rebasing: chunk[0..<count])
-                if let target = forwarding {
-                    // A failed forward (our standard error is closed) stops forwarding, not capturing.
-                    do throws(Errno) {
-                        try POSIX.writeAll(target, bytes)
-                    } catch {
-                        forwarding = nil
-                    }
-                }
-                lock.withLock {
-                    tail.append(contentsOf: bytes)
-                    if tail.count > 2 * limit { tail.removeFirst(tail.count - limit) }
-                }
-            }
-        }
-    }
-
-    /// The captured bytes as text.
-    var text: String {
-        let bytes = lock.withLock { tail.suffix(limit) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
 }
 
 #endif  // !os(watchOS) && !os(tvOS)

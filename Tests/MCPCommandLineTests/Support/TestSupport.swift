@@ -17,23 +17,19 @@ struct CommandRun: Sendable {
     let output: String
     let errors: String
 
-    /// Runs `arguments` with `input` as standard input and the default language model; the
-    /// model options fall back on `environment`, and a model server is reached through
-    /// `modelConnector` (without one, or `remote`, the command would hand a model server over
-    /// to ondevice-mcp-http, replacing the test process: give one whenever a model URL is).
+    /// Runs `arguments` with `input` as standard input; the model options fall back on
+    /// `environment`, models come from `models` (the program's by default: the system model,
+    /// and on Linux a real model client), and remote servers are reached through `remote`
+    /// (Streamable HTTP by default).
     init(
         _ arguments: [String], input: String = "", builtInServer: (@Sendable (String?) async throws -> MCPServer)? = nil,
-        environment: [String: String] = [:], modelConnector: ModelConnector? = nil, remote: RemoteConnector? = nil
+        environment: [String: String] = [:], models: any ModelSource = StandardModelSource(apiKey: nil), remote: RemoteConnector? = nil
     ) async {
         let output = CapturedOutput()
         let errors = CapturedOutput()
-        guard !Self.wouldHandOver(arguments, environment: environment, remote: remote, modelConnector: modelConnector) else {
-            (status, self.output, self.errors) = (.failure, "", "")
-            return
-        }
         status = await OnDeviceMCPCommand.run(
             arguments, standardOutput: output, standardError: errors, builtInServer: builtInServer, standardInput: .text(input),
-            remote: remote, modelConnector: modelConnector, environment: environment)
+            models: models, remote: remote ?? RemoteConnection.http, environment: environment)
         self.output = output.text
         self.errors = errors.text
     }
@@ -48,27 +44,44 @@ struct CommandRun: Sendable {
     ) async {
         let output = CapturedOutput()
         let errors = CapturedOutput(isInteractive: terminal)
-        guard !Self.wouldHandOver(arguments, environment: [:], remote: nil, modelConnector: nil) else {
-            (status, self.output, self.errors) = (.failure, "", "")
-            return
-        }
         status = await OnDeviceMCPCommand.run(
             arguments, standardOutput: output, standardError: errors, builtInServer: builtInServer,
-            standardInput: .text(input, interactive: terminal), model: model)
+            standardInput: .text(input, interactive: terminal), models: TestModels(system: model))
         self.output = output.text
         self.errors = errors.text
     }
+}
 
-    /// Whether the command would hand itself over to ondevice-mcp-http, which would replace
-    /// the test process (it is built beside the test bundle): recorded as an issue, not run.
-    static func wouldHandOver(
-        _ arguments: [String], environment: [String: String], remote: RemoteConnector?, modelConnector: ModelConnector?
-    ) -> Bool {
-        guard let command = try? CommandLineParser.parse(arguments, environment: environment),
-            command.handOverReason(remote: remote, model: modelConnector) != nil
-        else { return false }
-        Issue.record("ondevice-mcp \(arguments.joined(separator: " ")) would hand over to ondevice-mcp-http; give the test a connector")
-        return true
+/// Models for tests: `system` as the system model, and a model server whose model `server`
+/// gives (none: this build has no model client, as where Apple's FoundationModels exists).
+@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+struct TestModels: ModelSource {
+    var system: SystemLanguageModel = .default
+    var server: (@Sendable (_ url: String, _ model: String?) async throws -> SystemLanguageModel)?
+
+    var systemModel: SystemLanguageModel { system }
+
+    var reachesModelServers: Bool { server != nil }
+
+    func connect(to url: String, model name: String?) async throws -> ChatModel {
+        guard let server else { throw StandardModelSource.NoModelClient() }
+        return ChatModel(system: try await server(url, name))
+    }
+}
+
+/// Models for tests whose model server cannot be used: connecting throws `failure`; with no
+/// failure, this build has no model client (as where Apple's FoundationModels exists).
+struct UnusableModels: ModelSource {
+    var failure: (any Error & Sendable)?
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    var systemModel: SystemLanguageModel { .default }
+
+    var reachesModelServers: Bool { failure != nil }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    func connect(to url: String, model name: String?) async throws -> ChatModel {
+        throw failure ?? StandardModelSource.NoModelClient()
     }
 }
 

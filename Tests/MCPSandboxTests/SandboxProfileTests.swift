@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MCP
+@testable import MCPSandbox
 
 // The profile is generated and read here, on Linux; it is not run under `sandbox-exec` in this
 // project's CI (see SandboxProfile's documentation). The reader below follows TinyScheme's

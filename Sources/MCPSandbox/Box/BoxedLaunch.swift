@@ -12,12 +12,14 @@ internal import MCPPlatform
 ///
 /// No helper program and no command line carries the box: the plan stays in this process's
 /// memory, and the child (CMCPPlatform, between `clone` and `execve`) applies it.
-final class BoxedLaunch: Sendable {
+final class BoxedLaunch: PreparedProcessLaunch {
     /// What the child applies.
     let plan: SandboxLaunchPlan
     /// The server's private data directory (with `tmp` inside, its `TMPDIR`, and `home`, its
     /// `HOME` unless the box allows the real one).
     let dataDirectory: String
+    /// The server's working directory; `nil`: its data directory.
+    private let currentDirectory: String?
     #if os(Linux)
     /// The whole box's task and memory limits, where they could be made.
     private let controlGroups: ControlGroups
@@ -26,18 +28,18 @@ final class BoxedLaunch: Sendable {
     /// Checks that the box can be enforced here and makes the data directory (and, on Linux,
     /// the control groups).
     ///
-    /// - Throws: ``TransportError/launchFailure(_:)`` saying what is missing; nothing is left
+    /// - Throws: ``ProcessLaunchError`` saying what is missing; nothing is left
     ///   behind then.
     init(
         sandbox: Sandbox, executable: String, path: String, arguments: [String], baseEnvironment: [String: String],
         currentDirectory: String?
-    ) throws {
+    ) throws(ProcessLaunchError) {
         let parent = sandbox.dataDirectoryParent ?? FileManager.default.temporaryDirectory.path(percentEncoded: false)
         let directory: String
         do {
             directory = try POSIX.makePrivateDirectory(in: parent, prefix: "ondevice-mcp-box-")
         } catch {
-            throw TransportError.launchFailure("cannot launch '\(executable)' in its box: cannot make its data directory: \(error)")
+            throw ProcessLaunchError.cannotLaunch("cannot launch '\(executable)' in its box: cannot make its data directory: \(error)")
         }
         do {
             try POSIX.makeDirectory(directory + "/tmp")
@@ -46,37 +48,47 @@ final class BoxedLaunch: Sendable {
                 sandbox: sandbox, executable: executable, path: path, arguments: arguments, baseEnvironment: baseEnvironment,
                 dataDirectory: directory, currentDirectory: currentDirectory)
             if let problem = plan.enforcementProblem() {
-                throw TransportError.launchFailure("cannot launch '\(executable)' in its box: \(problem)")
+                throw ProcessLaunchError.cannotLaunch("cannot launch '\(executable)' in its box: \(problem)")
             }
             self.plan = plan
-        } catch let error as TransportError {
+        } catch let error as ProcessLaunchError {
             Self.removeDataDirectory(directory)
             throw error
         } catch {
             Self.removeDataDirectory(directory)
-            throw TransportError.launchFailure("cannot launch '\(executable)' in its box: cannot make its data directory: \(error)")
+            throw ProcessLaunchError.cannotLaunch("cannot launch '\(executable)' in its box: cannot make its data directory: \(error)")
         }
         dataDirectory = directory
+        self.currentDirectory = currentDirectory
         #if os(Linux)
         controlGroups = ControlGroups.make(taskLimit: plan.processLimit, memoryLimit: plan.memoryLimit)
         #endif
     }
 
-    /// A started server.
-    struct Started {
-        let processIdentifier: Int32
-        /// Whether the server leads a process group of its own (no PID namespace), so that
-        /// signals go to the group.
-        let leadsProcessGroup: Bool
-        /// What the box went without, in words.
-        let notes: [String]
-    }
-
     /// Starts the server in its box, on the given standard input, output and error (`nil`:
     /// this process's).
     ///
-    /// - Throws: ``TransportError/launchFailure(_:)`` naming the step that failed and why.
-    func spawn(standardInput: Int32, standardOutput: Int32, standardError: Int32?, currentDirectory: String?) throws -> Started {
+    /// - Throws: ``ProcessLaunchError`` naming the step that failed and why.
+    func spawn(standardInput: Int32, standardOutput: Int32, standardError: Int32?) throws(ProcessLaunchError) -> StartedProcess {
+        do {
+            return try start(standardInput: standardInput, standardOutput: standardOutput, standardError: standardError)
+        } catch let error as ProcessLaunchError {
+            throw error
+        } catch {
+            throw .cannotLaunch("cannot launch '\(plan.programName)' in its box: \(error)")
+        }
+    }
+
+    /// The server's private data directory.
+    var sandboxDataDirectory: String? { dataDirectory }
+
+    /// What a refusal of the box the server reported on its standard error was (a
+    /// ``SandboxDenial``), in a sentence.
+    func explanation(ofStandardError text: String) -> String? {
+        SandboxDenial(standardError: text)?.description
+    }
+
+    private func start(standardInput: Int32, standardOutput: Int32, standardError: Int32?) throws -> StartedProcess {
         var request = BoxSpawn.Request(
             path: plan.executable, arguments: [plan.programName] + plan.arguments,
             environment: plan.environment.keys.sorted().map { "\($0)=\(plan.environment[$0] ?? "")" },
@@ -98,26 +110,26 @@ final class BoxedLaunch: Sendable {
         var notes = controlGroups.notes
         do {
             let started = try spawn(request, namespaces: true)
-            return Started(processIdentifier: started.processIdentifier, leadsProcessGroup: false, notes: notes + started.notes)
+            return StartedProcess(processIdentifier: started.processIdentifier, leadsProcessGroup: false, notes: notes + started.notes)
         } catch let failure as NamespaceFailure {
             notes.append(
                 "no namespaces of its own (\(failure.reason)): the file system is not read-only outside its paths (so every change of a file's mode, owner, times or extended attributes is refused instead), /proc shows other processes, and a process it starts in a session of its own can outlive it"
             )
         }
         let started = try spawn(request, namespaces: false)
-        return Started(processIdentifier: started.processIdentifier, leadsProcessGroup: true, notes: notes + started.notes)
+        return StartedProcess(processIdentifier: started.processIdentifier, leadsProcessGroup: true, notes: notes + started.notes)
         #elseif os(macOS)
         do {
             request.path = SandboxProfile.sandboxExec
             request.arguments = try plan.sandboxExecCommandLine()
         } catch {
-            throw TransportError.launchFailure("cannot launch '\(plan.programName)' in its box: \(error)")
+            throw ProcessLaunchError.cannotLaunch("cannot launch '\(plan.programName)' in its box: \(error)")
         }
         let started = try spawn(request)
-        return Started(processIdentifier: started.processIdentifier, leadsProcessGroup: true, notes: started.notes)
+        return StartedProcess(processIdentifier: started.processIdentifier, leadsProcessGroup: true, notes: started.notes)
         #else
         // Unreachable: ``SandboxLaunchPlan/enforcementProblem()`` refuses the box here first.
-        throw TransportError.launchFailure("cannot launch '\(plan.programName)' in its box: no process box on this platform")
+        throw ProcessLaunchError.cannotLaunch("cannot launch '\(plan.programName)' in its box: no process box on this platform")
         #endif
     }
 
@@ -178,14 +190,14 @@ final class BoxedLaunch: Sendable {
     #endif
 
     /// The error for a failed spawn: what the child was doing, on which path, and why.
-    private static func launchFailure(_ failure: BoxSpawn.Failure, request: BoxSpawn.Request, program: String) -> TransportError {
+    private static func launchFailure(_ failure: BoxSpawn.Failure, request: BoxSpawn.Request, program: String) -> ProcessLaunchError {
         guard let report = failure.report else {
-            return .launchFailure("cannot launch '\(program)' in its box: \(failure.error)")
+            return .cannotLaunch("cannot launch '\(program)' in its box: \(failure.error)")
         }
         if report.stage == .exec {
-            return .launchFailure("cannot launch '\(program)': \(request.path): \(report.error.message) (in its box)")
+            return .cannotLaunch("cannot launch '\(program)': \(request.path): \(report.error.message) (in its box)")
         }
-        return .launchFailure("cannot launch '\(program)' in its box: \(describe(report, in: request, program: program))")
+        return .cannotLaunch("cannot launch '\(program)' in its box: \(describe(report, in: request, program: program))")
     }
 
     /// A report in words: the step, the path or limit it concerns, the error.

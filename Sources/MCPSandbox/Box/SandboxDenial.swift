@@ -4,7 +4,7 @@
 /// A box denial rarely looks like one: a server says "Permission denied" (or "os error 13",
 /// "EACCES", "Operation not permitted") about a file, "Temporary failure in name resolution"
 /// or "Network is unreachable" about the network, "certificate verify failed" when it cannot
-/// read the system's certificates. ``ProcessTransport`` adds this to the error of a boxed
+/// read the system's certificates. `ProcessTransport` adds this to the error of a boxed
 /// server that ended, and `ondevice-mcp` names the option that would help.
 ///
 /// ```swift

@@ -1,10 +1,9 @@
-import MCPCore
 internal import MCPPlatform
 
 /// Everything a box needs, worked out by the library from a ``Sandbox``: the program, its
 /// whole environment, the paths it may read and write, and its limits.
 ///
-/// Built in this process (where problems are still ``TransportError``s) and applied by the
+/// Built in this process (where problems are still ``ProcessLaunchError``s) and applied by the
 /// child that becomes the server, between `clone` and `execve` (``BoxedLaunch``); it never
 /// leaves this process's memory, so nothing of it (the environment's secrets included) is on
 /// any command line. Paths are absolute and exist.
@@ -93,7 +92,7 @@ struct SandboxLaunchPlan: Hashable, Sendable {
     ///     subdirectory becomes `TMPDIR`.
     ///   - currentDirectory: The server's working directory, when the app named one: it
     ///     becomes readable.
-    /// - Throws: ``TransportError/launchFailure(_:)`` when a path the app allowed does not exist.
+    /// - Throws: ``ProcessLaunchError`` when a path the app allowed does not exist.
     init(
         sandbox: Sandbox, executable: String, path: String, arguments: [String], baseEnvironment: [String: String],
         dataDirectory: String, currentDirectory: String?
@@ -118,7 +117,7 @@ struct SandboxLaunchPlan: Hashable, Sendable {
             for given in paths {
                 let full = absolute(given)
                 guard POSIX.exists(full) else {
-                    throw TransportError.launchFailure(
+                    throw ProcessLaunchError.cannotLaunch(
                         "cannot launch '\(executable)' in its box: the \(kind) path '\(given)' does not exist")
                 }
                 if kind == "readable" { readable.append(full) } else { writable.append(full) }

@@ -11,7 +11,7 @@
 /// whole box where this process may make them. On macOS: a `sandbox-exec` profile generated
 /// from it. What each platform cannot enforce is listed in the Security model article, and an
 /// enforcement the kernel lacks is an error, never a silent no-op; what the box went without
-/// where it had a fallback is in ``ProcessTransport/sandboxNotes``.
+/// where it had a fallback is in `ProcessTransport.sandboxNotes`.
 ///
 /// ```swift
 /// var box = Sandbox.standard
@@ -52,7 +52,7 @@ public struct Sandbox: Hashable, Sendable {
     public var openFileLimit: Int?
     /// The most tasks (processes and threads together) the whole box may have; `nil` for no
     /// limit. Enforced with a `pids` control group where this process may make one; where it
-    /// may not (``ProcessTransport/sandboxNotes`` says so), it is not enforced, because the
+    /// may not (`ProcessTransport.sandboxNotes` says so), it is not enforced, because the
     /// only per-process limit, `RLIMIT_NPROC`, counts every process of the user.
     public var processLimit: Int?
     /// The size of the private data directory (its `TMPDIR` and `HOME` included), in bytes;

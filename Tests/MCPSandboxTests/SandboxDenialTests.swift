@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MCP
+@testable import MCPSandbox
 
 /// What boxed servers really wrote to standard error when the box refused them, and what the
 /// hint must say.

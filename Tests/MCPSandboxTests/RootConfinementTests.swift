@@ -1,8 +1,9 @@
 import Foundation
+import MCPCore
 import MCPPlatform
 import Testing
 
-@testable import MCP
+@testable import MCPSandbox
 
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,7 @@ import Foundation
 import MCPPlatform
 import Testing
 
-@testable import MCP
+@testable import MCPSandbox
 
 /// How the library turns a ``Sandbox`` into what the boxed child applies (no process started).
 @Suite("Sandbox launch plans")
