@@ -17,7 +17,7 @@ internal import MCPPlatform
 ///
 /// Neither task holds the channel: a client dropped without ``close()`` calls ``abandon()``
 /// from its `deinit`, which ends them and closes the transport in the background.
-final class TransportChannel: ClientChannel, @unchecked Sendable {
+final class TransportChannel: ClientChannel, Sendable {
     let transport: any Transport
     let router: ProgressRouter
     private let pending = PendingRequests()
@@ -26,10 +26,8 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     private let notes = ProtocolNotes()
     /// Answers the server's requests (`ping`, `roots/list`).
     let responder: ServerRequestResponder
-    // Safety: `reader` and `watcher` are read and written with `lock` held.
-    private let lock = Lock()
-    private var reader: Task<Void, Never>?
-    private var watcher: Task<Void, Never>?
+    /// The reader and the deadline watcher, once started.
+    private let tasks = LockedValue<(reader: Task<Void, Never>, watcher: Task<Void, Never>)?>(nil)
 
     init(transport: any Transport, router: ProgressRouter, responder: ServerRequestResponder = ServerRequestResponder()) {
         self.transport = transport
@@ -75,10 +73,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
                 try? await transport.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
             }
         }
-        lock.withLock {
-            reader = task
-            self.watcher = watcher
-        }
+        tasks.withLock { $0 = (task, watcher) }
     }
 
     /// Starts the reader task on the transport's reading thread when it has one, so that a
@@ -205,7 +200,9 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         ids.close()
         await transport.close()
         pending.failAll(MCPClientError.connectionClosed("the client closed the connection"))
-        let (task, watcher) = lock.withLock { (reader, self.watcher) }
+        let started = tasks.withLock { $0 }
+        let task = started?.reader
+        let watcher = started?.watcher
         watcher?.cancel()
         task?.cancel()
         await task?.value
@@ -215,7 +212,9 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     func abandon() {
         ids.close()
         pending.failAll(MCPClientError.connectionClosed("the client was released without being closed"))
-        let (task, watcher) = lock.withLock { (reader, self.watcher) }
+        let started = tasks.withLock { $0 }
+        let task = started?.reader
+        let watcher = started?.watcher
         watcher?.cancel()
         task?.cancel()
         // The transport's own shutdown (a child's stdio shutdown sequence) runs on its own;

@@ -14,45 +14,47 @@ internal import MCPPlatform
 /// The id must be in the frame's first 4 KiB (every MCP SDK writes it before the result);
 /// a reply whose id comes later is held up to the connection's frame limit and refused once
 /// it is complete.
-final class ResponseLimits: @unchecked Sendable {
-    // Safety: every stored property is read and written with `lock` held.
-    private let lock = Lock()
-    private var limits: [RequestID: Int] = [:]
-    private var exceeded: [RequestID: Int] = [:]
+final class ResponseLimits: Sendable {
+    private struct State {
+        var limits: [RequestID: Int] = [:]
+        var exceeded: [RequestID: Int] = [:]
+    }
+
+    private let state = LockedValue(State())
 
     /// Whether no limit is registered (the reader then does no lookups).
     var isEmpty: Bool {
-        lock.withLock { limits.isEmpty }
+        state.withLock { $0.limits.isEmpty }
     }
 
     /// Limits the reply to `id` to `limit` bytes.
     func register(_ limit: Int, for id: RequestID) {
-        lock.withLock { limits[id] = max(1, limit) }
+        state.withLock { $0.limits[id] = max(1, limit) }
     }
 
     /// Forgets the limit of `id`, and whether its reply was cut.
     func remove(_ id: RequestID) {
-        lock.withLock {
-            limits[id] = nil
-            exceeded[id] = nil
+        state.withLock { state in
+            state.limits[id] = nil
+            state.exceeded[id] = nil
         }
     }
 
     /// The limit on the reply to `id`, if one is registered.
     func limit(for id: RequestID) -> Int? {
-        lock.withLock { limits[id] }
+        state.withLock { $0.limits[id] }
     }
 
     /// Records that the reply to `id` passed its limit and was thrown away.
     func noteExceeded(_ id: RequestID, limit: Int) {
-        lock.withLock {
-            if limits[id] != nil { exceeded[id] = limit }
+        state.withLock { state in
+            if state.limits[id] != nil { state.exceeded[id] = limit }
         }
     }
 
     /// The limit the reply to `id` passed, once, if it was cut.
     func takeExceeded(_ id: RequestID) -> Int? {
-        lock.withLock { exceeded.removeValue(forKey: id) }
+        state.withLock { $0.exceeded.removeValue(forKey: id) }
     }
 }
 
