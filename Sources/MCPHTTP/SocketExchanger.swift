@@ -16,30 +16,25 @@ internal import MCPPlatform
 /// the server closed before answering is retried once on a new one. No redirects are followed
 /// (a `3xx` is the response), no compression is asked for, no cookies are kept, and no proxy
 /// is used — ``HTTPClientTransport`` uses URLSession instead when a proxy is configured.
-final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
+final class SocketExchanger: HTTPExchanging, Sendable {
     /// The most bytes of one response read ahead of its reader: reading pauses there until the
     /// reader takes some.
     let window: Int
     private let pool: ConnectionPool
-    // Safety: `live` and `isShutDown` are used with `lock` held.
-    private let lock = Lock()
-    private var live: [ObjectIdentifier: Exchange] = [:]
-    private var isShutDown = false
+    /// The exchanges running, and whether ``shutdown()`` has come (`nil` then).
+    private let live = LockedValue<[ObjectIdentifier: Exchange]?>([:])
     let statistics = Statistics()
 
     /// What the exchanger did, for tests: connections opened, and the most bytes of one
     /// response that ever waited unread.
-    final class Statistics: @unchecked Sendable {
-        // Safety: both counters are used with `lock` held.
-        private let lock = Lock()
-        private var opened = 0
-        private var peak = 0
+    final class Statistics: Sendable {
+        private let counts = LockedValue((opened: 0, peak: 0))
 
-        var connectionsOpened: Int { lock.withLock { opened } }
-        var peakUnreadBytes: Int { lock.withLock { peak } }
+        var connectionsOpened: Int { counts.withLock { $0.opened } }
+        var peakUnreadBytes: Int { counts.withLock { $0.peak } }
 
-        func noteConnection() { lock.withLock { opened += 1 } }
-        func noteUnread(_ count: Int) { lock.withLock { peak = max(peak, count) } }
+        func noteConnection() { counts.withLock { $0.opened += 1 } }
+        func noteUnread(_ count: Int) { counts.withLock { $0.peak = max($0.peak, count) } }
     }
 
     init(window: Int = 256 << 10, maximumIdleConnections: Int = 8) {
@@ -55,9 +50,9 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
         let target = try Target(request.url)
         let bytes = try Self.serialize(request, to: target)
         let exchange = try Exchange(window: window, statistics: statistics)
-        let admitted = lock.withLock {
-            guard !isShutDown else { return false }
-            live[ObjectIdentifier(exchange)] = exchange
+        let admitted = live.withLock { live in
+            guard live != nil else { return false }
+            live?[ObjectIdentifier(exchange)] = exchange
             return true
         }
         guard admitted else {
@@ -88,18 +83,16 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
     }
 
     func shutdown() {
-        let exchanges = lock.withLock {
-            isShutDown = true
-            let all = Array(live.values)
-            live = [:]
-            return all
+        let exchanges = live.withLock { live in
+            defer { live = nil }
+            return Array((live ?? [:]).values)
         }
         for exchange in exchanges { exchange.cancel() }
         pool.closeAll()
     }
 
     private func forget(_ exchange: Exchange) {
-        _ = lock.withLock { live.removeValue(forKey: ObjectIdentifier(exchange)) }
+        _ = live.withLock { $0?.removeValue(forKey: ObjectIdentifier(exchange)) }
     }
 
     // MARK: Requests
@@ -377,11 +370,9 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
     // MARK: Kept-alive connections
 
     /// Idle connections kept for the next request to the same host and port.
-    final class ConnectionPool: @unchecked Sendable {
-        // Safety: `idle` and `closed` are used with `lock` held.
-        private let lock = Lock()
-        private var idle: [String: [Int32]] = [:]
-        private var closed = false
+    final class ConnectionPool: Sendable {
+        /// The idle connections by host and port; `nil` once closed.
+        private let idle = LockedValue<[String: [Int32]]?>([:])
         let maximumIdle: Int
 
         init(maximumIdle: Int) {
@@ -389,14 +380,12 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
         }
 
         deinit {
-            for descriptors in idle.values {
-                for descriptor in descriptors { POSIX.close(descriptor) }
-            }
+            closeAll()
         }
 
         /// An idle connection to `key` the server has not closed, if there is one.
         func take(_ key: String) -> Int32? {
-            while let descriptor = lock.withLock({ idle[key]?.popLast() }) {
+            while let descriptor = idle.withLock({ $0?[key]?.popLast() }) {
                 if POSIX.isIdleConnectionUsable(descriptor) { return descriptor }
                 POSIX.close(descriptor)
             }
@@ -405,20 +394,18 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
 
         /// Keeps a connection whose response is complete, or closes it when the pool is full or closed.
         func put(_ descriptor: Int32, for key: String) {
-            let kept = lock.withLock {
-                guard !closed, idle[key, default: []].count < maximumIdle else { return false }
-                idle[key, default: []].append(descriptor)
+            let kept = idle.withLock { idle in
+                guard idle != nil, idle?[key, default: []].count ?? 0 < maximumIdle else { return false }
+                idle?[key, default: []].append(descriptor)
                 return true
             }
             if !kept { POSIX.close(descriptor) }
         }
 
         func closeAll() {
-            let all = lock.withLock {
-                closed = true
-                let all = idle.values.flatMap { $0 }
-                idle = [:]
-                return all
+            let all = idle.withLock { idle in
+                defer { idle = nil }
+                return (idle ?? [:]).values.flatMap { $0 }
             }
             for descriptor in all { POSIX.close(descriptor) }
         }

@@ -20,6 +20,8 @@ protocol ClientChannel: Sendable {
     /// Ends the connection without waiting (for a client dropped without ``close()``):
     /// pending requests fail, and whatever the channel owns is shut down in the background.
     func abandon()
+    /// The transport the channel talks over; `nil` in process.
+    var transport: (any Transport)? { get }
 }
 
 extension ClientChannel {
@@ -139,6 +141,8 @@ final class DirectChannel: ClientChannel {
         router.finish()
         Task { [server, session] in await server.closeSession(session) }
     }
+
+    var transport: (any Transport)? { nil }
 }
 
 enum ClientRequests {

@@ -102,7 +102,7 @@ final class ConnectionExecutor: Sendable {
     /// written out (`outbound.flush()`): many replies, one `write`.
     func run(
         reading input: Int32, owner: DescriptorOwner?, into inbound: InboundBuffer, flushing outbound: OutboundBuffer,
-        maximumFrameLength: Int, responseLimits: ResponseLimits? = nil
+        maximumFrameLength: Int, responseLimits: ResultLimits? = nil
     ) {
         let current = POSIX.ThreadID.current
         state.withLock { $0.thread = current }
