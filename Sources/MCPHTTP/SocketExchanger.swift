@@ -165,20 +165,22 @@ final class SocketExchanger: HTTPExchanging, Sendable {
 
     /// One request and its response: the reading thread, the head's waiter, and how much
     /// of the body waits unread.
-    final class Exchange: @unchecked Sendable {
-        // Safety: everything below is used with `condition` held, apart from the wake-up
-        // pipe's descriptors, which are immutable and closed only by `release()` once the
-        // thread is done and `cancel()` can no longer write to them (`released`).
-        private let condition = ConditionLock()
+    final class Exchange: Sendable {
+        private struct State {
+            var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+            var early: Result<HTTPResponseHead, any Error>?
+            var headDelivered = false
+            var cancelled = false
+            var released = false
+            /// Bytes delivered to the body and not yet taken by its reader.
+            var waiting = 0
+        }
+
+        // The wake-up pipe's descriptors are immutable and closed only by `release()` once
+        // the thread is done and `cancel()` can no longer write to them (`released`).
+        private let state = ConditionalValue(State())
         private let wake: (read: Int32, write: Int32)
         private let window: Int
-        private var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
-        private var early: Result<HTTPResponseHead, any Error>?
-        private var headDelivered = false
-        private var cancelled = false
-        private var released = false
-        /// Bytes delivered to the body and not yet taken by its reader.
-        private var waiting = 0
 
         private let statistics: Statistics
 
@@ -195,71 +197,68 @@ final class SocketExchanger: HTTPExchanging, Sendable {
         /// Stops the exchange: the head's waiter gets `CancellationError` at once, and the
         /// thread stops whatever it waits for (connecting, sending, reading, room to deliver).
         func cancel() {
-            condition.lock()
-            cancelled = true
-            if !released { POSIX.signalWakePipe(wake.write) }
-            condition.broadcast()
-            condition.unlock()
+            state.withLock { state in
+                state.cancelled = true
+                if !state.released { POSIX.signalWakePipe(wake.write) }
+            }
+            state.broadcast()
             deliverHead(.failure(CancellationError()))
         }
 
         /// Closes the wake-up pipe: the thread is done with it.
         func release() {
-            condition.withLock {
-                guard !released else { return }
-                released = true
+            state.withLock { state in
+                guard !state.released else { return }
+                state.released = true
                 POSIX.close(wake.read)
                 POSIX.close(wake.write)
             }
         }
 
         func awaitHead(_ waiter: CheckedContinuation<HTTPResponseHead, any Error>) {
-            condition.lock()
-            if let early {
-                self.early = nil
-                condition.unlock()
-                waiter.resume(with: early)
-                return
+            let early: Result<HTTPResponseHead, any Error>? = state.withLock { state in
+                defer { state.early = nil }
+                if state.early == nil { state.headWaiter = waiter }
+                return state.early
             }
-            headWaiter = waiter
-            condition.unlock()
+            if let early { waiter.resume(with: early) }
         }
 
         /// Delivers the head (or the failure before it); the first call wins.
         private func deliverHead(_ result: Result<HTTPResponseHead, any Error>) {
-            condition.lock()
-            guard !headDelivered else {
-                condition.unlock()
-                return
+            let waiter: CheckedContinuation<HTTPResponseHead, any Error>? = state.withLock { state in
+                guard !state.headDelivered else { return nil }
+                state.headDelivered = true
+                defer { state.headWaiter = nil }
+                if state.headWaiter == nil { state.early = result }
+                return state.headWaiter
             }
-            headDelivered = true
-            let waiter = headWaiter
-            headWaiter = nil
-            if waiter == nil { early = result }
-            condition.unlock()
             waiter?.resume(with: result)
         }
 
         /// The reader took `count` bytes: reading may go on once enough room is free.
         func taken(_ count: Int) {
-            condition.withLock {
-                waiting -= count
-                if waiting <= window / 2 { condition.signal() }
+            let room = state.withLock { state in
+                state.waiting -= count
+                return state.waiting <= window / 2
             }
+            if room { state.signal() }
         }
 
         /// Counts a chunk as waiting, then blocks while more than the window waits unread.
         /// Returns `false` once the exchange is cancelled.
         private func admit(_ count: Int) -> Bool {
-            condition.lock()
-            defer { condition.unlock() }
-            waiting += count
+            let waiting = state.withLock { state in
+                state.waiting += count
+                return state.waiting
+            }
             statistics.noteUnread(waiting)
-            while waiting > window && !cancelled { condition.wait() }
-            return !cancelled
+            return state.waitWithLock(until: { state in
+                state.waiting > window && !state.cancelled ? nil : !state.cancelled
+            })
         }
 
-        private var isCancelled: Bool { condition.withLock { cancelled } }
+        private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
         /// The thread's body: connects (or reuses a connection), sends, and reads the response
         /// into `body` until it ends, fails or is cancelled.
