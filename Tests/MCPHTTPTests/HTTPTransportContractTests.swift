@@ -98,4 +98,37 @@ struct HTTPTransportContractTests {
         await transport.close()
         #expect(await transport.connectionEndReason() == nil)
     }
+
+    @Test("an HTTP+SSE stream that ends fails a waiting call, saying which stream ended")
+    func legacyStreamEndReason() async throws {
+        let stream = Feed()
+        let (transport, _) = try fakeTransport { request in
+            if request.url == endpoint {
+                if request.method == "GET" { return .sse(stream) }
+                return .text(405, "Method Not Allowed")
+            }
+            switch request.message {
+            case .request(let rpc)? where rpc.method == "initialize":
+                stream.send("event: message\ndata: \(Scripted.initializeResult(rpc.id, version: "2024-11-05"))\n\n")
+            case .request(let rpc)? where rpc.method == "tools/call":
+                // The server goes away instead of answering.
+                stream.finish()
+            case .request(let rpc)?:
+                stream.send("event: message\ndata: \(Scripted.error(rpc.id, code: -32601, message: "Method not found"))\n\n")
+            default:
+                break
+            }
+            return .accepted
+        }
+        stream.send("event: endpoint\ndata: /messages/?session_id=42\n\n")
+        let client = try await MCPClient.connect(
+            over: transport, configuration: MCPClient.Configuration(requestTimeout: .seconds(60), discoverTimeout: .seconds(60)))
+        let error = await #expect(throws: MCPClientError.self) {
+            try await withHangGuard(Self.guardLimit, "the call on an ended stream") { try await client.callTool(name: "echo") }
+        }
+        #expect(error == .connectionClosed)
+        #expect(error.map { "\($0)" }?.contains("the HTTP+SSE event stream from \(endpoint.absoluteString)") == true)
+        #expect(await transport.connectionEndReason()?.contains("ended") == true)
+        await client.close()
+    }
 }
