@@ -2,6 +2,7 @@
 import Foundation
 import JSONCore
 import MCPHTTP
+import MCPPlatform
 
 // The request and stream code both of the model's front doors run: one chat-completions
 // request sent, its answer read event by event into a `StreamedCompletion`, an observer told

@@ -153,6 +153,24 @@ public final class HTTPClientTransport: Transport {
         await core.close()
     }
 
+    /// The per-call result limits, which this transport enforces while it reads a POST's
+    /// response: a JSON body stops being read at the limit, and so does an event stream's
+    /// event (down to 64 KiB for the other events of that stream).
+    public var resultLimits: ResultLimits? { core.resultLimits }
+
+    /// Returns once fewer than ``HTTPTransportConfiguration/maximumQueuedMessages`` POSTs are
+    /// in progress (each one holds its response until the inbound queue takes it), the
+    /// transport is closed, or the calling task is cancelled.
+    public func waitForOutboundRoom() async {
+        await core.waitForOutboundRoom()
+    }
+
+    /// Why the inbound stream ended: the HTTP+SSE event stream that carried it, and the
+    /// session the server had assigned; `nil` when it ended because it was closed.
+    public func connectionEndReason() async -> String? {
+        core.endReason
+    }
+
     static func validate(url: URL, configuration: HTTPTransportConfiguration) throws {
         let scheme = url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
@@ -190,7 +208,7 @@ extension ServerEndpoint {
 
 /// The transport's state and I/O, apart from the public object so that tasks can hold it
 /// while the public object's `deinit` still runs when the app drops it.
-final class HTTPTransportCore: @unchecked Sendable {
+final class HTTPTransportCore: Sendable {
     let configuration: HTTPTransportConfiguration
     let exchanger: any HTTPExchanging
     let inbound: AsyncThrowingStream<InboundMessage, any Error>
@@ -198,61 +216,77 @@ final class HTTPTransportCore: @unchecked Sendable {
     /// and bytes; a reading task waits there for room (and reads no further meanwhile).
     let inboundQueue: InboundQueue
 
-    // Safety: everything below is used with `lock` held.
-    private let lock = Lock()
-    private var state: HTTPSessionState
-    private var closed = false
-    /// Every task the transport started and has not seen end, by key.
-    private var tasks: [Int: Task<Void, Never>] = [:]
-    private var nextTaskKey = 0
-    /// The POSTs of requests in progress, to stop reading them when the request is cancelled.
-    private var inFlight: [RequestID: Exchange] = [:]
-    /// The handshake being redone, which requests wait for.
-    private var renewal: Task<Result<Void, HTTPTransportError>, Never>?
-    private var renewals = 0
-    /// The key of the GET stream's task.
-    private var standaloneStream: Int?
+    /// What the transport's tasks share: the session's state machine and the tasks' bookkeeping.
+    private struct Shared {
+        var state: HTTPSessionState
+        var closed = false
+        /// Every task the transport started and has not seen end, by key.
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var nextTaskKey = 0
+        /// The POSTs of requests in progress, to stop reading them when the request is cancelled.
+        var inFlight: [RequestID: Exchange] = [:]
+        /// The handshake being redone, which requests wait for.
+        var renewal: Task<Result<Void, HTTPTransportError>, Never>?
+        var renewals = 0
+        /// The key of the GET stream's task.
+        var standaloneStream: Int?
+        /// How many POSTs of ``send(_:)`` are in progress.
+        var posts = 0
+        /// The callers of ``waitForOutboundRoom()`` waiting for fewer POSTs, by key.
+        var roomWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextRoomWaiter = 0
+        /// Why the inbound stream ended, once it has (not by ``close()``).
+        var endReason: String?
+
+        /// The waiters to resume now that a POST ended or the transport closed.
+        mutating func takeRoomWaiters(limit: Int) -> [CheckedContinuation<Void, Never>] {
+            guard closed || posts < limit else { return [] }
+            defer { roomWaiters = [:] }
+            return Array(roomWaiters.values)
+        }
+    }
+
+    private let locked: LockedValue<Shared>
+    /// The per-call result limits a client registers (see ``HTTPClientTransport/resultLimits``).
+    let resultLimits = ResultLimits()
 
     init(url: URL, configuration: HTTPTransportConfiguration, exchanger: any HTTPExchanging) {
         self.configuration = configuration
         self.exchanger = exchanger
-        state = HTTPSessionState(endpoint: url)
+        locked = LockedValue(Shared(state: HTTPSessionState(endpoint: url)))
         let queue = InboundQueue(capacity: configuration.maximumQueuedMessages, byteLimit: configuration.maximumQueuedBytes)
         inboundQueue = queue
         inbound = AsyncThrowingStream(unfolding: { try await queue.next() })
     }
 
     /// One POST of a request, which a cancellation can stop.
-    final class Exchange: @unchecked Sendable {
-        // Safety: both properties are used with `lock` held.
-        private let lock = Lock()
-        private var task: Task<Void, Never>?
-        private var abandoned = false
+    final class Exchange: Sendable {
+        private let state = LockedValue((task: Task<Void, Never>?.none, abandoned: false))
 
         func attach(_ task: Task<Void, Never>) {
-            lock.lock()
-            self.task = task
-            let cancel = abandoned
-            lock.unlock()
+            let cancel = state.withLock { state in
+                state.task = task
+                return state.abandoned
+            }
             if cancel { task.cancel() }
         }
 
         /// Stops the POST: its request was cancelled or timed out.
         func abandon() {
-            lock.lock()
-            abandoned = true
-            let task = task
-            lock.unlock()
+            let task = state.withLock { state in
+                state.abandoned = true
+                return state.task
+            }
             task?.cancel()
         }
 
-        var isAbandoned: Bool { lock.withLock { abandoned } }
+        var isAbandoned: Bool { state.withLock { $0.abandoned } }
     }
 
-    var isClosed: Bool { lock.withLock { closed } }
+    var isClosed: Bool { locked.withLock { shared in shared.closed } }
 
     /// The session the server assigned, if any (for tests and diagnostics).
-    var sessionID: String? { lock.withLock { state.sessionID } }
+    var sessionID: String? { locked.withLock { shared in shared.state.sessionID } }
 
     // MARK: Sending
 
@@ -269,7 +303,7 @@ final class HTTPTransportCore: @unchecked Sendable {
         {
             // Stop reading the cancelled request's response. In 2026-07-28 that is the
             // cancellation itself; before it, the server is told with the notification.
-            let (exchange, modern) = lock.withLock { (inFlight.removeValue(forKey: cancelled.requestID), state.isModern) }
+            let (exchange, modern) = locked.withLock { shared in (shared.inFlight.removeValue(forKey: cancelled.requestID), shared.state.isModern) }
             exchange?.abandon()
             if modern { return }
         }
@@ -279,11 +313,12 @@ final class HTTPTransportCore: @unchecked Sendable {
             if case .request = message { return id }
             return nil
         }
-        let started: Task<Void, Never>? = lock.withLock {
-            guard !closed else { return nil }
-            let outgoing = state.prepare(message)
-            if let requestID { inFlight[requestID] = exchange }
-            return startTask { [self] in
+        let started: Task<Void, Never>? = locked.withLock { shared in
+            guard !shared.closed else { return nil }
+            let outgoing = shared.state.prepare(message)
+            if let requestID { shared.inFlight[requestID] = exchange }
+            shared.posts += 1
+            return startTask(in: &shared) { [self] in
                 let result: Result<Void, any Error>
                 do {
                     try await post(outgoing, body: body)
@@ -297,11 +332,12 @@ final class HTTPTransportCore: @unchecked Sendable {
                         result = .failure(error)
                     }
                 }
-                if let requestID {
-                    lock.withLock {
-                        if inFlight[requestID] === exchange { inFlight[requestID] = nil }
-                    }
+                let room = locked.withLock { shared in
+                    if let requestID, shared.inFlight[requestID] === exchange { shared.inFlight[requestID] = nil }
+                    shared.posts -= 1
+                    return shared.takeRoomWaiters(limit: configuration.maximumQueuedMessages)
                 }
+                for waiter in room { waiter.resume() }
                 outcome.fulfill(result)
             }
         }
@@ -322,17 +358,45 @@ final class HTTPTransportCore: @unchecked Sendable {
         }
     }
 
+    /// Returns once fewer than `maximumQueuedMessages` POSTs are in progress, the transport
+    /// is closed, or the calling task is cancelled.
+    func waitForOutboundRoom() async {
+        let limit = configuration.maximumQueuedMessages
+        let key: Int? = locked.withLock { shared in
+            guard !shared.closed, shared.posts >= limit else { return nil }
+            shared.nextRoomWaiter += 1
+            return shared.nextRoomWaiter
+        }
+        guard let key else { return }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let ready = locked.withLock { shared in
+                    if shared.closed || shared.posts < limit || Task.isCancelled { return true }
+                    shared.roomWaiters[key] = waiter
+                    return false
+                }
+                if ready { waiter.resume() }
+            }
+        } onCancel: {
+            let waiter = locked.withLock { $0.roomWaiters.removeValue(forKey: key) }
+            waiter?.resume()
+        }
+    }
+
+    /// Why the inbound stream ended, once it has (not by ``close()``).
+    var endReason: String? { locked.withLock { $0.endReason } }
+
     /// Starts a task the transport owns (until it ends, or until ``close()`` cancels it);
-    /// call with `lock` held. `nil` once closed.
-    private func startTask(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never>? {
-        guard !closed else { return nil }
-        let key = nextTaskKey
-        nextTaskKey += 1
+    /// call with the lock held, on its value. `nil` once closed.
+    private func startTask(in shared: inout Shared, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never>? {
+        guard !shared.closed else { return nil }
+        let key = shared.nextTaskKey
+        shared.nextTaskKey += 1
         let task = Task { [self] in
             await body()
-            _ = lock.withLock { tasks.removeValue(forKey: key) }
+            _ = locked.withLock { shared in shared.tasks.removeValue(forKey: key) }
         }
-        tasks[key] = task
+        shared.tasks[key] = task
         return task
     }
 
@@ -347,15 +411,15 @@ final class HTTPTransportCore: @unchecked Sendable {
             attempt += 1
             if attempt > 1 || renewalInProgress {
                 await waitForRenewal()
-                outgoing = lock.withLock { state.outgoing(first.message, modernVersion: first.modernVersion) }
+                outgoing = locked.withLock { shared in shared.state.outgoing(first.message, modernVersion: first.modernVersion) }
             }
             let request = try await request(method: "POST", url: outgoing.url, headers: outgoing.headers, body: body)
             let response = try await head(of: request)
             defer { response.close() }
-            let verdict = lock.withLock { state.verdict(status: response.head.status, for: outgoing) }
+            let verdict = locked.withLock { shared in shared.state.verdict(status: response.head.status, for: outgoing) }
             switch verdict {
             case .success:
-                lock.withLock { state.succeeded(response.head, for: outgoing) }
+                locked.withLock { shared in shared.state.succeeded(response.head, for: outgoing) }
                 try await accept(response, for: outgoing)
                 return
             case .unauthorized:
@@ -376,13 +440,13 @@ final class HTTPTransportCore: @unchecked Sendable {
             case .failure:
                 let status = response.head.status
                 let prefix = try await readPrefix(of: response, limit: min(configuration.maximumMessageBytes, 64 << 10))
-                var action = lock.withLock {
-                    state.failureAction(status: status, body: prefix, contentType: response.head.mediaType, for: outgoing)
+                var action = locked.withLock { shared in
+                    shared.state.failureAction(status: status, body: prefix, contentType: response.head.mediaType, for: outgoing)
                 }
                 if action == .tryLegacySSE {
                     if try await fallBackToLegacySSE() { continue }
-                    action = lock.withLock {
-                        state.failureAction(status: status, body: prefix, contentType: response.head.mediaType, for: outgoing)
+                    action = locked.withLock { shared in
+                        shared.state.failureAction(status: status, body: prefix, contentType: response.head.mediaType, for: outgoing)
                     }
                 }
                 if case .deliver(let answer) = action, answer.error.code == .headerMismatch, !relisted,
@@ -408,7 +472,7 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     /// Reads a successful POST's response.
     private func accept(_ response: HTTPResponse, for outgoing: HTTPSessionState.Outgoing) async throws {
-        let isLegacy = lock.withLock { state.isLegacySSE }
+        let isLegacy = locked.withLock { shared in shared.state.isLegacySSE }
         guard let id = outgoing.requestID, let method = outgoing.method, !isLegacy else {
             // A notification or a response: 202 (or any 2xx) is all there is. Over HTTP+SSE the
             // answer to a request comes on the event stream.
@@ -431,7 +495,7 @@ final class HTTPTransportCore: @unchecked Sendable {
             var params: JSONObject = ["_meta": .object(meta)]
             if let cursor { params["cursor"] = .string(cursor) }
             let list = JSONRPCRequest(id: .string("ondevice-mcp-tool-headers-\(pages)"), method: MCPMethod.toolsList, params: .object(params))
-            let outgoing = lock.withLock { state.outgoing(.request(list), modernVersion: call.modernVersion) }
+            let outgoing = locked.withLock { shared in shared.state.outgoing(.request(list), modernVersion: call.modernVersion) }
             let httpRequest = try await request(
                 method: "POST", url: outgoing.url, headers: outgoing.headers, body: try JSONRPCMessage.request(list).encoded())
             let response = try await head(of: httpRequest)
@@ -439,10 +503,10 @@ final class HTTPTransportCore: @unchecked Sendable {
             guard (200..<300).contains(response.head.status) else { return false }
             let answer = try await readAnswer(response, to: Awaited(id: list.id, method: MCPMethod.toolsList, delivers: false), resumable: false)
             guard case .message(.response(let page)) = answer else { return false }
-            lock.withLock { state.learnTools(from: page.result) }
+            locked.withLock { shared in shared.state.learnTools(from: page.result) }
             cursor = page.result["nextCursor"]?.stringValue
         } while cursor != nil && pages < 50
-        return lock.withLock { state.parameterHeaders[name] != nil }
+        return locked.withLock { shared in shared.state.parameterHeaders[name] != nil }
     }
 
     // MARK: Reading responses
@@ -465,7 +529,13 @@ final class HTTPTransportCore: @unchecked Sendable {
         let method = awaited.method
         switch head.mediaType {
         case "application/json":
-            let body = try await readBody(of: response, what: "the response to \(method)")
+            let callLimit = awaited.delivers ? resultLimits.limit(for: awaited.id) : nil
+            let body: [UInt8]
+            do {
+                body = try await readBody(of: response, what: "the response to \(method)", callLimit: callLimit)
+            } catch let over as OverCallLimit {
+                return try await refuse(awaited, length: over.length, limit: over.limit)
+            }
             var answer: InboundMessage?
             let messages = Self.messages(in: body)
             let bytes = body.count / max(1, messages.count)
@@ -485,13 +555,20 @@ final class HTTPTransportCore: @unchecked Sendable {
             }
             return answer
         case "text/event-stream":
-            var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
+            // With a limit on this call's result, no event of its stream may be longer than
+            // the limit (or 64 KiB, for the stream's other events).
+            let callLimit = awaited.delivers ? resultLimits.limit(for: awaited.id) : nil
+            let eventLimit = callLimit.map { min(configuration.maximumEventBytes, max($0, 64 << 10)) } ?? configuration.maximumEventBytes
+            var parser = SSEParser(maximumEventBytes: eventLimit)
             let longLived = method == MCPMethod.subscriptionsListen
             let read = try await readEvents(response.body, parser: &parser, answering: awaited, longLived: longLived)
             switch read {
             case .answer(let answer):
                 return answer
             case .refused(let error):
+                if let callLimit, eventLimit < configuration.maximumEventBytes, error == .eventTooLarge {
+                    return try await refuse(awaited, length: nil, limit: callLimit)
+                }
                 throw error
             case .ended, .dropped:
                 break
@@ -613,6 +690,10 @@ final class HTTPTransportCore: @unchecked Sendable {
         let bytes = event.data.count / max(1, messages.count)
         for message in messages {
             if answer == nil, let awaited, Self.answers(message, awaited.id) {
+                if awaited.delivers, let callLimit = resultLimits.limit(for: awaited.id), bytes > callLimit {
+                    answer = try await refuse(awaited, length: bytes, limit: callLimit)
+                    continue
+                }
                 let found = Self.identified(message, as: awaited.id)
                 answer = found
                 try await take(found, for: awaited, bytes: bytes, watch: watch)
@@ -627,7 +708,7 @@ final class HTTPTransportCore: @unchecked Sendable {
     /// transport needs (the headers a `tools/list` result's tools mirror).
     private func take(_ answer: InboundMessage, for awaited: Awaited, bytes: Int, watch: IdleWatch?) async throws {
         if awaited.method == MCPMethod.toolsList, case .message(.response(let list)) = answer {
-            lock.withLock { state.learnTools(from: list.result) }
+            locked.withLock { shared in shared.state.learnTools(from: list.result) }
         }
         if awaited.delivers { try await deliver(answer, bytes: bytes, watch: watch) }
     }
@@ -640,8 +721,8 @@ final class HTTPTransportCore: @unchecked Sendable {
         var failures = 0
         while failures < configuration.maximumReconnectionAttempts {
             try await Task.sleep(for: reconnectionDelay(failures: failures, retry: retry))
-            let headers = lock.withLock { state.streamHeaders(resumingAfter: lastEventID) }
-            let request = try await request(method: "GET", url: lock.withLock { state.endpoint }, headers: headers, body: nil)
+            let headers = locked.withLock { shared in shared.state.streamHeaders(resumingAfter: lastEventID) }
+            let request = try await request(method: "GET", url: locked.withLock { shared in shared.state.endpoint }, headers: headers, body: nil)
             let response: HTTPResponse
             do {
                 response = try await head(of: request)
@@ -679,10 +760,36 @@ final class HTTPTransportCore: @unchecked Sendable {
             .streamEnded, "the event stream of \(method) ended before its response, and resuming it failed \(failures) times")
     }
 
+    /// A response body passed its call's result limit (``ResultLimits``): it was not read further.
+    private struct OverCallLimit: Error {
+        var length: Int?
+        var limit: Int
+    }
+
+    /// Delivers, as the answer to `awaited`, the report that its reply passed the call's
+    /// result limit (the client tells its caller so); returns that report.
+    private func refuse(_ awaited: Awaited, length: Int?, limit: Int) async throws -> InboundMessage {
+        resultLimits.noteExceeded(awaited.id, limit: limit)
+        let detail =
+            length.map { "message of \($0) bytes is longer than the limit of \(limit) bytes for this call" }
+            ?? "message is longer than the limit of \(limit) bytes for this call"
+        let report = InboundMessage.invalid(InvalidMessage(id: nil, error: .invalidRequest(detail), apparentID: awaited.id))
+        try await deliver(report, bytes: 0)
+        return report
+    }
+
     /// Reads a JSON body whole, up to the message limit.
-    private func readBody(of response: HTTPResponse, what: String) async throws -> [UInt8] {
-        let limit = configuration.maximumMessageBytes
-        if let length = response.head.header("content-length").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), length > limit {
+    ///
+    /// - Throws: ``OverCallLimit`` when the body passes `callLimit` (a limit on this call's
+    ///   result smaller than the message limit): reading stops there.
+    private func readBody(of response: HTTPResponse, what: String, callLimit: Int? = nil) async throws -> [UInt8] {
+        let callLimit = callLimit.flatMap { $0 < configuration.maximumMessageBytes ? $0 : nil }
+        let limit = callLimit ?? configuration.maximumMessageBytes
+        let announced = response.head.header("content-length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        if let callLimit, let announced, announced > callLimit {
+            throw OverCallLimit(length: announced, limit: callLimit)
+        }
+        if let length = announced, length > limit {
             throw HTTPTransportError.make(
                 .messageTooLarge, "\(what) is \(length) bytes, larger than the limit of \(limit); it was not read",
                 status: response.head.status)
@@ -692,6 +799,7 @@ final class HTTPTransportCore: @unchecked Sendable {
             for try await chunk in response.body {
                 watch.touch()
                 guard bytes.count + chunk.count <= limit else {
+                    if let callLimit { throw OverCallLimit(length: nil, limit: callLimit) }
                     throw HTTPTransportError.make(
                         .messageTooLarge, "\(what) is larger than the limit of \(limit) bytes; reading stopped there",
                         status: response.head.status)
@@ -775,7 +883,7 @@ final class HTTPTransportCore: @unchecked Sendable {
     /// - Throws: `CancellationError` when the reading task is cancelled while it waits.
     private func deliver(_ inbound: InboundMessage, bytes: Int, watch: IdleWatch? = nil) async throws {
         if case .message(let message) = inbound {
-            lock.withLock { state.observe(message) }
+            locked.withLock { shared in shared.state.observe(message) }
         }
         try await inboundQueue.push(inbound, bytes: bytes, whileWaiting: watch)
     }
@@ -825,23 +933,23 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     // MARK: The session
 
-    private var renewalInProgress: Bool { lock.withLock { renewal != nil } }
+    private var renewalInProgress: Bool { locked.withLock { shared in shared.renewal != nil } }
 
     private func waitForRenewal() async {
-        guard let renewal = lock.withLock({ renewal }) else { return }
+        guard let renewal = locked.withLock({ shared in shared.renewal }) else { return }
         _ = await renewal.value
     }
 
     /// Redoes the handshake after the session `expired` ended (once, whichever request saw it
     /// first; the others wait for it).
     private func renewSession(expired: String) async throws {
-        let task: Task<Result<Void, HTTPTransportError>, Never>? = lock.withLock {
-            if let renewal { return renewal }
-            guard state.beginRenewal(expired: expired), !closed else { return nil }
-            renewals += 1
-            let number = renewals
-            let stream = standaloneStream.flatMap { tasks[$0] }
-            standaloneStream = nil
+        let task: Task<Result<Void, HTTPTransportError>, Never>? = locked.withLock { shared in
+            if let renewal = shared.renewal { return renewal }
+            guard shared.state.beginRenewal(expired: expired), !shared.closed else { return nil }
+            shared.renewals += 1
+            let number = shared.renewals
+            let stream = shared.standaloneStream.flatMap { shared.tasks[$0] }
+            shared.standaloneStream = nil
             let task = Task<Result<Void, HTTPTransportError>, Never> { [self] in
                 stream?.cancel()
                 let result: Result<Void, HTTPTransportError>
@@ -854,12 +962,12 @@ final class HTTPTransportCore: @unchecked Sendable {
                     result = .failure(
                         HTTPTransportError.make(.sessionExpired, "the session expired, and a new handshake failed: \(error)", status: 404))
                 }
-                lock.withLock { renewal = nil }
+                locked.withLock { shared in shared.renewal = nil }
                 return result
             }
-            renewal = task
+            shared.renewal = task
             // Owned like every other task: close() cancels it.
-            _ = startTask {
+            _ = startTask(in: &shared) {
                 _ = await withTaskCancellationHandler {
                     await task.value
                 } onCancel: {
@@ -875,7 +983,7 @@ final class HTTPTransportCore: @unchecked Sendable {
     /// Replays the client's `initialize` (its answer is kept from the client) and
     /// `notifications/initialized`, without the expired session id.
     private func redoHandshake(number: Int) async throws {
-        guard let initialize = lock.withLock({ state.initializeRequest }) else {
+        guard let initialize = locked.withLock({ shared in shared.state.initializeRequest }) else {
             throw HTTPTransportError.make(.sessionExpired, "the server's session expired", status: 404)
         }
         let replay = JSONRPCRequest(id: .string("ondevice-mcp-session-renewal-\(number)"), method: initialize.method, params: initialize.params)
@@ -883,7 +991,7 @@ final class HTTPTransportCore: @unchecked Sendable {
             ("Accept", "application/json, text/event-stream"), ("Content-Type", "application/json"),
         ]
         let body = try JSONRPCMessage.request(replay).encoded()
-        let request = try await request(method: "POST", url: lock.withLock { state.endpoint }, headers: headers, body: body)
+        let request = try await request(method: "POST", url: locked.withLock { shared in shared.state.endpoint }, headers: headers, body: body)
         let response = try await head(of: request)
         defer { response.close() }
         guard (200..<300).contains(response.head.status) else {
@@ -898,12 +1006,12 @@ final class HTTPTransportCore: @unchecked Sendable {
         guard case .message(.response(let result)) = answer else {
             throw HTTPTransportError.make(.sessionExpired, "the server's session expired, and it refused a new initialize: \(answer)")
         }
-        let notification = lock.withLock {
-            state.renewed(sessionID: session, version: result.result["protocolVersion"]?.stringValue)
-            return state.initializedNotification
+        let notification = locked.withLock { shared in
+            shared.state.renewed(sessionID: session, version: result.result["protocolVersion"]?.stringValue)
+            return shared.state.initializedNotification
         }
         guard let notification else { return }
-        let outgoing = lock.withLock { state.outgoing(.notification(notification), modernVersion: nil) }
+        let outgoing = locked.withLock { shared in shared.state.outgoing(.notification(notification), modernVersion: nil) }
         let notice = try await self.request(
             method: "POST", url: outgoing.url, headers: outgoing.headers, body: try JSONRPCMessage.notification(notification).encoded())
         let noticeResponse = try await head(of: notice)
@@ -920,12 +1028,12 @@ final class HTTPTransportCore: @unchecked Sendable {
 
     /// Opens the standalone GET stream (handshake era) unless it is open.
     private func startStandaloneStream() {
-        lock.withLock {
-            guard standaloneStream == nil, !closed, !state.isLegacySSE, !state.isModern else { return }
+        locked.withLock { shared in
+            guard shared.standaloneStream == nil, !shared.closed, !shared.state.isLegacySSE, !shared.state.isModern else { return }
             // startTask gives the task this key.
-            let key = nextTaskKey
-            if startTask({ [self] in await runStandaloneStream(key: key) }) != nil {
-                standaloneStream = key
+            let key = shared.nextTaskKey
+            if startTask(in: &shared, { [self] in await runStandaloneStream(key: key) }) != nil {
+                shared.standaloneStream = key
             }
         }
     }
@@ -937,12 +1045,12 @@ final class HTTPTransportCore: @unchecked Sendable {
         var failures = 0
         var retry: Int?
         defer {
-            lock.withLock {
-                if standaloneStream == key { standaloneStream = nil }
+            locked.withLock { shared in
+                if shared.standaloneStream == key { shared.standaloneStream = nil }
             }
         }
         while !Task.isCancelled, failures < configuration.maximumReconnectionAttempts {
-            let (headers, url) = lock.withLock { (state.streamHeaders(resumingAfter: state.standaloneLastEventID), state.endpoint) }
+            let (headers, url) = locked.withLock { shared in (shared.state.streamHeaders(resumingAfter: shared.state.standaloneLastEventID), shared.state.endpoint) }
             do {
                 let request = try await request(method: "GET", url: url, headers: headers, body: nil)
                 let response = try await head(of: request)
@@ -965,9 +1073,9 @@ final class HTTPTransportCore: @unchecked Sendable {
                     }
                     _ = parser.finish()
                     let lastEventID = parser.lastEventID
-                    let previous = lock.withLock {
-                        let previous = state.standaloneLastEventID
-                        if let lastEventID { state.standaloneLastEventID = lastEventID }
+                    let previous = locked.withLock { shared in
+                        let previous = shared.state.standaloneLastEventID
+                        if let lastEventID { shared.state.standaloneLastEventID = lastEventID }
                         return previous
                     }
                     // A stream that brought something new was a success; one that broke, or
@@ -1014,8 +1122,8 @@ final class HTTPTransportCore: @unchecked Sendable {
     /// GETs the endpoint as an HTTP+SSE server's event stream; returns `true` when its
     /// `endpoint` event came (the transport now speaks HTTP+SSE), `false` when it is not one.
     private func fallBackToLegacySSE() async throws -> Bool {
-        let (allowed, url) = lock.withLock { (state.beginLegacyProbe(), state.endpoint) }
-        guard allowed else { return lock.withLock { state.isLegacySSE } }
+        let (allowed, url) = locked.withLock { shared in (shared.state.beginLegacyProbe(), shared.state.endpoint) }
+        guard allowed else { return locked.withLock { shared in shared.state.isLegacySSE } }
         let request = try await request(method: "GET", url: url, headers: [("Accept", "text/event-stream")], body: nil)
         let response: HTTPResponse
         do {
@@ -1028,8 +1136,8 @@ final class HTTPTransportCore: @unchecked Sendable {
             return false
         }
         let endpoint = OneShot<Result<URL, HTTPTransportError>>()
-        let reader: Task<Void, Never>? = lock.withLock {
-            startTask { [self] in
+        let reader: Task<Void, Never>? = locked.withLock { shared in
+            startTask(in: &shared) { [self] in
                 await readLegacyStream(response.body, endpoint: endpoint, base: url)
                 response.close()
             }
@@ -1046,7 +1154,7 @@ final class HTTPTransportCore: @unchecked Sendable {
         }
         switch found {
         case .success(let postURL)?:
-            lock.withLock { state.legacyProbeSucceeded(postURL: postURL) }
+            locked.withLock { shared in shared.state.legacyProbeSucceeded(postURL: postURL) }
             return true
         case .failure(let error)?:
             reader?.cancel()
@@ -1100,20 +1208,28 @@ final class HTTPTransportCore: @unchecked Sendable {
             failure = error
         }
         endpoint.fulfill(.failure(HTTPTransportError.make(.invalidEndpoint, "the HTTP+SSE server's stream ended before its endpoint event")))
-        if !isClosed { inboundQueue.finish(throwing: failure) }
+        let ended = locked.withLock { shared in
+            guard !shared.closed else { return false }
+            let session = shared.state.sessionID.map { " (session \($0))" } ?? ""
+            shared.endReason = "the HTTP+SSE event stream from \(base.absoluteString)\(session) ended"
+            return true
+        }
+        if ended { inboundQueue.finish(throwing: failure) }
     }
 
     // MARK: Closing
 
     /// Ends the session, cancels every task and finishes the inbound stream.
     func close() async {
-        let (end, running): (HTTPRequest?, [Task<Void, Never>]) = lock.withLock {
-            guard !closed else { return (nil, []) }
-            closed = true
-            let end = state.sessionEnd()
-            let running = Array(tasks.values)
-            return (end, running)
+        let (end, running, room): (HTTPRequest?, [Task<Void, Never>], [CheckedContinuation<Void, Never>]) = locked.withLock { shared in
+            guard !shared.closed else { return (nil, [], []) }
+            shared.closed = true
+            let room = shared.takeRoomWaiters(limit: configuration.maximumQueuedMessages)
+            let end = shared.state.sessionEnd()
+            let running = Array(shared.tasks.values)
+            return (end, running, room)
         }
+        for waiter in room { waiter.resume() }
         for task in running { task.cancel() }
         for task in running { await task.value }
         if let end {

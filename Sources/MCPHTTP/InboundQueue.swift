@@ -9,13 +9,10 @@ internal import MCPPlatform
 /// its message, and so stops reading its response until the consumer has made room: the
 /// transport's back-pressure. (What the exchanger receives meanwhile is bounded by the
 /// exchanger: see ``URLSessionExchanger/maximumWaitingBytes``.)
-final class InboundQueue: @unchecked Sendable {
+final class InboundQueue: Sendable {
     private typealias State = InboundQueueState<CheckedContinuation<InboundMessage?, any Error>, CheckedContinuation<Void, any Error>>
 
-    // Safety: `state` and `nextProducer` are read and written with `lock` held.
-    private let lock = Lock()
-    private var state: State
-    private var nextProducer = 0
+    private let locked: LockedValue<(state: State, nextProducer: Int)>
     /// Fulfilled the first time a producer waits for room (for tests).
     let producerWaited = OneShot<Void>()
 
@@ -25,17 +22,17 @@ final class InboundQueue: @unchecked Sendable {
     ///   - capacity: The most messages queued before producers wait.
     ///   - byteLimit: The most bytes queued before producers wait.
     init(capacity: Int, byteLimit: Int) {
-        state = State(capacity: capacity, byteLimit: byteLimit)
+        locked = LockedValue((State(capacity: capacity, byteLimit: byteLimit), 0))
     }
 
     /// The number of messages queued.
-    var bufferedCount: Int { lock.withLock { state.bufferedCount } }
+    var bufferedCount: Int { locked.withLock { $0.state.bufferedCount } }
 
     /// The bytes of the messages queued.
-    var bufferedByteCount: Int { lock.withLock { state.bufferedByteCount } }
+    var bufferedByteCount: Int { locked.withLock { $0.state.bufferedByteCount } }
 
     /// The most messages, and bytes, ever queued at once.
-    var peak: (count: Int, bytes: Int) { lock.withLock { (state.peakCount, state.peakByteCount) } }
+    var peak: (count: Int, bytes: Int) { locked.withLock { ($0.state.peakCount, $0.state.peakByteCount) } }
 
     /// Queues a message that took `bytes` bytes on the wire, waiting for room when the queue
     /// is full; `watch`, when given, does not count the wait as the server's silence.
@@ -43,22 +40,22 @@ final class InboundQueue: @unchecked Sendable {
     /// - Throws: `CancellationError` when the calling task is cancelled while it waits (the
     ///   message is then dropped).
     func push(_ message: InboundMessage, bytes: Int, whileWaiting watch: IdleWatch? = nil) async throws {
-        let fast = lock.withLock { state.push(message, bytes: bytes) }
+        let fast = locked.withLock { $0.state.push(message, bytes: bytes) }
         if case .done(let wakeups) = fast {
             perform(wakeups)
             return
         }
         producerWaited.fulfill(())
-        let id = lock.withLock {
-            nextProducer += 1
-            return nextProducer
+        let id = locked.withLock { locked in
+            locked.nextProducer += 1
+            return locked.nextProducer
         }
         watch?.hold()
         defer { watch?.release() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (producer: CheckedContinuation<Void, any Error>) in
-                let wakeups = lock.withLock {
-                    state.park(producer, id: id, message: message, bytes: bytes, isCancelled: Task.isCancelled)
+                let wakeups = locked.withLock {
+                    $0.state.park(producer, id: id, message: message, bytes: bytes, isCancelled: Task.isCancelled)
                 }
                 if let wakeups {
                     perform(wakeups)
@@ -67,21 +64,21 @@ final class InboundQueue: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            let producer = lock.withLock { state.cancel(producer: id) }
+            let producer = locked.withLock { $0.state.cancel(producer: id) }
             producer?.resume(throwing: CancellationError())
         }
     }
 
     /// Called from the inbound stream: the next message, `nil` at the end.
     nonisolated(nonsending) func next() async throws -> InboundMessage? {
-        let taken = lock.withLock { state.take() }
+        let taken = locked.withLock { $0.state.take() }
         if case .item(let outcome, let wakeups) = taken {
             perform(wakeups)
             return try outcome.get()
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (consumer: CheckedContinuation<InboundMessage?, any Error>) in
-                let wakeups = lock.withLock { state.take(orPark: consumer, isCancelled: Task.isCancelled) }
+                let wakeups = locked.withLock { $0.state.take(orPark: consumer, isCancelled: Task.isCancelled) }
                 perform(wakeups)
             }
         } onCancel: {
@@ -91,13 +88,13 @@ final class InboundQueue: @unchecked Sendable {
 
     /// Ends the stream after what is queued; with `error`, it then throws it.
     func finish(throwing error: (any Error)?) {
-        let wakeups = lock.withLock { state.finish(throwing: error) }
+        let wakeups = locked.withLock { $0.state.finish(throwing: error) }
         perform(wakeups)
     }
 
     /// The consumer has gone: drops what is queued and what comes later.
     func stop() {
-        let wakeups = lock.withLock { state.stop() }
+        let wakeups = locked.withLock { $0.state.stop() }
         perform(wakeups)
     }
 

@@ -16,30 +16,25 @@ internal import MCPPlatform
 /// the server closed before answering is retried once on a new one. No redirects are followed
 /// (a `3xx` is the response), no compression is asked for, no cookies are kept, and no proxy
 /// is used — ``HTTPClientTransport`` uses URLSession instead when a proxy is configured.
-final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
+final class SocketExchanger: HTTPExchanging, Sendable {
     /// The most bytes of one response read ahead of its reader: reading pauses there until the
     /// reader takes some.
     let window: Int
     private let pool: ConnectionPool
-    // Safety: `live` and `isShutDown` are used with `lock` held.
-    private let lock = Lock()
-    private var live: [ObjectIdentifier: Exchange] = [:]
-    private var isShutDown = false
+    /// The exchanges running, and whether ``shutdown()`` has come (`nil` then).
+    private let live = LockedValue<[ObjectIdentifier: Exchange]?>([:])
     let statistics = Statistics()
 
     /// What the exchanger did, for tests: connections opened, and the most bytes of one
     /// response that ever waited unread.
-    final class Statistics: @unchecked Sendable {
-        // Safety: both counters are used with `lock` held.
-        private let lock = Lock()
-        private var opened = 0
-        private var peak = 0
+    final class Statistics: Sendable {
+        private let counts = LockedValue((opened: 0, peak: 0))
 
-        var connectionsOpened: Int { lock.withLock { opened } }
-        var peakUnreadBytes: Int { lock.withLock { peak } }
+        var connectionsOpened: Int { counts.withLock { $0.opened } }
+        var peakUnreadBytes: Int { counts.withLock { $0.peak } }
 
-        func noteConnection() { lock.withLock { opened += 1 } }
-        func noteUnread(_ count: Int) { lock.withLock { peak = max(peak, count) } }
+        func noteConnection() { counts.withLock { $0.opened += 1 } }
+        func noteUnread(_ count: Int) { counts.withLock { $0.peak = max($0.peak, count) } }
     }
 
     init(window: Int = 256 << 10, maximumIdleConnections: Int = 8) {
@@ -55,9 +50,9 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
         let target = try Target(request.url)
         let bytes = try Self.serialize(request, to: target)
         let exchange = try Exchange(window: window, statistics: statistics)
-        let admitted = lock.withLock {
-            guard !isShutDown else { return false }
-            live[ObjectIdentifier(exchange)] = exchange
+        let admitted = live.withLock { live in
+            guard live != nil else { return false }
+            live?[ObjectIdentifier(exchange)] = exchange
             return true
         }
         guard admitted else {
@@ -88,18 +83,16 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
     }
 
     func shutdown() {
-        let exchanges = lock.withLock {
-            isShutDown = true
-            let all = Array(live.values)
-            live = [:]
-            return all
+        let exchanges = live.withLock { live in
+            defer { live = nil }
+            return Array((live ?? [:]).values)
         }
         for exchange in exchanges { exchange.cancel() }
         pool.closeAll()
     }
 
     private func forget(_ exchange: Exchange) {
-        _ = lock.withLock { live.removeValue(forKey: ObjectIdentifier(exchange)) }
+        _ = live.withLock { $0?.removeValue(forKey: ObjectIdentifier(exchange)) }
     }
 
     // MARK: Requests
@@ -172,20 +165,22 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
 
     /// One request and its response: the reading thread, the head's waiter, and how much
     /// of the body waits unread.
-    final class Exchange: @unchecked Sendable {
-        // Safety: everything below is used with `condition` held, apart from the wake-up
-        // pipe's descriptors, which are immutable and closed only by `release()` once the
-        // thread is done and `cancel()` can no longer write to them (`released`).
-        private let condition = ConditionLock()
+    final class Exchange: Sendable {
+        private struct State {
+            var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+            var early: Result<HTTPResponseHead, any Error>?
+            var headDelivered = false
+            var cancelled = false
+            var released = false
+            /// Bytes delivered to the body and not yet taken by its reader.
+            var waiting = 0
+        }
+
+        // The wake-up pipe's descriptors are immutable and closed only by `release()` once
+        // the thread is done and `cancel()` can no longer write to them (`released`).
+        private let state = ConditionalValue(State())
         private let wake: (read: Int32, write: Int32)
         private let window: Int
-        private var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
-        private var early: Result<HTTPResponseHead, any Error>?
-        private var headDelivered = false
-        private var cancelled = false
-        private var released = false
-        /// Bytes delivered to the body and not yet taken by its reader.
-        private var waiting = 0
 
         private let statistics: Statistics
 
@@ -202,71 +197,68 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
         /// Stops the exchange: the head's waiter gets `CancellationError` at once, and the
         /// thread stops whatever it waits for (connecting, sending, reading, room to deliver).
         func cancel() {
-            condition.lock()
-            cancelled = true
-            if !released { POSIX.signalWakePipe(wake.write) }
-            condition.broadcast()
-            condition.unlock()
+            state.withLock { state in
+                state.cancelled = true
+                if !state.released { POSIX.signalWakePipe(wake.write) }
+            }
+            state.broadcast()
             deliverHead(.failure(CancellationError()))
         }
 
         /// Closes the wake-up pipe: the thread is done with it.
         func release() {
-            condition.withLock {
-                guard !released else { return }
-                released = true
+            state.withLock { state in
+                guard !state.released else { return }
+                state.released = true
                 POSIX.close(wake.read)
                 POSIX.close(wake.write)
             }
         }
 
         func awaitHead(_ waiter: CheckedContinuation<HTTPResponseHead, any Error>) {
-            condition.lock()
-            if let early {
-                self.early = nil
-                condition.unlock()
-                waiter.resume(with: early)
-                return
+            let early: Result<HTTPResponseHead, any Error>? = state.withLock { state in
+                defer { state.early = nil }
+                if state.early == nil { state.headWaiter = waiter }
+                return state.early
             }
-            headWaiter = waiter
-            condition.unlock()
+            if let early { waiter.resume(with: early) }
         }
 
         /// Delivers the head (or the failure before it); the first call wins.
         private func deliverHead(_ result: Result<HTTPResponseHead, any Error>) {
-            condition.lock()
-            guard !headDelivered else {
-                condition.unlock()
-                return
+            let waiter: CheckedContinuation<HTTPResponseHead, any Error>? = state.withLock { state in
+                guard !state.headDelivered else { return nil }
+                state.headDelivered = true
+                defer { state.headWaiter = nil }
+                if state.headWaiter == nil { state.early = result }
+                return state.headWaiter
             }
-            headDelivered = true
-            let waiter = headWaiter
-            headWaiter = nil
-            if waiter == nil { early = result }
-            condition.unlock()
             waiter?.resume(with: result)
         }
 
         /// The reader took `count` bytes: reading may go on once enough room is free.
         func taken(_ count: Int) {
-            condition.withLock {
-                waiting -= count
-                if waiting <= window / 2 { condition.signal() }
+            let room = state.withLock { state in
+                state.waiting -= count
+                return state.waiting <= window / 2
             }
+            if room { state.signal() }
         }
 
         /// Counts a chunk as waiting, then blocks while more than the window waits unread.
         /// Returns `false` once the exchange is cancelled.
         private func admit(_ count: Int) -> Bool {
-            condition.lock()
-            defer { condition.unlock() }
-            waiting += count
+            let waiting = state.withLock { state in
+                state.waiting += count
+                return state.waiting
+            }
             statistics.noteUnread(waiting)
-            while waiting > window && !cancelled { condition.wait() }
-            return !cancelled
+            return state.waitWithLock(until: { state in
+                state.waiting > window && !state.cancelled ? nil : !state.cancelled
+            })
         }
 
-        private var isCancelled: Bool { condition.withLock { cancelled } }
+        private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
         /// The thread's body: connects (or reuses a connection), sends, and reads the response
         /// into `body` until it ends, fails or is cancelled.
@@ -377,11 +369,9 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
     // MARK: Kept-alive connections
 
     /// Idle connections kept for the next request to the same host and port.
-    final class ConnectionPool: @unchecked Sendable {
-        // Safety: `idle` and `closed` are used with `lock` held.
-        private let lock = Lock()
-        private var idle: [String: [Int32]] = [:]
-        private var closed = false
+    final class ConnectionPool: Sendable {
+        /// The idle connections by host and port; `nil` once closed.
+        private let idle = LockedValue<[String: [Int32]]?>([:])
         let maximumIdle: Int
 
         init(maximumIdle: Int) {
@@ -389,14 +379,12 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
         }
 
         deinit {
-            for descriptors in idle.values {
-                for descriptor in descriptors { POSIX.close(descriptor) }
-            }
+            closeAll()
         }
 
         /// An idle connection to `key` the server has not closed, if there is one.
         func take(_ key: String) -> Int32? {
-            while let descriptor = lock.withLock({ idle[key]?.popLast() }) {
+            while let descriptor = idle.withLock({ $0?[key]?.popLast() }) {
                 if POSIX.isIdleConnectionUsable(descriptor) { return descriptor }
                 POSIX.close(descriptor)
             }
@@ -405,20 +393,18 @@ final class SocketExchanger: HTTPExchanging, @unchecked Sendable {
 
         /// Keeps a connection whose response is complete, or closes it when the pool is full or closed.
         func put(_ descriptor: Int32, for key: String) {
-            let kept = lock.withLock {
-                guard !closed, idle[key, default: []].count < maximumIdle else { return false }
-                idle[key, default: []].append(descriptor)
+            let kept = idle.withLock { idle in
+                guard idle != nil, idle?[key, default: []].count ?? 0 < maximumIdle else { return false }
+                idle?[key, default: []].append(descriptor)
                 return true
             }
             if !kept { POSIX.close(descriptor) }
         }
 
         func closeAll() {
-            let all = lock.withLock {
-                closed = true
-                let all = idle.values.flatMap { $0 }
-                idle = [:]
-                return all
+            let all = idle.withLock { idle in
+                defer { idle = nil }
+                return (idle ?? [:]).values.flatMap { $0 }
             }
             for descriptor in all { POSIX.close(descriptor) }
         }

@@ -80,14 +80,16 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
     }
 
     /// Where one task's response goes: a waiter for the head, then the body stream.
-    private final class Route: @unchecked Sendable {
-        // Safety: `headWaiter` and `headDelivered` are used with `lock` held.
-        private let lock = Lock()
-        private var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
-        private var early: Result<HTTPResponseHead, any Error>?
-        private var headDelivered = false
-        /// Bytes delivered and not yet taken by the reader.
-        private var waiting = 0
+    private final class Route: Sendable {
+        private struct State {
+            var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+            var early: Result<HTTPResponseHead, any Error>?
+            var headDelivered = false
+            /// Bytes delivered and not yet taken by the reader.
+            var waiting = 0
+        }
+
+        private let state = LockedValue(State())
         private let limit: Int
         private let owner: TaskOwner
         let body: AsyncThrowingStream<Data, any Error>.Continuation
@@ -101,9 +103,9 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
         /// Passes a chunk to the reader, or cancels the request when more than the limit
         /// would be waiting unread (the reader gets the error after what it has).
         func deliver(_ data: Data) {
-            let over: Bool = lock.withLock {
-                waiting += data.count
-                return waiting > limit
+            let over: Bool = state.withLock { state in
+                state.waiting += data.count
+                return state.waiting > limit
             }
             guard !over else {
                 owner.cancel()
@@ -121,48 +123,42 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
 
         /// The reader took `count` bytes.
         func taken(_ count: Int) {
-            lock.withLock { waiting -= count }
+            state.withLock { $0.waiting -= count }
         }
 
         func awaitHead(_ waiter: CheckedContinuation<HTTPResponseHead, any Error>) {
-            lock.lock()
-            if let early {
-                self.early = nil
-                lock.unlock()
-                waiter.resume(with: early)
-                return
+            let early: Result<HTTPResponseHead, any Error>? = state.withLock { state in
+                defer { state.early = nil }
+                if state.early == nil { state.headWaiter = waiter }
+                return state.early
             }
-            headWaiter = waiter
-            lock.unlock()
+            if let early { waiter.resume(with: early) }
         }
 
         /// Delivers the head (or the failure before it); once only.
         func deliverHead(_ result: Result<HTTPResponseHead, any Error>) {
-            lock.lock()
-            guard !headDelivered else {
-                lock.unlock()
-                return
+            let waiter: CheckedContinuation<HTTPResponseHead, any Error>? = state.withLock { state in
+                guard !state.headDelivered else { return nil }
+                state.headDelivered = true
+                defer { state.headWaiter = nil }
+                if state.headWaiter == nil { state.early = result }
+                return state.headWaiter
             }
-            headDelivered = true
-            let waiter = headWaiter
-            headWaiter = nil
-            if waiter == nil { early = result }
-            lock.unlock()
             waiter?.resume(with: result)
         }
     }
 
     private final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // Safety: `routes` is used with `lock` held.
-        private let lock = Lock()
-        private var routes: [Int: Route] = [:]
+        // Safety: an NSObject subclass (the delegate protocol needs one) cannot be checked;
+        // its one stored property is a LockedValue.
+        private let routes = LockedValue<[Int: Route]>([:])
 
         func register(_ route: Route, for identifier: Int) {
-            lock.withLock { routes[identifier] = route }
+            routes.withLock { $0[identifier] = route }
         }
 
         private func route(_ identifier: Int) -> Route? {
-            lock.withLock { routes[identifier] }
+            routes.withLock { $0[identifier] }
         }
 
         func urlSession(
@@ -202,7 +198,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            let route = lock.withLock { routes.removeValue(forKey: task.taskIdentifier) }
+            let route = routes.withLock { $0.removeValue(forKey: task.taskIdentifier) }
             guard let route else { return }
             if let error {
                 let failure = Self.describe(error)

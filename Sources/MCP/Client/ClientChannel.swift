@@ -20,6 +20,8 @@ protocol ClientChannel: Sendable {
     /// Ends the connection without waiting (for a client dropped without ``close()``):
     /// pending requests fail, and whatever the channel owns is shut down in the background.
     func abandon()
+    /// The transport the channel talks over; `nil` in process.
+    var transport: (any Transport)? { get }
 }
 
 extension ClientChannel {
@@ -33,27 +35,29 @@ extension ClientChannel {
 
 /// A request id source shared by a channel's callers, which also knows when the channel
 /// is closed (one lock for both, on the hot path of every call).
-final class RequestIDs: @unchecked Sendable {
-    private let lock = Lock()
-    private var next = 1
-    private var closed = false
+final class RequestIDs: Sendable {
+    private struct State {
+        var next = 1
+        var closed = false
+    }
+
+    private let state = LockedValue(State())
 
     /// The next id, or `nil` once the channel is closed.
     func make() -> RequestID? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return nil }
-        let id = next
-        next += 1
-        return .int(id)
+        state.withLock { state in
+            guard !state.closed else { return nil }
+            defer { state.next += 1 }
+            return .int(state.next)
+        }
     }
 
     func close() {
-        lock.withLock { closed = true }
+        state.withLock { $0.closed = true }
     }
 
     var isClosed: Bool {
-        lock.withLock { closed }
+        state.withLock { $0.closed }
     }
 }
 
@@ -94,7 +98,7 @@ final class DirectChannel: ClientChannel {
     ) async throws -> JSONValue {
         // In process, the call runs in the caller's task: a timeout needs a task to cancel.
         guard let timeout else { return try await request(method, params: params, progress: progress, resultLimit: resultLimit) }
-        return try await MCPClient.withTimeout(timeout, method: method) {
+        return try await withDeadline(after: timeout, timeout: { MCPClientError.timedOut("\(method) got no reply within \(timeout)") }) {
             try await self.request(method, params: params, progress: progress, resultLimit: resultLimit)
         }
     }
@@ -137,6 +141,8 @@ final class DirectChannel: ClientChannel {
         router.finish()
         Task { [server, session] in await server.closeSession(session) }
     }
+
+    var transport: (any Transport)? { nil }
 }
 
 enum ClientRequests {

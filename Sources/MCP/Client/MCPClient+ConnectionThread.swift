@@ -26,7 +26,7 @@ extension MCPClient {
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws -> Result
     ) async rethrows -> Result {
-        guard let transport = (channel as? TransportChannel)?.transport else {
+        guard let transport = channel.transport else {
             return try await operation()
         }
         return try await transport.preferringConnectionThread(isolation: isolation, operation)

@@ -190,8 +190,8 @@ public actor MCPClient {
             if await client.startListening() {
                 // Return once changes will be heard, or at the discover deadline: a server that
                 // never acknowledges leaves the client without tool list notifications, nothing worse.
-                _ = try? await DeadlineRace.run(
-                    within: configuration.discoverTimeout,
+                _ = try? await withDeadline(
+                    after: configuration.discoverTimeout,
                     timeout: { MCPClientError.timedOut("subscriptions/listen was not acknowledged") }
                 ) {
                     await router.waitForAcknowledgement()
@@ -443,16 +443,6 @@ public actor MCPClient {
             object["_meta"] = meta.isEmpty ? nil : .object(meta)
         }
         return .object(object)
-    }
-
-    /// Runs `body`, failing with ``MCPClientError/timedOut`` at the deadline (and cancelling
-    /// `body`), whether or not `body` reacts to cancellation.
-    static func withTimeout<T: Sendable>(
-        _ timeout: Duration?, method: String, _ body: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        guard let timeout else { return try await body() }
-        return try await DeadlineRace.run(
-            within: timeout, timeout: { MCPClientError.timedOut("\(method) got no reply within \(timeout)") }, body)
     }
 }
 

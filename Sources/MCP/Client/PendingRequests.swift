@@ -9,7 +9,7 @@ internal import MCPPlatform
 /// a cancellation that comes before the wait begins is kept too (``State/cancelled``).
 /// When the connection ends, ``failAll(_:)`` answers every request with the error and
 /// every later request fails at once.
-final class PendingRequests: @unchecked Sendable {
+final class PendingRequests: Sendable {
     enum State {
         /// Sent; nobody is waiting yet.
         case sent
@@ -21,108 +21,104 @@ final class PendingRequests: @unchecked Sendable {
         case cancelled
     }
 
-    private let lock = Lock()
-    private var states: [RequestID: State] = [:]
-    private var closedError: (any Error)?
+    private struct Table {
+        var states: [RequestID: State] = [:]
+        var closedError: (any Error)?
+    }
+
+    private let table = LockedValue(Table())
 
     /// Registers a request about to be sent; throws when the connection has ended.
     func prepare(_ id: RequestID) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        if let closedError { throw closedError }
-        states[id] = .sent
+        try table.withLock { table in
+            if let closedError = table.closedError { throw closedError }
+            table.states[id] = .sent
+        }
     }
 
     /// Forgets a request whose send failed.
     func discard(_ id: RequestID) {
-        lock.lock()
-        states[id] = nil
-        lock.unlock()
+        table.withLock { $0.states[id] = nil }
     }
 
     /// Waits for the reply to a prepared request.
     func wait(for id: RequestID) async throws -> JSONValue {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                lock.lock()
-                let state = states[id]
-                switch state {
-                case .sent?:
-                    states[id] = .waiting(continuation)
-                    lock.unlock()
-                case .answered(let result)?:
-                    states[id] = nil
-                    lock.unlock()
-                    continuation.resume(with: result)
-                case .cancelled?:
-                    states[id] = nil
-                    lock.unlock()
-                    continuation.resume(throwing: CancellationError())
-                case .waiting?, nil:
-                    let error = closedError ?? MCPClientError.connectionClosed
-                    lock.unlock()
-                    continuation.resume(throwing: error)
+                let outcome: Result<JSONValue, any Error>? = table.withLock { table in
+                    switch table.states[id] {
+                    case .sent?:
+                        table.states[id] = .waiting(continuation)
+                        return nil
+                    case .answered(let result)?:
+                        table.states[id] = nil
+                        return result
+                    case .cancelled?:
+                        table.states[id] = nil
+                        return .failure(CancellationError())
+                    case .waiting?, nil:
+                        return .failure(table.closedError ?? MCPClientError.connectionClosed)
+                    }
                 }
+                if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
-            lock.lock()
-            let state = states[id]
-            switch state {
-            case .waiting(let continuation)?:
-                states[id] = nil
-                lock.unlock()
-                continuation.resume(throwing: CancellationError())
-            case .sent?:
-                states[id] = .cancelled
-                lock.unlock()
-            default:
-                lock.unlock()
+            let waiting: CheckedContinuation<JSONValue, any Error>? = table.withLock { table in
+                switch table.states[id] {
+                case .waiting(let continuation)?:
+                    table.states[id] = nil
+                    return continuation
+                case .sent?:
+                    table.states[id] = .cancelled
+                    return nil
+                default:
+                    return nil
+                }
             }
+            waiting?.resume(throwing: CancellationError())
         }
     }
 
     /// Delivers a reply; returns whether a request was waiting for it.
     @discardableResult
     func resolve(_ id: RequestID, with result: Result<JSONValue, any Error>) -> Bool {
-        lock.lock()
-        let state = states[id]
-        switch state {
-        case .waiting(let continuation)?:
-            states[id] = nil
-            lock.unlock()
-            continuation.resume(with: result)
-            return true
-        case .sent?:
-            states[id] = .answered(result)
-            lock.unlock()
-            return true
-        case .cancelled?:
-            states[id] = nil
-            lock.unlock()
-            return false
-        case .answered?, nil:
-            lock.unlock()
-            return false
+        let (taken, waiting): (Bool, CheckedContinuation<JSONValue, any Error>?) = table.withLock { table in
+            switch table.states[id] {
+            case .waiting(let continuation)?:
+                table.states[id] = nil
+                return (true, continuation)
+            case .sent?:
+                table.states[id] = .answered(result)
+                return (true, nil)
+            case .cancelled?:
+                table.states[id] = nil
+                return (false, nil)
+            case .answered?, nil:
+                return (false, nil)
+            }
         }
+        waiting?.resume(with: result)
+        return taken
     }
 
     /// Ends the connection: every pending request fails with `error`, and so will later ones.
     func failAll(_ error: any Error) {
-        lock.lock()
-        if closedError == nil { closedError = error }
-        var waiting: [CheckedContinuation<JSONValue, any Error>] = []
-        for (id, state) in states {
-            switch state {
-            case .waiting(let continuation):
-                waiting.append(continuation)
-                states[id] = nil
-            case .sent:
-                states[id] = .answered(.failure(error))
-            case .answered, .cancelled:
-                continue
+        let waiting: [CheckedContinuation<JSONValue, any Error>] = table.withLock { table in
+            if table.closedError == nil { table.closedError = error }
+            var waiting: [CheckedContinuation<JSONValue, any Error>] = []
+            for (id, state) in table.states {
+                switch state {
+                case .waiting(let continuation):
+                    waiting.append(continuation)
+                    table.states[id] = nil
+                case .sent:
+                    table.states[id] = .answered(.failure(error))
+                case .answered, .cancelled:
+                    continue
+                }
             }
+            return waiting
         }
-        lock.unlock()
         for continuation in waiting {
             continuation.resume(throwing: error)
         }
@@ -130,8 +126,6 @@ final class PendingRequests: @unchecked Sendable {
 
     /// How many requests are waiting or unanswered.
     var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return states.count
+        table.withLock { $0.states.count }
     }
 }

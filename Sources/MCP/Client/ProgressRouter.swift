@@ -8,48 +8,50 @@ internal import MCPPlatform
 /// so any number of consumers can listen at once; each stream keeps at most its newest
 /// 1,024 undelivered notifications, so a consumer that stops reading costs bounded memory.
 /// A stream ends when the connection does, or when its consumer stops iterating.
-final class ProgressRouter: @unchecked Sendable {
+final class ProgressRouter: Sendable {
     typealias Handler = @Sendable (ProgressNotification) -> Void
 
     /// How many undelivered notifications one subscriber's stream keeps (the newest).
     static let subscriberBufferLimit = 1024
 
-    // Safety: every stored property below is read and written with `lock` held.
-    private let lock = Lock()
-    private var handlers: [JSONValue: Handler] = [:]
-    private var subscribers: [UInt64: AsyncStream<ServerNotification>.Continuation] = [:]
-    private var nextSubscriber: UInt64 = 0
-    private var finished = false
-    private var acknowledged = false
-    private var acknowledgementWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-    private var nextWaiter: UInt64 = 0
+    private struct State {
+        var handlers: [JSONValue: Handler] = [:]
+        var subscribers: [UInt64: AsyncStream<ServerNotification>.Continuation] = [:]
+        var nextSubscriber: UInt64 = 0
+        var finished = false
+        var acknowledged = false
+        var acknowledgementWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = LockedValue(State())
 
     /// A new stream of the notifications that arrive from now on.
     func subscribe() -> AsyncStream<ServerNotification> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: ServerNotification.self, bufferingPolicy: .bufferingNewest(Self.subscriberBufferLimit))
-        lock.lock()
-        if finished {
-            lock.unlock()
+        let id: UInt64? = state.withLock { state in
+            if state.finished { return nil }
+            defer { state.nextSubscriber += 1 }
+            state.subscribers[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        guard let id else {
             continuation.finish()
             return stream
         }
-        let id = nextSubscriber
-        nextSubscriber += 1
-        subscribers[id] = continuation
-        lock.unlock()
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            lock.withLock { _ = subscribers.removeValue(forKey: id) }
+            _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
         return stream
     }
 
     /// How many streams are subscribed.
-    var subscriberCount: Int { lock.withLock { subscribers.count } }
+    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     func register(_ token: JSONValue, _ handler: @escaping Handler) {
-        lock.withLock { handlers[token] = handler }
+        state.withLock { $0.handlers[token] = handler }
     }
 
     /// Gives a new request its id and, when the caller wants progress, a progress token
@@ -66,7 +68,7 @@ final class ProgressRouter: @unchecked Sendable {
     }
 
     func unregister(_ token: JSONValue) {
-        lock.withLock { handlers[token] = nil }
+        state.withLock { $0.handlers[token] = nil }
     }
 
     /// Routes one notification from the server.
@@ -79,15 +81,15 @@ final class ProgressRouter: @unchecked Sendable {
                 broadcast(.other(notification))
                 return
             }
-            let handler = lock.withLock { handlers[progress.progressToken] }
+            let handler = state.withLock { $0.handlers[progress.progressToken] }
             handler?(progress)
             broadcast(.progress(progress))
         case MCPMethod.subscriptionsAcknowledged:
-            lock.lock()
-            acknowledged = true
-            let waiters = acknowledgementWaiters.values
-            acknowledgementWaiters = [:]
-            lock.unlock()
+            let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+                state.acknowledged = true
+                defer { state.acknowledgementWaiters = [:] }
+                return Array(state.acknowledgementWaiters.values)
+            }
             for waiter in waiters { waiter.resume() }
         default:
             broadcast(.other(notification))
@@ -95,19 +97,20 @@ final class ProgressRouter: @unchecked Sendable {
     }
 
     private func broadcast(_ notification: ServerNotification) {
-        let targets = lock.withLock { Array(subscribers.values) }
+        let targets = state.withLock { Array($0.subscribers.values) }
         for continuation in targets { continuation.yield(notification) }
     }
 
     /// The connection ended: every stream finishes, and waits for an acknowledgement return.
     func finish() {
-        lock.lock()
-        finished = true
-        let streams = subscribers.values
-        subscribers = [:]
-        let waiters = acknowledgementWaiters.values
-        acknowledgementWaiters = [:]
-        lock.unlock()
+        let (streams, waiters) = state.withLock { state in
+            state.finished = true
+            defer {
+                state.subscribers = [:]
+                state.acknowledgementWaiters = [:]
+            }
+            return (Array(state.subscribers.values), Array(state.acknowledgementWaiters.values))
+        }
         for continuation in streams { continuation.finish() }
         for waiter in waiters { waiter.resume() }
     }
@@ -115,23 +118,21 @@ final class ProgressRouter: @unchecked Sendable {
     /// Returns once the server has acknowledged a `subscriptions/listen` request, the
     /// connection has ended, or the calling task is cancelled.
     func waitForAcknowledgement() async {
-        let id = lock.withLock {
-            nextWaiter += 1
-            return nextWaiter
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                lock.lock()
-                if acknowledged || finished || Task.isCancelled {
-                    lock.unlock()
-                    waiter.resume()
-                } else {
-                    acknowledgementWaiters[id] = waiter
-                    lock.unlock()
+                let ready = state.withLock { state in
+                    if state.acknowledged || state.finished || Task.isCancelled { return true }
+                    state.acknowledgementWaiters[id] = waiter
+                    return false
                 }
+                if ready { waiter.resume() }
             }
         } onCancel: {
-            let waiter = lock.withLock { acknowledgementWaiters.removeValue(forKey: id) }
+            let waiter = state.withLock { $0.acknowledgementWaiters.removeValue(forKey: id) }
             waiter?.resume()
         }
     }

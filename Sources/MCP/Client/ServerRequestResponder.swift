@@ -7,26 +7,24 @@ internal import MCPPlatform
 ///
 /// Shared by a client and its channel: the channel answers requests on its reading task,
 /// the client changes the roots (``MCPClient/setRoots(_:)``).
-final class ServerRequestResponder: @unchecked Sendable {
+final class ServerRequestResponder: Sendable {
     /// The most times one call is sent again with input the server asked for (the Python
     /// SDK's cap, `DEFAULT_INPUT_REQUIRED_MAX_ROUNDS`).
     static let maximumInputRounds = 10
 
-    // Safety: `currentRoots` is read and written with `lock` held.
-    private let lock = Lock()
-    private var currentRoots: [Root]?
+    private let currentRoots: LockedValue<[Root]?>
 
     init(roots: [Root]? = nil) {
-        currentRoots = roots
+        currentRoots = LockedValue(roots)
     }
 
     /// The roots, `nil` when the client offers none.
     var roots: [Root]? {
-        lock.withLock { currentRoots }
+        currentRoots.withLock { $0 }
     }
 
     func setRoots(_ roots: [Root]) {
-        lock.withLock { currentRoots = roots }
+        currentRoots.withLock { $0 = roots }
     }
 
     /// The reply to a server's request: `ping` and (with roots) `roots/list` are answered,

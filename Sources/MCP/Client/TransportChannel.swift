@@ -17,8 +17,8 @@ internal import MCPPlatform
 ///
 /// Neither task holds the channel: a client dropped without ``close()`` calls ``abandon()``
 /// from its `deinit`, which ends them and closes the transport in the background.
-final class TransportChannel: ClientChannel, @unchecked Sendable {
-    let transport: any Transport
+final class TransportChannel: ClientChannel, Sendable {
+    let connection: any Transport
     let router: ProgressRouter
     private let pending = PendingRequests()
     private let ids = RequestIDs()
@@ -26,27 +26,28 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     private let notes = ProtocolNotes()
     /// Answers the server's requests (`ping`, `roots/list`).
     let responder: ServerRequestResponder
-    // Safety: `reader` and `watcher` are read and written with `lock` held.
-    private let lock = Lock()
-    private var reader: Task<Void, Never>?
-    private var watcher: Task<Void, Never>?
+    /// The reader and the deadline watcher, once started.
+    private let tasks = LockedValue<(reader: Task<Void, Never>, watcher: Task<Void, Never>)?>(nil)
+
+    /// The transport, for ``MCPClient/withConnectionThread(isolation:_:)``.
+    var transport: (any Transport)? { connection }
 
     init(transport: any Transport, router: ProgressRouter, responder: ServerRequestResponder = ServerRequestResponder()) {
-        self.transport = transport
+        self.connection = transport
         self.router = router
         self.responder = responder
     }
 
-    /// Starts reading the transport.
+    /// Starts reading the connection.
     func start() {
-        let stream = transport.receive()
-        let limits = (transport as? any ResponseLimiting)?.responseLimits
-        let task = startReader { [pending, router, notes, ids, transport, responder] in
+        let stream = connection.receive()
+        let limits = connection.resultLimits
+        let task = startReader { [pending, router, notes, ids, connection, responder] in
             var failure: (any Error)?
             do {
                 for try await inbound in stream {
                     await Self.dispatch(
-                        inbound, pending: pending, router: router, notes: notes, transport: transport, limits: limits,
+                        inbound, pending: pending, router: router, notes: notes, transport: connection, limits: limits,
                         responder: responder)
                 }
             } catch {
@@ -56,7 +57,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
             if ids.isClosed {
                 detail = "the client closed the connection"
             } else {
-                let reason = await (transport as? any TransportEndReporting)?.endDescription()
+                let reason = await connection.connectionEndReason()
                 if let failure {
                     detail = "the connection to the server broke: \(failure)" + (reason.map { "; \($0)" } ?? "")
                 } else {
@@ -66,33 +67,30 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
             pending.failAll(MCPClientError.connectionClosed(detail))
             router.finish()
         }
-        let watcher = Task { [pending, deadlines, notes, transport] in
+        let watcher = Task { [pending, deadlines, notes, connection] in
             await deadlines.watch { expired in
                 let error = MCPClientError.timedOut("\(expired.method) got no reply within \(expired.timeout)" + notes.summary)
                 guard pending.resolve(expired.id, with: .failure(error)) else { return }
                 // The caller has its error; tell the server to stop. Best effort.
                 let cancelled = CancelledNotification(requestID: expired.id, reason: "The request timed out after \(expired.timeout).")
-                try? await transport.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
+                try? await connection.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
             }
         }
-        lock.withLock {
-            reader = task
-            self.watcher = watcher
-        }
+        tasks.withLock { $0 = (task, watcher) }
     }
 
     /// Starts the reader task on the transport's reading thread when it has one, so that a
     /// reply resumes its caller straight from the thread that read it.
     private func startReader(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
         if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
-            return Task(executorPreference: transport.connectionTaskExecutor, operation: operation)
+            return Task(executorPreference: connection.connectionTaskExecutor, operation: operation)
         }
         return Task(operation: operation)
     }
 
     private static func dispatch(
         _ inbound: InboundMessage, pending: PendingRequests, router: ProgressRouter, notes: ProtocolNotes,
-        transport: (any Transport)?, limits: ResponseLimits?, responder: ServerRequestResponder
+        transport: (any Transport)?, limits: ResultLimits?, responder: ServerRequestResponder
     ) async {
         switch inbound {
         case .message(.response(let response)):
@@ -150,13 +148,13 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         try pending.prepare(id)
         // The reading thread cuts a reply over the limit while it reads (when the transport
         // has one); otherwise the reply is measured when it arrives.
-        let limits = resultLimit == nil ? nil : (transport as? any ResponseLimiting)?.responseLimits
+        let limits = resultLimit == nil ? nil : connection.resultLimits
         if let resultLimit, let limits { limits.register(resultLimit, for: id) }
         defer { limits?.remove(id) }
         if let timeout { deadlines.add(id, method: method, timeout: timeout) }
         defer { if timeout != nil { deadlines.remove(id) } }
         do {
-            try await transport.send(.request(JSONRPCRequest(id: id, method: method, params: params)))
+            try await connection.send(.request(JSONRPCRequest(id: id, method: method, params: params)))
         } catch {
             pending.discard(id)
             throw Self.sendFailure(error, sending: method)
@@ -171,7 +169,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
         } catch is CancellationError {
             // Tell the server to stop; it will not answer. Best effort: the connection may be gone.
             let cancelled = CancelledNotification(requestID: id, reason: "The client cancelled the request.")
-            try? await transport.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
+            try? await connection.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
             throw CancellationError()
         }
     }
@@ -195,7 +193,7 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
 
     func notify(_ notification: JSONRPCNotification) async throws {
         do {
-            try await transport.send(.notification(notification))
+            try await connection.send(.notification(notification))
         } catch {
             throw Self.sendFailure(error, sending: notification.method)
         }
@@ -203,9 +201,11 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
 
     func close() async {
         ids.close()
-        await transport.close()
+        await connection.close()
         pending.failAll(MCPClientError.connectionClosed("the client closed the connection"))
-        let (task, watcher) = lock.withLock { (reader, self.watcher) }
+        let started = tasks.withLock { $0 }
+        let task = started?.reader
+        let watcher = started?.watcher
         watcher?.cancel()
         task?.cancel()
         await task?.value
@@ -215,17 +215,20 @@ final class TransportChannel: ClientChannel, @unchecked Sendable {
     func abandon() {
         ids.close()
         pending.failAll(MCPClientError.connectionClosed("the client was released without being closed"))
-        let (task, watcher) = lock.withLock { (reader, self.watcher) }
+        let started = tasks.withLock { $0 }
+        let task = started?.reader
+        let watcher = started?.watcher
         watcher?.cancel()
         task?.cancel()
         // The transport's own shutdown (a child's stdio shutdown sequence) runs on its own;
         // this task is its owner and ends with it.
-        Task { [transport] in await transport.close() }
+        Task { [connection] in await connection.close() }
     }
 }
 
-/// A transport that can say why its peer went away (a child process's exit status and the
-/// tail of its standard error), for the error pending requests fail with.
+/// Where ``ProcessTransport`` keeps why its peer went away (a child process's exit status and
+/// the tail of its standard error); it reaches the client through
+/// ``Transport/connectionEndReason()``, not through this protocol (no cast looks for it).
 protocol TransportEndReporting: Sendable {
     /// Why the inbound stream ended, in a clause such as "the server process exited with
     /// status 3; its standard error ended with: …"; `nil` when there is nothing to add.

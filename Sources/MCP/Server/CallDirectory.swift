@@ -10,7 +10,7 @@ internal import MCPPlatform
 /// lock. A `tools/call` or `ping` on a connection whose era is settled is then answered
 /// without an actor hop (see `MCPServer.quickAnswer(for:session:)`); everything else, and
 /// every request that would be an error of the era, still goes through the actor.
-final class CallDirectory: @unchecked Sendable {
+final class CallDirectory: Sendable {
     /// A connection as the quick path sees it.
     struct Connection: Sendable {
         var era: ServerSession.Era
@@ -19,38 +19,40 @@ final class CallDirectory: @unchecked Sendable {
         var notify: (@Sendable (JSONRPCMessage) async -> Void)?
     }
 
-    // Safety: `tools` and `connections` are read and written with `lock` held.
-    private let lock = Lock()
-    private var tools: [String: RegisteredTool] = [:]
-    private var connections: [Int: Connection] = [:]
+    private struct State {
+        var tools: [String: RegisteredTool] = [:]
+        var connections: [Int: Connection] = [:]
+    }
+
+    private let state = LockedValue(State())
 
     func setTool(_ entry: RegisteredTool, named name: String) {
-        lock.withLock { tools[name] = entry }
+        state.withLock { $0.tools[name] = entry }
     }
 
     /// Removes a tool; returns it, or `nil` when there was none of that name.
     func removeTool(named name: String) -> RegisteredTool? {
-        lock.withLock { tools.removeValue(forKey: name) }
+        state.withLock { $0.tools.removeValue(forKey: name) }
     }
 
     func tool(named name: String) -> RegisteredTool? {
-        lock.withLock { tools[name] }
+        state.withLock { $0.tools[name] }
     }
 
     /// The tools of these names that exist, in the order given.
     func tools(named names: some Sequence<String>) -> [RegisteredTool] {
-        lock.withLock { names.compactMap { tools[$0] } }
+        state.withLock { state in names.compactMap { state.tools[$0] } }
     }
 
     func setConnection(_ connection: Connection?, for session: Int) {
-        lock.withLock { connections[session] = connection }
+        state.withLock { $0.connections[session] = connection }
     }
 
     /// The connection, and the tool named `name` (when a name is given).
     func look(up session: Int, tool name: String?) -> (connection: Connection, tool: RegisteredTool?)? {
-        lock.withLock {
-            guard let connection = connections[session] else { return nil }
-            return (connection, name.flatMap { tools[$0] })
+        state.withLock { state in
+            guard let connection = state.connections[session] else { return nil }
+            return (connection, name.flatMap { state.tools[$0] })
         }
     }
 }

@@ -47,19 +47,17 @@ struct ClientAccess: Sendable {
 }
 
 /// The input a 2026-07-28 tool call asked for that its request did not carry.
-final class InputNeeds: @unchecked Sendable {
-    // Safety: `asked` is read and written with `lock` held.
-    private let lock = Lock()
-    private var asked = JSONObject()
+final class InputNeeds: Sendable {
+    private let asked = LockedValue(JSONObject())
 
     /// Records an input request under `key`.
     func ask(_ key: String, method: String) {
-        lock.withLock { asked[key] = ["method": .string(method), "params": .object([:])] }
+        asked.withLock { $0[key] = ["method": .string(method), "params": .object([:])] }
     }
 
     /// The input requests recorded, `nil` when none.
     var requests: JSONObject? {
-        lock.withLock { asked.isEmpty ? nil : asked }
+        asked.withLock { $0.isEmpty ? nil : $0 }
     }
 }
 

@@ -219,7 +219,7 @@ private struct RequestStarter: Sendable {
 /// of the grace period, or when the loop itself is cancelled, and waits for every one of them
 /// before it returns. A request that is cancelled before its task is attached is cancelled
 /// as soon as it is.
-final class InFlightRequests: @unchecked Sendable {
+final class InFlightRequests: Sendable {
     private struct Entry {
         let id: RequestID?
         let weight: Int
@@ -227,135 +227,131 @@ final class InFlightRequests: @unchecked Sendable {
         var cancelled: Bool
     }
 
-    // Safety: every stored property below is read and written with `lock` held.
-    private let lock = Lock()
-    private var entries: [Int: Entry] = [:]
-    /// The newest ticket of each request id (ids should be unique; the newest wins).
-    private var tickets: [RequestID: Int] = [:]
-    private var nextTicket = 0
-    private var used = 0
-    private var finished = 0
+    private struct State {
+        var entries: [Int: Entry] = [:]
+        /// The newest ticket of each request id (ids should be unique; the newest wins).
+        var tickets: [RequestID: Int] = [:]
+        var nextTicket = 0
+        var used = 0
+        var finished = 0
+        var allCancelled = false
+        var slotWaiter: (weight: Int, continuation: CheckedContinuation<Void, Never>)?
+        var emptyWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
     private let limit: Int
-    private var allCancelled = false
-    private var slotWaiter: (weight: Int, continuation: CheckedContinuation<Void, Never>)?
-    private var emptyWaiters: [CheckedContinuation<Void, Never>] = []
+    private let state = LockedValue(State())
 
     init(limit: Int) {
         self.limit = max(1, limit)
     }
 
-    var isEmpty: Bool { lock.withLock { entries.isEmpty } }
+    var isEmpty: Bool { state.withLock { $0.entries.isEmpty } }
 
     /// How many requests have finished on this connection.
-    var finishedCount: Int { lock.withLock { finished } }
+    var finishedCount: Int { state.withLock { $0.finished } }
 
     /// Waits until `weight` more slots are free (the loop is the only caller). Returns at
     /// once after ``cancelAll()``, so that a cancelled loop drains quickly.
     func acquire(_ weight: Int) async {
         let weight = min(weight, limit)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if used + weight <= limit || allCancelled {
-                used += weight
-                lock.unlock()
-                continuation.resume()
-            } else {
-                slotWaiter = (weight, continuation)
-                lock.unlock()
+            let granted = state.withLock { state in
+                if state.used + weight <= limit || state.allCancelled {
+                    state.used += weight
+                    return true
+                }
+                state.slotWaiter = (weight, continuation)
+                return false
             }
+            if granted { continuation.resume() }
         }
     }
 
     /// Registers a request whose slots were acquired; returns its ticket.
     func register(_ id: RequestID?, weight: Int) -> Int {
-        lock.withLock {
-            nextTicket += 1
-            entries[nextTicket] = Entry(id: id, weight: min(weight, limit), task: nil, cancelled: allCancelled)
-            if let id { tickets[id] = nextTicket }
-            return nextTicket
+        state.withLock { state in
+            state.nextTicket += 1
+            state.entries[state.nextTicket] = Entry(id: id, weight: min(weight, limit), task: nil, cancelled: state.allCancelled)
+            if let id { state.tickets[id] = state.nextTicket }
+            return state.nextTicket
         }
     }
 
     /// Gives a registered request its task (cancelling it at once when the request already was).
     func attach(_ task: Task<Void, Never>, to ticket: Int) {
-        let cancelNow: Bool = lock.withLock {
-            guard var entry = entries[ticket] else { return false }
-            entry.task = task
-            entries[ticket] = entry
-            return entry.cancelled
+        let cancelNow: Bool = state.withLock { state in
+            guard state.entries[ticket] != nil else { return false }
+            state.entries[ticket]?.task = task
+            return state.entries[ticket]?.cancelled ?? false
         }
         if cancelNow { task.cancel() }
     }
 
     /// Cancels the request with `id`, if it is running; its response will not be sent.
     func cancel(_ id: RequestID) {
-        let task: Task<Void, Never>? = lock.withLock {
-            guard let ticket = tickets[id], var entry = entries[ticket] else { return nil }
-            entry.cancelled = true
-            entries[ticket] = entry
-            return entry.task
+        let task: Task<Void, Never>? = state.withLock { state in
+            guard let ticket = state.tickets[id], state.entries[ticket] != nil else { return nil }
+            state.entries[ticket]?.cancelled = true
+            return state.entries[ticket]?.task
         }
         task?.cancel()
     }
 
     /// Cancels every request, now and as they are registered, and frees the loop if it waits.
     func cancelAll() {
-        lock.lock()
-        allCancelled = true
-        var tasks: [Task<Void, Never>] = []
-        for (ticket, var entry) in entries {
-            entry.cancelled = true
-            entries[ticket] = entry
-            if let task = entry.task { tasks.append(task) }
+        let (tasks, waiter): ([Task<Void, Never>], CheckedContinuation<Void, Never>?) = state.withLock { state in
+            state.allCancelled = true
+            var tasks: [Task<Void, Never>] = []
+            for ticket in state.entries.keys {
+                state.entries[ticket]?.cancelled = true
+                if let task = state.entries[ticket]?.task { tasks.append(task) }
+            }
+            let waiter = state.slotWaiter
+            state.slotWaiter = nil
+            if let waiter { state.used += waiter.weight }
+            return (tasks, waiter?.continuation)
         }
-        let waiter = slotWaiter
-        slotWaiter = nil
-        if let waiter { used += waiter.weight }
-        lock.unlock()
         for task in tasks { task.cancel() }
-        waiter?.continuation.resume()
+        waiter?.resume()
     }
 
     /// Whether the request was cancelled (its response must not be sent).
     func isCancelled(_ ticket: Int) -> Bool {
-        lock.withLock { entries[ticket]?.cancelled ?? true }
+        state.withLock { $0.entries[ticket]?.cancelled ?? true }
     }
 
     /// Removes a finished request and frees its slots.
     func finish(_ ticket: Int) {
-        lock.lock()
-        guard let entry = entries.removeValue(forKey: ticket) else {
-            lock.unlock()
-            return
+        let resumed: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            guard let entry = state.entries.removeValue(forKey: ticket) else { return [] }
+            if let id = entry.id, state.tickets[id] == ticket { state.tickets[id] = nil }
+            state.used -= entry.weight
+            state.finished += 1
+            var resumed: [CheckedContinuation<Void, Never>] = []
+            if let waiter = state.slotWaiter, state.used + waiter.weight <= limit {
+                state.used += waiter.weight
+                state.slotWaiter = nil
+                resumed.append(waiter.continuation)
+            }
+            if state.entries.isEmpty {
+                resumed += state.emptyWaiters
+                state.emptyWaiters = []
+            }
+            return resumed
         }
-        if let id = entry.id, tickets[id] == ticket { tickets[id] = nil }
-        used -= entry.weight
-        finished += 1
-        var resumed: [CheckedContinuation<Void, Never>] = []
-        if let waiter = slotWaiter, used + waiter.weight <= limit {
-            used += waiter.weight
-            slotWaiter = nil
-            resumed.append(waiter.continuation)
-        }
-        if entries.isEmpty {
-            resumed += emptyWaiters
-            emptyWaiters = []
-        }
-        lock.unlock()
         for continuation in resumed { continuation.resume() }
     }
 
     /// Returns once no request is running.
     func waitUntilEmpty() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if entries.isEmpty {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                emptyWaiters.append(continuation)
-                lock.unlock()
+            let empty = state.withLock { state in
+                if state.entries.isEmpty { return true }
+                state.emptyWaiters.append(continuation)
+                return false
             }
+            if empty { continuation.resume() }
         }
     }
 }

@@ -4,26 +4,22 @@ internal import MCPPlatform
 /// The requests a server has sent to its clients (`roots/list`) and not yet had answered,
 /// per connection: replies are matched by connection and id, each waiter is resumed exactly
 /// once, and a connection that closes fails its waiters at once.
-final class OutgoingRequests: @unchecked Sendable {
-    // Safety: every stored property is read and written with `lock` held.
-    private let lock = Lock()
-    private var next = 1
-    private var connections: [Int: PendingRequests] = [:]
-
-    /// The pending requests of a connection, made on first use.
-    private func pending(for session: Int) -> PendingRequests {
-        lock.withLock {
-            if let existing = connections[session] { return existing }
-            let made = PendingRequests()
-            connections[session] = made
-            return made
-        }
+final class OutgoingRequests: Sendable {
+    private struct State {
+        var next = 1
+        var connections: [Int: PendingRequests] = [:]
     }
 
-    private func makeID() -> RequestID {
-        lock.withLock {
-            defer { next += 1 }
-            return .int(next)
+    private let state = LockedValue(State())
+
+    /// The pending requests of a connection, made on first use, and a new request id.
+    private func prepare(for session: Int) -> (PendingRequests, RequestID) {
+        state.withLock { state in
+            defer { state.next += 1 }
+            if let existing = state.connections[session] { return (existing, .int(state.next)) }
+            let made = PendingRequests()
+            state.connections[session] = made
+            return (made, .int(state.next))
         }
     }
 
@@ -36,12 +32,11 @@ final class OutgoingRequests: @unchecked Sendable {
         _ method: String, params: JSONValue?, session: Int, timeout: Duration,
         send: @escaping @Sendable (JSONRPCMessage) async -> Void
     ) async throws -> JSONValue {
-        let pending = pending(for: session)
-        let id = makeID()
+        let (pending, id) = prepare(for: session)
         try pending.prepare(id)
         await send(.request(JSONRPCRequest(id: id, method: method, params: params)))
-        return try await DeadlineRace.run(
-            within: timeout, timeout: { ToolContextError.timedOut("the client did not answer \(method) within \(timeout)") }
+        return try await withDeadline(
+            after: timeout, timeout: { ToolContextError.timedOut("the client did not answer \(method) within \(timeout)") }
         ) {
             try await pending.wait(for: id)
         }
@@ -50,7 +45,7 @@ final class OutgoingRequests: @unchecked Sendable {
     /// Delivers a client's reply; returns whether a request of that connection was waiting for it.
     @discardableResult
     func resolve(_ reply: JSONRPCMessage, session: Int) -> Bool {
-        let pending = lock.withLock { connections[session] }
+        let pending = state.withLock { $0.connections[session] }
         guard let pending else { return false }
         switch reply {
         case .response(let response):
@@ -65,7 +60,7 @@ final class OutgoingRequests: @unchecked Sendable {
 
     /// Fails every request of a connection that ended.
     func close(_ session: Int) {
-        let pending = lock.withLock { connections.removeValue(forKey: session) }
+        let pending = state.withLock { $0.connections.removeValue(forKey: session) }
         pending?.failAll(ToolContextError.connectionClosed("the connection to the client closed"))
     }
 }

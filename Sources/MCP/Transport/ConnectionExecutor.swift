@@ -18,18 +18,26 @@ internal import MCPPlatform
 /// Once the transport is gone (``retire()``), the thread runs what is queued and ends; jobs
 /// that still arrive go to the global concurrent executor, so a task that prefers this
 /// executor never stalls.
-final class ConnectionExecutor: @unchecked Sendable {
-    // Safety: `jobs`, `sleeping`, `retired` and `ended` are read and written with `lock`
-    // held; the wake-up pipe's descriptors are written once in `init` and closed by the
-    // thread when it ends (after `ended` is set, so no one writes to a closed descriptor).
-    private let lock = Lock()
-    private var jobs: [UnownedJob] = []
-    /// The thread is in (or about to enter) `poll`: an enqueue must write to the wake-up pipe.
-    private var sleeping = false
-    private var retired = false
-    private var ended = false
-    /// The thread, once it runs: sends made on it are written after the batch of jobs.
-    private var thread: POSIX.ThreadID?
+final class ConnectionExecutor: Sendable {
+    private struct State {
+        var jobs: [UnownedJob] = []
+        /// The thread is in (or about to enter) `poll`: an enqueue must write to the wake-up pipe.
+        var sleeping = false
+        var retired = false
+        var ended = false
+        /// The thread, once it runs: sends made on it are written after the batch of jobs.
+        var thread: POSIX.ThreadID?
+
+        /// Whether the caller must write to the wake-up pipe; the thread is awake afterwards.
+        mutating func takeWake() -> Bool {
+            defer { sleeping = false }
+            return sleeping && !ended
+        }
+    }
+
+    // The wake-up pipe's descriptors are written once in `init` and closed by the thread when
+    // it ends (after `ended` is set, so no one writes to a closed descriptor).
+    private let state = LockedValue(State())
     private let wakeRead: Int32
     private let wakeWrite: Int32
     /// Fulfilled when the thread has stopped reading and released the input descriptor.
@@ -45,54 +53,46 @@ final class ConnectionExecutor: @unchecked Sendable {
     /// Whether the caller is this executor's thread.
     var isCurrentThread: Bool {
         let current = POSIX.ThreadID.current
-        return lock.withLock { thread == current }
+        return state.withLock { $0.thread == current }
     }
 
     /// Wakes the thread so that it looks at its state again (room in the inbound buffer,
     /// the transport closed). Does nothing when it is already awake.
     func wake() {
-        lock.lock()
-        let mustWrite = sleeping && !ended
-        sleeping = false
-        lock.unlock()
-        if mustWrite { POSIX.signalWakePipe(wakeWrite) }
+        if state.withLock({ $0.takeWake() }) { POSIX.signalWakePipe(wakeWrite) }
     }
 
     /// The transport is gone: run what is queued, then end the thread.
     func retire() {
-        lock.lock()
-        retired = true
-        let mustWrite = sleeping && !ended
-        sleeping = false
-        lock.unlock()
+        let mustWrite = state.withLock { state in
+            state.retired = true
+            return state.takeWake()
+        }
         if mustWrite { POSIX.signalWakePipe(wakeWrite) }
     }
 
     /// The thread could not be started: closes the wake-up pipe, which only the thread
     /// would otherwise close. Jobs that arrive later go to the global concurrent executor.
     func abandon() {
-        lock.lock()
-        retired = true
-        ended = true
-        sleeping = false
-        lock.unlock()
+        state.withLock { state in
+            state.retired = true
+            state.ended = true
+            state.sleeping = false
+        }
         POSIX.close(wakeRead)
         POSIX.close(wakeWrite)
     }
 
     /// Queues a job; returns `false` when the thread is retired and the caller must run it elsewhere.
     private func append(_ job: UnownedJob) -> Bool {
-        lock.lock()
-        guard !retired else {
-            lock.unlock()
-            return false
+        let outcome: (queued: Bool, mustWrite: Bool) = state.withLock { state in
+            guard !state.retired else { return (false, false) }
+            state.jobs.append(job)
+            defer { state.sleeping = false }
+            return (true, state.sleeping)
         }
-        jobs.append(job)
-        let mustWrite = sleeping
-        sleeping = false
-        lock.unlock()
-        if mustWrite { POSIX.signalWakePipe(wakeWrite) }
-        return true
+        if outcome.mustWrite { POSIX.signalWakePipe(wakeWrite) }
+        return outcome.queued
     }
 
     // MARK: The thread
@@ -102,9 +102,10 @@ final class ConnectionExecutor: @unchecked Sendable {
     /// written out (`outbound.flush()`): many replies, one `write`.
     func run(
         reading input: Int32, owner: DescriptorOwner?, into inbound: InboundBuffer, flushing outbound: OutboundBuffer,
-        maximumFrameLength: Int, responseLimits: ResponseLimits? = nil
+        maximumFrameLength: Int, responseLimits: ResultLimits? = nil
     ) {
-        lock.withLock { thread = POSIX.ThreadID.current }
+        let current = POSIX.ThreadID.current
+        state.withLock { $0.thread = current }
         var reader: InputReader? = InputReader(
             descriptor: input, owner: owner, maximumFrameLength: maximumFrameLength, limits: responseLimits)
         var batch: [UnownedJob] = []
@@ -114,39 +115,44 @@ final class ConnectionExecutor: @unchecked Sendable {
                 reader = nil  // Releases the descriptor.
             }
             if reader == nil, inputReleased.current == nil { inputReleased.fulfill(()) }
-            lock.lock()
-            if jobs.isEmpty || batchesSinceRead >= Self.batchesBetweenReads {
-                let idle = jobs.isEmpty
-                if idle && retired && reader == nil {
-                    ended = true
-                    lock.unlock()
-                    break
+            enum Step {
+                case end
+                case wait(idle: Bool)
+                case run
+            }
+            let readerGone = reader == nil
+            let step: Step = state.withLock { state in
+                guard state.jobs.isEmpty || batchesSinceRead >= Self.batchesBetweenReads else {
+                    swap(&state.jobs, &batch)
+                    return .run
                 }
-                if idle { sleeping = true }
-                lock.unlock()
+                let idle = state.jobs.isEmpty
+                if idle && state.retired && readerGone {
+                    state.ended = true
+                    return .end
+                }
+                if idle { state.sleeping = true }
+                return .wait(idle: idle)
+            }
+            if case .wait(let idle) = step {
                 if reader != nil, inbound.isStopped {
                     // Closed after the check at the top but before `sleeping` was set, so that
                     // close() wrote no wake-up: go round again (releasing the input) instead of
                     // waiting for a peer that may never write.
-                    if idle { lock.withLock { sleeping = false } }
+                    if idle { state.withLock { $0.sleeping = false } }
                     continue
                 }
                 batchesSinceRead = 0
                 let wantsInput = reader != nil && inbound.admitsMore()
                 let ready = POSIX.waitForInput(wantsInput ? input : nil, wake: wakeRead, timeout: idle ? -1 : 0)
-                if idle {
-                    lock.lock()
-                    sleeping = false
-                    lock.unlock()
-                }
+                if idle { state.withLock { $0.sleeping = false } }
                 if ready.wake { POSIX.drainWakePipe(wakeRead) }
                 if ready.input, let current = reader {
                     if !current.readOnce(into: inbound) { reader = nil }
                 }
                 continue
             }
-            swap(&jobs, &batch)
-            lock.unlock()
+            if case .end = step { break }
             batchesSinceRead += 1
             runJobs(batch)
             batch.removeAll(keepingCapacity: true)

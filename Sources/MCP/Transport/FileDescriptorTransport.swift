@@ -45,7 +45,7 @@ internal import MCPPlatform
 /// calls as possible. Writes that could block are always left to that thread. At most
 /// about 8 MiB wait to be written; beyond that senders suspend (they never block a thread)
 /// until the writer has drained the buffer (a server loop can also wait for room before it
-/// reads the next request: ``OutboundBackpressure``). Once writing fails (for example
+/// reads the next request: ``Transport/waitForOutboundRoom()``). Once writing fails (for example
 /// `EPIPE`: the peer is gone; `SIGPIPE` is ignored process-wide; or `ENOSPC` when the output
 /// is a full file) or the transport is closed, waiting and later sends throw
 /// ``TransportError/closed``.
@@ -68,8 +68,8 @@ public final class FileDescriptorTransport: Transport {
 
     let inbound: InboundBuffer
     let outbound: OutboundBuffer
-    /// Per-request reply limits, which the reading thread enforces (see ``ResponseLimits``).
-    let responseLimits: ResponseLimits
+    /// Per-request reply limits, which the reading thread enforces (see ``ResultLimits``).
+    let responseLimits: ResultLimits
     private let messages: AsyncThrowingStream<InboundMessage, any Error>
     /// The reading thread, which also runs tasks that prefer it.
     let executor: ConnectionExecutor
@@ -152,7 +152,7 @@ public final class FileDescriptorTransport: Transport {
             executor?.wake()
         }
         let outbound = OutboundBuffer(byteLimit: outboundByteLimit, descriptor: output)
-        let responseLimits = ResponseLimits()
+        let responseLimits = ResultLimits()
 
         let inputOwner: DescriptorOwner?
         let outputOwner: DescriptorOwner?

@@ -23,7 +23,7 @@ public final class InProcessTransport: Transport {
     /// The default bound of each direction's queue: 8 MiB of (estimated) JSON.
     public static let defaultByteLimit = 8 * 1024 * 1024
 
-    private let outbound: InProcessQueue
+    let outbound: InProcessQueue
     private let inbound: InProcessQueue
     private let stream: AsyncThrowingStream<InboundMessage, any Error>
 
@@ -59,12 +59,6 @@ public final class InProcessTransport: Transport {
     public func close() async {
         inbound.finish()
         outbound.finish()
-    }
-}
-
-extension InProcessTransport: OutboundBackpressure {
-    func waitForOutboundRoom() async {
-        await outbound.waitForRoom()
     }
 }
 

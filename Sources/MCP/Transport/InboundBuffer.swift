@@ -6,10 +6,8 @@ internal import MCPPlatform
 /// The reading thread never blocks here (it also runs tasks): once the queue is full it
 /// stops reading (``admitsMore()``), and the consumer wakes it through `wakeReader` when the
 /// queue has drained to half, or when the stream stops.
-final class InboundBuffer: @unchecked Sendable {
-    // Safety: `state` is read and written with `lock` held; `readerParked` is thread-safe.
-    private let lock = Lock()
-    private var state: InboundQueueState<CheckedContinuation<InboundMessage?, any Error>>
+final class InboundBuffer: Sendable {
+    private let state: LockedValue<InboundQueueState<CheckedContinuation<InboundMessage?, any Error>>>
     private let wakeReader: @Sendable () -> Void
     /// Fulfilled the first time the reader is told to wait for room (for tests).
     let readerParked = OneShot<Void>()
@@ -21,23 +19,23 @@ final class InboundBuffer: @unchecked Sendable {
     ///   - byteLimit: The most bytes queued before the reader waits.
     ///   - wakeReader: Wakes the reading thread; called without the lock held.
     init(capacity: Int, byteLimit: Int, wakeReader: @escaping @Sendable () -> Void) {
-        state = InboundQueueState(capacity: capacity, byteLimit: byteLimit)
+        state = LockedValue(InboundQueueState(capacity: capacity, byteLimit: byteLimit))
         self.wakeReader = wakeReader
     }
 
     /// Whether the consumer is gone or the transport closed: the reader should stop.
-    var isStopped: Bool { lock.withLock { state.isStopped } }
+    var isStopped: Bool { state.withLock { $0.isStopped } }
 
     /// The number of messages waiting for the consumer.
-    var bufferedCount: Int { lock.withLock { state.bufferedCount } }
+    var bufferedCount: Int { state.withLock { $0.bufferedCount } }
 
     /// The bytes of the messages waiting for the consumer.
-    var bufferedByteCount: Int { lock.withLock { state.bufferedByteCount } }
+    var bufferedByteCount: Int { state.withLock { $0.bufferedByteCount } }
 
     /// Called on the reading thread before it reads: whether there is room for more
     /// messages. When there is not, the consumer wakes the reader once there is.
     func admitsMore() -> Bool {
-        let admits = lock.withLock { state.admitsMore() }
+        let admits = state.withLock { $0.admitsMore() }
         if !admits, readerParked.current == nil { readerParked.fulfill(()) }
         return admits
     }
@@ -45,9 +43,7 @@ final class InboundBuffer: @unchecked Sendable {
     /// Called on the reading thread: hands over `batch` (and empties it). Returns `false`
     /// when reading should stop.
     func push(_ batch: inout [InboundFrame]) -> Bool {
-        lock.lock()
-        let action = state.push(&batch)
-        lock.unlock()
+        let action = state.withLock { $0.push(&batch) }
         switch action {
         case .stopReading:
             return false
@@ -59,34 +55,26 @@ final class InboundBuffer: @unchecked Sendable {
 
     /// Called on the reading thread at end of input (`nil`) or on a read error.
     func finish(throwing error: (any Error)?) {
-        lock.lock()
-        let action = state.finish(throwing: error)
-        lock.unlock()
+        let action = state.withLock { $0.finish(throwing: error) }
         perform(action)
     }
 
     /// Stops the reader and finishes the stream after what is already buffered.
     func close() {
-        lock.lock()
-        let action = state.stop()
-        lock.unlock()
+        let action = state.withLock { $0.stop() }
         perform(action)
     }
 
     /// Called from the inbound stream: the next message, `nil` at the end.
     nonisolated(nonsending) func next() async throws -> InboundMessage? {
-        lock.lock()
-        let taken = state.take()
-        lock.unlock()
+        let taken = state.withLock { $0.take() }
         if case .item(let outcome, let wake) = taken {
             if wake { wakeReader() }
             return try outcome.get()
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<InboundMessage?, any Error>) in
-                lock.lock()
-                let action = state.take(orPark: continuation, isCancelled: Task.isCancelled)
-                lock.unlock()
+                let action = state.withLock { $0.take(orPark: continuation, isCancelled: Task.isCancelled) }
                 perform(action)
             }
         } onCancel: {

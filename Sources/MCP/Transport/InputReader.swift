@@ -13,9 +13,9 @@ final class InputReader {
     private let chunk: UnsafeMutableRawBufferPointer
     private let reader = JSONReader()
     /// Per-request reply limits, looked up by a growing frame's id.
-    private let limits: ResponseLimits?
+    private let limits: ResultLimits?
 
-    init(descriptor: Int32, owner: DescriptorOwner?, maximumFrameLength: Int, limits: ResponseLimits? = nil) {
+    init(descriptor: Int32, owner: DescriptorOwner?, maximumFrameLength: Int, limits: ResultLimits? = nil) {
         self.descriptor = descriptor
         self.owner = owner
         self.limits = limits

@@ -9,10 +9,8 @@ internal import MCPPlatform
 /// sender instead (see ``enqueue(_:deferred:)``), and the connection thread writes what its
 /// jobs sent after each batch (``flush()``). Every way writing ends (closed and drained, or
 /// a failed write on either path) ends the writing thread and fulfils ``finished``.
-final class OutboundBuffer: @unchecked Sendable {
-    // Safety: `state` is read and written with `lock` held; `finished` is thread-safe.
-    private let lock = ConditionLock()
-    private var state: OutboundWriteState<CheckedContinuation<Void, any Error>, CheckedContinuation<Void, Never>>
+final class OutboundBuffer: Sendable {
+    private let state: ConditionalValue<OutboundWriteState<CheckedContinuation<Void, any Error>, CheckedContinuation<Void, Never>>>
     private let descriptor: Int32
     private let byteLimit: Int
 
@@ -28,16 +26,16 @@ final class OutboundBuffer: @unchecked Sendable {
 
     /// Creates an empty buffer for `descriptor`, holding at most about `byteLimit` bytes.
     init(byteLimit: Int, descriptor: Int32) {
-        state = OutboundWriteState(byteLimit: byteLimit)
+        state = ConditionalValue(OutboundWriteState(byteLimit: byteLimit))
         self.byteLimit = byteLimit
         self.descriptor = descriptor
     }
 
     /// The bytes queued or being written.
-    var bufferedByteCount: Int { lock.withLock { state.bufferedByteCount } }
+    var bufferedByteCount: Int { state.withLock { $0.bufferedByteCount } }
 
     /// The number of senders waiting for room.
-    var waitingSenderCount: Int { lock.withLock { state.waitingSenderCount } }
+    var waitingSenderCount: Int { state.withLock { $0.waitingSenderCount } }
 
     /// Queues `bytes` for writing, suspending while the buffer is full.
     ///
@@ -50,9 +48,7 @@ final class OutboundBuffer: @unchecked Sendable {
     ///   buffer no longer accepts bytes; `CancellationError` when the task is cancelled
     ///   while waiting for room.
     nonisolated(nonsending) func enqueue(_ bytes: [UInt8], deferred: Bool = false) async throws {
-        lock.lock()
-        let action = state.enqueue(bytes, deferred: deferred, atomicWrite: POSIX.atomicPipeWrite)
-        lock.unlock()
+        let action = state.withLock { $0.enqueue(bytes, deferred: deferred, atomicWrite: POSIX.atomicPipeWrite) }
         let id: UInt64
         switch action {
         case .refuse(let error):
@@ -60,7 +56,7 @@ final class OutboundBuffer: @unchecked Sendable {
         case .queued:
             return
         case .queuedSignallingWriter:
-            lock.signal()
+            state.signal()
             return
         case .queuedFlushing:
             flush()
@@ -73,14 +69,12 @@ final class OutboundBuffer: @unchecked Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                lock.lock()
-                let action = state.enqueue(bytes, id: id, sender: continuation, isCancelled: Task.isCancelled)
-                lock.unlock()
+                let action = state.withLock { $0.enqueue(bytes, id: id, sender: continuation, isCancelled: Task.isCancelled) }
                 switch action {
                 case .refuse(let error):
                     continuation.resume(throwing: error)
                 case .admitted(let signalWriter):
-                    if signalWriter { lock.signal() }
+                    if signalWriter { state.signal() }
                     continuation.resume()
                 case .cancelled:
                     continuation.resume(throwing: CancellationError())
@@ -89,9 +83,7 @@ final class OutboundBuffer: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            lock.lock()
-            let (sender, room) = state.cancelSender(id: id)
-            lock.unlock()
+            let (sender, room) = state.withLock { $0.cancelSender(id: id) }
             sender?.resume(throwing: CancellationError())
             for waiter in room { waiter.resume() }
         }
@@ -101,22 +93,17 @@ final class OutboundBuffer: @unchecked Sendable {
     /// otherwise when it has drained below the limit, closed or failed, or the calling
     /// task is cancelled.
     nonisolated(nonsending) func waitForRoom() async {
-        lock.lock()
-        if state.hasRoom {
-            lock.unlock()
-            return
+        let id: UInt64? = state.withLock { state in
+            state.hasRoom ? nil : state.makeRoomWaiterID()
         }
-        let id = state.makeRoomWaiterID()
-        lock.unlock()
+        guard let id else { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                lock.lock()
-                let now = state.waitForRoom(continuation, id: id, isCancelled: Task.isCancelled)
-                lock.unlock()
+                let now = state.withLock { $0.waitForRoom(continuation, id: id, isCancelled: Task.isCancelled) }
                 now?.resume()
             }
         } onCancel: {
-            let waiter = lock.withLock { state.cancelRoomWaiter(id: id) }
+            let waiter = state.withLock { $0.cancelRoomWaiter(id: id) }
             waiter?.resume()
         }
     }
@@ -136,22 +123,15 @@ final class OutboundBuffer: @unchecked Sendable {
     @discardableResult
     func flush() -> TransportError? {
         var chunk: [UInt8] = []
-        lock.lock()
-        guard state.beginInlineWrite(into: &chunk) else {
-            lock.unlock()
-            return nil
-        }
+        guard state.withLock({ $0.beginInlineWrite(into: &chunk) }) else { return nil }
         while true {
-            lock.unlock()
             var failure: Errno?
             let written = Self.writeWithoutBlocking(chunk, to: descriptor, failure: &failure)
             let error = failure.map(closedError(after:))
-            lock.lock()
-            switch state.inlineWriteEnded(&chunk, written: written, failure: error) {
+            switch state.withLock({ $0.inlineWriteEnded(&chunk, written: written, failure: error) }) {
             case .writeMore:
                 continue
             case .done(let actions):
-                lock.unlock()
                 perform(actions)
                 return error
             }
@@ -186,34 +166,38 @@ final class OutboundBuffer: @unchecked Sendable {
 
     /// Stops accepting bytes; what is buffered is still written. Waiting senders fail.
     func close() {
-        lock.lock()
-        let actions = state.close()
-        lock.unlock()
+        let actions = state.withLock { $0.close() }
         perform(actions)
     }
 
     /// The writing thread's loop: runs until closed and drained, or until a write fails.
     /// Then releases the descriptor and fulfils ``finished``.
     func write(to descriptor: Int32, owner: DescriptorOwner?) {
+        enum Step {
+            case announceWaiting
+            case finish
+            case write(Actions)
+        }
         var chunk: [UInt8] = []
         var announcedWaiting = false
-        lock.lock()
         loop: while true {
-            switch state.writerNext(into: &chunk) {
-            case .wait:
-                if !announcedWaiting {
-                    // Announced outside the lock, then the state is looked at again.
-                    announcedWaiting = true
-                    lock.unlock()
-                    writerWaiting.fulfill(())
-                    lock.lock()
-                    continue
+            // Waits (the lock released) while there is nothing to write, once the wait has
+            // been announced.
+            let step: Step = state.waitWithLock(until: { state in
+                switch state.writerNext(into: &chunk) {
+                case .wait: announcedWaiting ? nil : .announceWaiting
+                case .finish: .finish
+                case .write(let actions): .write(actions)
                 }
-                lock.wait()
+            })
+            switch step {
+            case .announceWaiting:
+                // Announced outside the lock, then the state is looked at again.
+                announcedWaiting = true
+                writerWaiting.fulfill(())
             case .finish:
                 break loop
             case .write(let actions):
-                lock.unlock()
                 perform(actions)
                 var failure: TransportError?
                 do throws(Errno) {
@@ -226,23 +210,17 @@ final class OutboundBuffer: @unchecked Sendable {
                 } else {
                     chunk.removeAll(keepingCapacity: true)
                 }
-                lock.lock()
-                let done = state.writerWrote(failure: failure)
-                if !done.isEmpty {
-                    lock.unlock()
-                    perform(done)
-                    lock.lock()
-                }
+                let done = state.withLock { $0.writerWrote(failure: failure) }
+                if !done.isEmpty { perform(done) }
             }
         }
-        lock.unlock()
         owner?.release()
         finished.fulfill(())
     }
 
     /// Resumes and signals as `actions` says; called without the lock held.
     private func perform(_ actions: Actions) {
-        if actions.signalWriter { lock.signal() }
+        if actions.signalWriter { state.signal() }
         for sender in actions.admitted { sender.resume() }
         if let refusal = actions.refusal {
             for sender in actions.refused { sender.resume(throwing: refusal) }

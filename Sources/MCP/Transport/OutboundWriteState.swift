@@ -7,7 +7,7 @@
 /// writing thread, which swaps the whole buffer out and writes it. Only one of them writes
 /// at a time, so lines never interleave. When `pending` holds `byteLimit` bytes, senders
 /// wait in line (FIFO) and are admitted as it drains. Tasks waiting for room
-/// (``OutboundBackpressure``) are resumed once the buffer (pending and being written) is
+/// (``Transport/waitForOutboundRoom()``) are resumed once the buffer (pending and being written) is
 /// below `byteLimit` with no sender waiting, or once the buffer closes or fails.
 ///
 /// `OutboundBuffer` owns one under a lock and carries out the returned actions after

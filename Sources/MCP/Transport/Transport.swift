@@ -9,6 +9,26 @@ public import MCPCore
 ///
 /// Conformers must be safe to call from many tasks at once: ``send(_:)`` may be called
 /// concurrently, and messages must reach the peer whole, one after another.
+///
+/// ## What the runtime relies on, and the defaults
+///
+/// Three requirements have defaults, so a transport that only moves messages needs
+/// ``send(_:)``, ``receive()`` and ``close()``. What a transport gets by default, and what it
+/// gains by implementing each:
+///
+/// - ``resultLimits``: `nil` by default — a client measures a result with a per-call limit
+///   once it has arrived whole. A transport that returns a ``ResultLimits`` table and consults
+///   it while it reads cuts a reply the moment it passes its call's limit, so a hostile server
+///   cannot make the client hold more than the limit (``InProcessTransport`` has nothing to
+///   read; the stream transports and the HTTP transport enforce it).
+/// - ``waitForOutboundRoom()``: returns at once by default — a server loop then reads the next
+///   request however backed up its answers are. A transport with a bounded outbound buffer
+///   makes it wait until the buffer has room, so that a client that does not read cannot make
+///   the server queue answers without bound.
+/// - ``connectionEndReason()``: `nil` by default — pending requests then fail with "the server
+///   closed the connection". A transport that knows why its peer went away (a child's exit
+///   status and standard error, an HTTP session the server ended) says so, and the error says
+///   it too.
 public protocol Transport: Sendable {
     /// Sends one message to the peer.
     ///
@@ -31,6 +51,41 @@ public protocol Transport: Sendable {
 
     /// Closes the connection: later sends fail, and the inbound stream finishes.
     func close() async
+
+    /// The per-request result limits this transport enforces while it reads; `nil` when it
+    /// does not (the default: a client then measures each result once it has arrived).
+    ///
+    /// A client registers a request's limit before it sends the request. A transport that
+    /// returns a table must look up each reply's id while reading it, and deliver a reply
+    /// over its limit as ``InboundMessage/invalid(_:)`` with the request's id as `apparentID`,
+    /// after ``ResultLimits/noteExceeded(_:limit:)``.
+    var resultLimits: ResultLimits? { get }
+
+    /// Returns once the transport's outgoing messages have room: at once while its outbound
+    /// buffer holds less than its limit and no sender waits for room; otherwise when it has
+    /// drained below the limit, the transport closes or fails, or the calling task is
+    /// cancelled. The default returns at once (no bounded outbound buffer).
+    ///
+    /// A server loop waits here before it reads the next request, so that answers backed up
+    /// behind a peer that does not read stop the reading instead of piling up.
+    func waitForOutboundRoom() async
+
+    /// Why the inbound stream ended, as a clause such as "the server process exited with
+    /// status 3; its standard error ended with: …", or `nil` when there is nothing to add
+    /// (the default). Asked once the stream has ended, for the error pending requests fail
+    /// with.
+    func connectionEndReason() async -> String?
+}
+
+extension Transport {
+    /// No limits are enforced while reading: results are measured once they arrive.
+    public var resultLimits: ResultLimits? { nil }
+
+    /// The transport's output is not bounded: returns at once.
+    public func waitForOutboundRoom() async {}
+
+    /// Nothing to add to "the server closed the connection".
+    public func connectionEndReason() async -> String? { nil }
 }
 
 /// What a transport received: a message, or a frame that could not be read as one.

@@ -1,5 +1,6 @@
 import MCP
 import Testing
+import MCPPlatform
 
 @testable import MCP
 
@@ -48,8 +49,8 @@ func withHangGuard<T: Sendable>(
     _ seconds: Int = 20, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await DeadlineRace.run(
-        within: .seconds(seconds),
+    try await withDeadline(
+        after: .seconds(seconds),
         timeout: {
             Issue.record("hung: no result within \(seconds) s", sourceLocation: sourceLocation)
             return HungError()
