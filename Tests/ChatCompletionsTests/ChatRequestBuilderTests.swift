@@ -164,6 +164,9 @@ struct ChatRequestBuilderTests {
             (#"{"tool":"notes_search","arguments":{"query":"milk","limit":"#, #"{"query":"milk"}"#),
             (#"{"tool":"notes_search","arguments":{"query":"milk","#, #"{"query":"milk"}"#),
             (#"{"tool":"notes_add","arguments":{"tags":["a","b"#, #"{"tags":["a","b"]}"#),
+            (#"{"tool":"notes_search","arguments":{"query":"milk","limit":tr"#, #"{"query":"milk"}"#),
+            (#"{"tool":"notes_search","arguments":{"query":"milk","limit":1."#, #"{"query":"milk"}"#),
+            (#"{"tool":"notes_search","arguments":{"query":"milk","limit":12"#, #"{"query":"milk","limit":12}"#),
         ])
     func cutCall(content: String, arguments: String) throws {
         let turn = try ChatRequestBuilder.turn(content: content, toolCalls: [], shape: .guided(structured: false))
