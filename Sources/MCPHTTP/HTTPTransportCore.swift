@@ -11,8 +11,10 @@ final class HTTPTransportCore: Sendable {
     let exchanger: any HTTPExchanging
     let inbound: AsyncThrowingStream<InboundMessage, any Error>
     /// What ``inbound`` hands out: the messages received and not yet taken, bounded in count
-    /// and bytes; a reading task waits there for room (and reads no further meanwhile).
-    let inboundQueue: InboundQueue
+    /// and bytes; a reading task waits there for room (and reads no further meanwhile; what the
+    /// exchanger receives meanwhile is bounded by the exchanger: see
+    /// ``URLSessionExchanger/maximumWaitingBytes``).
+    let inboundQueue: BoundedQueue<InboundMessage>
 
     /// What the transport's tasks share: the session's state machine and the tasks' bookkeeping.
     struct Shared {
@@ -52,7 +54,7 @@ final class HTTPTransportCore: Sendable {
         self.configuration = configuration
         self.exchanger = exchanger
         locked = LockedValue(Shared(state: HTTPSessionState(endpoint: url)))
-        let queue = InboundQueue(capacity: configuration.maximumQueuedMessages, byteLimit: configuration.maximumQueuedBytes)
+        let queue = BoundedQueue<InboundMessage>(capacity: configuration.maximumQueuedMessages, byteLimit: configuration.maximumQueuedBytes)
         inboundQueue = queue
         inbound = AsyncThrowingStream(unfolding: { try await queue.next() })
     }
