@@ -101,6 +101,7 @@ let package = Package(
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSONCore"]),
+        .testTarget(name: "MCPPlatformTests", dependencies: ["MCPPlatform"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         .testTarget(name: "MCPSandboxTests", dependencies: ["MCPSandbox", "MCPCore", "MCPPlatform"]),
         .testTarget(

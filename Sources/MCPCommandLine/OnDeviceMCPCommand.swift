@@ -257,7 +257,7 @@ struct Runner {
         }
         let tools: [MCPCore.ToolDefinition]
         do {
-            let listing = try await client.toolListing()
+            let listing = try await client.listTools()
             tools = listing.tools
             // A malformed entry is left out, never silently: say which and why.
             for skipped in listing.skipped { errors.write("warning: \(skipped)\n") }

@@ -34,7 +34,7 @@ extension Runner {
         for server in servers {
             let prefix = Self.prefix(for: server, grouped: grouped)
             do {
-                let listing = try await server.client.toolListing()
+                let listing = try await server.client.listTools()
                 // A malformed entry is left out, never silently: say which and why.
                 for skipped in listing.skipped { errors.write("warning: \(prefix)\(skipped)\n") }
                 listed.append(ListedServer(label: server.label, tools: listing.tools))

@@ -30,7 +30,7 @@ extension MCPBridgedTool {
     ) async throws -> LanguageModelSession {
         let state = dataFlowGuard ?? DataFlowGuard()
         let toolset = try BridgedToolset(
-            listing: try await client.toolListing(), client: client, configuration: configuration, dataFlowGuard: state, monitor: monitor)
+            listing: try await client.listTools(), client: client, configuration: configuration, dataFlowGuard: state, monitor: monitor)
         await state.recordDefinitions(of: toolset.tools)
         return LanguageModelSession(model: model, tools: toolset.tools, instructions: configuration.instructions)
     }

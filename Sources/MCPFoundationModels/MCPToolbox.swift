@@ -210,7 +210,7 @@ public final class MCPToolbox: Sendable {
         guard needed else { return false }
         var listings: [(server: String, client: MCPClient, listing: ToolListing)] = []
         for server in servers {
-            listings.append((server.name, server.client, try await server.client.toolListing()))
+            listings.append((server.name, server.client, try await server.client.listTools()))
         }
         let measure = self.measure
         let relisted = await ToolCatalog(

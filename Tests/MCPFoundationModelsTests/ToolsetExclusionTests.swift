@@ -13,7 +13,7 @@ struct ToolsetExclusionTests {
         try await server.register(name: "good", description: "Fine") { _, _ in .text("") }
         try await MCPClient.withConnection(to: server) { client in
             let listing = ToolListing(
-                tools: try await client.listTools(),
+                tools: try await client.listTools().tools,
                 skipped: [SkippedTool(position: 1, name: "broken", reason: "/tools/1/inputSchema: expected an object, found null")])
             let toolset = try BridgedToolset(listing: listing, client: client, configuration: MCPSessionProvider.Configuration())
             #expect(toolset.tools.map(\.name) == ["good"])

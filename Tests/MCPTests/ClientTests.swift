@@ -94,7 +94,7 @@ struct ClientTests {
         try await Route.direct.with(server) { client in
             let names = try await client.listTools().map(\.name)
             #expect(names == ["add", "echo", "extra_0", "extra_1", "extra_2", "extra_3", "extra_4", "extra_5", "extra_6", "fail", "slow"])
-            let first = try await client.listToolsPage()
+            let first = try await client.listTools(cursor: nil)
             #expect(first.tools.count == min(pageSize, 11))
             #expect((first.nextCursor == nil) == (pageSize >= 11))
         }
@@ -104,7 +104,7 @@ struct ClientTests {
     func invalidCursor() async throws {
         let server = try await TestServers.make()
         try await Route.direct.with(server) { client in
-            let error = await #expect(throws: JSONRPCError.self) { try await client.listToolsPage(cursor: "not-ours") }
+            let error = await #expect(throws: JSONRPCError.self) { try await client.listTools(cursor: "not-ours") }
             #expect(error?.code == .invalidParams)
         }
     }

@@ -76,7 +76,7 @@ struct ConcurrencyTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<50 {
                 group.addTask { try await server.register(name: "t\(index)", description: "T") { _, _ in .text("\(index)") } }
-                group.addTask { _ = await server.handle(["jsonrpc": "2.0", "id": .int(index), "method": "tools/list"] as JSONValue) }
+                group.addTask { _ = await server.handle(json: ["jsonrpc": "2.0", "id": .int(index), "method": "tools/list"] as JSONValue) }
             }
             try await group.waitForAll()
         }

@@ -245,7 +245,7 @@ struct ConnectionLifetimeTests {
         }
         let configuration = MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: .seconds(10))
         let client = try await MCPClient.connect(over: server.clientEnd, configuration: configuration)
-        let listing = try await client.toolListing()
+        let listing = try await client.listTools()
         #expect(listing.tools.map(\.name) == ["good", "also_good"])
         #expect(listing.skipped.map(\.position) == [1, 2])
         #expect(listing.skipped.first?.name == "broken")

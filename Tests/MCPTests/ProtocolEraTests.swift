@@ -20,7 +20,7 @@ struct ProtocolEraTests {
     ])
     func initializeNegotiation(asked: String, answered: String) async throws {
         let server = try await TestServers.make()
-        let reply = await server.handle([
+        let reply = await server.handle(json: [
             "jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": ["protocolVersion": .string(asked), "capabilities": ["experimental": ["x": ["y": 1]]], "clientInfo": ["name": "c", "version": "0"]],
         ] as JSONValue)
@@ -38,7 +38,7 @@ struct ProtocolEraTests {
     @Test("server/discover answers the modern way")
     func discover() async throws {
         let server = try await TestServers.make()
-        let reply = await server.handle(["jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": ["_meta": envelope()]] as JSONValue)
+        let reply = await server.handle(json: ["jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": ["_meta": envelope()]] as JSONValue)
         #expect(reply == [
             "jsonrpc": "2.0", "id": "d",
             "result": [
@@ -53,7 +53,7 @@ struct ProtocolEraTests {
     @Test("modern tools/list and tools/call carry resultType and serverInfo")
     func modernResults() async throws {
         let server = try await TestServers.make()
-        let call = await server.handle([
+        let call = await server.handle(json: [
             "jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": ["_meta": envelope(), "name": "echo", "arguments": ["text": "hi"]],
         ] as JSONValue)
@@ -61,7 +61,7 @@ struct ProtocolEraTests {
             "jsonrpc": "2.0", "id": 2,
             "result": ["content": [["type": "text", "text": "hi"]], "isError": false, "resultType": "complete", "_meta": serverInfoMeta],
         ])
-        let list = await server.handle(["jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": ["_meta": envelope()]] as JSONValue)
+        let list = await server.handle(json: ["jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": ["_meta": envelope()]] as JSONValue)
         #expect(list?["result"]?["ttlMs"] == 0)
         #expect(list?["result"]?["cacheScope"] == "public")
         #expect(list?["result"]?["resultType"] == "complete")
@@ -104,7 +104,7 @@ struct ProtocolEraTests {
     @Test("a malformed envelope gets the ladder's error", arguments: envelopeCases)
     func envelopeErrors(_ testCase: EnvelopeCase) async throws {
         let server = try await TestServers.make()
-        let reply = await server.handle(["jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": ["_meta": testCase.meta]] as JSONValue)
+        let reply = await server.handle(json: ["jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": ["_meta": testCase.meta]] as JSONValue)
         #expect(reply == ["jsonrpc": "2.0", "id": 7, "error": testCase.error])
     }
 

@@ -94,22 +94,22 @@ struct ServerErrorRuleTests {
     @Test("the same replies come from handle(_:) directly", arguments: ReplyCase.all)
     func directHandle(_ testCase: ReplyCase) async throws {
         let server = try await TestServers.make()
-        let reply = await server.handle(testCase.request)
+        let reply = await server.handle(json: testCase.request)
         #expect(reply == testCase.reply)
     }
 
     @Test("a message that is not JSON-RPC gets -32600; only a JSON-RPC 2.0 request's id names the answer")
     func invalidRequests() async throws {
         let server = try await TestServers.make()
-        let missingVersion = await server.handle(["id": 1, "method": "ping"] as JSONValue)
+        let missingVersion = await server.handle(json: ["id": 1, "method": "ping"] as JSONValue)
         #expect(missingVersion == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: the \"jsonrpc\" member must be \"2.0\""]])
-        let numericMethod = await server.handle(["jsonrpc": "2.0", "id": 2, "method": 42] as JSONValue)
+        let numericMethod = await server.handle(json: ["jsonrpc": "2.0", "id": 2, "method": 42] as JSONValue)
         #expect(numericMethod == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not integer"]])
-        let scalarParams = await server.handle(["jsonrpc": "2.0", "id": 4, "method": "ping", "params": 1] as JSONValue)
+        let scalarParams = await server.handle(json: ["jsonrpc": "2.0", "id": 4, "method": "ping", "params": 1] as JSONValue)
         #expect(scalarParams == ["jsonrpc": "2.0", "id": 4, "error": ["code": -32600, "message": "Invalid Request: \"params\" must be an object or an array, not integer"]])
-        let nullID = await server.handle(["jsonrpc": "2.0", "id": nil, "method": "ping"] as JSONValue)
+        let nullID = await server.handle(json: ["jsonrpc": "2.0", "id": nil, "method": "ping"] as JSONValue)
         #expect(nullID == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: \"id\" must be a string or an integer, not null"]])
-        let scalar = await server.handle(.int(3))
+        let scalar = await server.handle(json: .int(3))
         #expect(scalar == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: a message must be a JSON object, not integer"]])
     }
 

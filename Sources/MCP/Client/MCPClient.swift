@@ -170,8 +170,10 @@ public actor MCPClient {
         return try await establish(channel, router: router, responder: responder, configuration: configuration)
     }
 
-    /// Connects over a transport the caller made, such as one end of an
-    /// ``InProcessTransport`` pair.
+    /// Connects over a transport the caller made (stdio, HTTP, or one of your own).
+    ///
+    /// For a server in the same process use ``connect(to:configuration:)-(MCPServer,_)``,
+    /// which skips encoding altogether.
     public static func connect(over transport: any Transport, configuration: Configuration = Configuration()) async throws -> MCPClient {
         let router = ProgressRouter()
         let responder = ServerRequestResponder(roots: configuration.roots)
@@ -261,19 +263,19 @@ public actor MCPClient {
 
     /// Lists every tool the server offers, following every page.
     ///
-    /// Entries that are not valid tools are left out; ``toolListing(timeout:)`` says which and why.
-    public nonisolated func listTools(timeout: Duration? = nil) async throws -> [ToolDefinition] {
-        try await toolListing(timeout: timeout).tools
-    }
-
-    /// Every tool the server offers, following every page, and the entries left out because
-    /// they are not valid tools (one malformed definition does not spoil the rest).
-    public nonisolated func toolListing(timeout: Duration? = nil) async throws -> ToolListing {
+    /// The result is a collection of the valid tools, in the server's order; entries that are
+    /// not valid tools are left out (one malformed definition does not spoil the rest) and
+    /// ``ToolListing/skipped`` says which and why.
+    ///
+    /// - Throws: ``MCPClientError/invalidResponse`` when the server repeats a cursor or sends
+    ///   a page that is not a `tools/list` result, the server's ``MCPCore/JSONRPCError``, or
+    ///   `CancellationError`.
+    public nonisolated func listTools(timeout: Duration? = nil) async throws -> ToolListing {
         var listing = ToolListing()
         var cursor: String?
         var seenCursors: Set<String> = []
         repeat {
-            let page = try await listToolsPage(cursor: cursor, timeout: timeout)
+            let page = try await listTools(cursor: cursor, timeout: timeout)
             listing.tools.append(contentsOf: page.tools)
             listing.skipped.append(contentsOf: page.skipped)
             cursor = page.nextCursor
@@ -286,9 +288,12 @@ public actor MCPClient {
 
     /// Lists one page of tools.
     ///
+    /// Pass `nil` for the first page, then each page's `nextCursor` until it is `nil`;
+    /// ``listTools(timeout:)`` does this for you.
+    ///
     /// - Returns: The page's tools, the cursor of the next page (`nil` after the last; an
     ///   empty string is a valid cursor), and the entries left out as not valid tools.
-    public nonisolated func listToolsPage(cursor: String? = nil, timeout: Duration? = nil) async throws -> ListToolsResult {
+    public nonisolated func listTools(cursor: String?, timeout: Duration? = nil) async throws -> ListToolsResult {
         var params = JSONObject()
         if let cursor { params["cursor"] = .string(cursor) }
         let result = try await send(MCPMethod.toolsList, params: params, timeout: timeout)
@@ -444,12 +449,6 @@ public actor MCPClient {
         }
         return .object(object)
     }
-}
-
-/// The version of this library.
-public enum OnDeviceMCPVersion {
-    /// The version string, sent as `clientInfo.version` and `serverInfo.version` by default.
-    public static let string = "0.1.0"
 }
 
 extension MCPClient.Configuration {

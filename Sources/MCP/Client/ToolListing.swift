@@ -1,6 +1,9 @@
 public import MCPCore
 
-/// A server's whole tool list, as ``MCPClient/toolListing(timeout:)`` reads it.
+/// A server's whole tool list, as ``MCPClient/listTools(timeout:)`` reads it.
+///
+/// A collection of the valid tools, in the server's order, so it can be iterated, mapped and
+/// indexed like an array; ``skipped`` keeps the entries that were left out and why.
 public struct ToolListing: Hashable, Sendable {
     /// The valid tools, in the server's order.
     public var tools: [ToolDefinition]
@@ -12,4 +15,10 @@ public struct ToolListing: Hashable, Sendable {
         self.tools = tools
         self.skipped = skipped
     }
+}
+
+extension ToolListing: RandomAccessCollection {
+    public var startIndex: Int { tools.startIndex }
+    public var endIndex: Int { tools.endIndex }
+    public subscript(position: Int) -> ToolDefinition { tools[position] }
 }

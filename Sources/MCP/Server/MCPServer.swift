@@ -172,19 +172,12 @@ public actor MCPServer {
     /// a notification or a response. Messages passed here share one connection state
     /// (for example, the version an `initialize` negotiated); it cannot send
     /// notifications. Use ``run(on:options:)`` to serve a connection with notifications.
+    ///
+    /// A JSON value from elsewhere is decoded first: `JSONRPCMessage(value)` classifies it,
+    /// and the error it throws carries the `response` that answers a value that is not a
+    /// JSON-RPC message.
     public nonisolated func handle(_ message: JSONRPCMessage) async -> JSONRPCMessage? {
         await handle(message, session: Self.directSession)
-    }
-
-    /// Answers one message given as a JSON value, such as a decoded request object.
-    ///
-    /// A value that is not a JSON-RPC message gets the error response that says why.
-    public nonisolated func handle(_ message: JSONValue) async -> JSONValue? {
-        do {
-            return await handle(try JSONRPCMessage(message))?.json
-        } catch {
-            return error.response.json
-        }
     }
 
     // MARK: Sessions

@@ -1,21 +1,14 @@
-import MCP
-import MCPCore
 import Testing
 
-@testable import MCPHTTP
+@testable import MCPPlatform
 
-/// Notification `index`, as the server would send it.
-private func message(_ index: Int) -> InboundMessage {
-    .message(.notification(JSONRPCNotification(method: "notifications/message", params: ["index": .int(index)])))
-}
+/// Element `index`: the tests queue plain integers.
+private func message(_ index: Int) -> Int { index }
 
-/// The index of a notification made by ``message(_:)``.
-private func index(of message: InboundMessage?) -> Int? {
-    guard case .message(.notification(let notification))? = message else { return nil }
-    return notification.params?["index"]?.intValue
-}
+/// The index of an element made by ``message(_:)``.
+private func index(of message: Int?) -> Int? { message }
 
-private typealias State = InboundQueueState<String, String>
+private typealias State = BoundedQueueState<Int, String, String>
 
 /// What a take gave: a message's index, the end, a failure, or nothing yet; and the producers it woke.
 private enum Taken: Equatable {
@@ -41,8 +34,8 @@ private func isDone(_ push: State.Push) -> Bool {
 
 private struct StreamFailure: Error {}
 
-@Suite("HTTP inbound queue state machine")
-struct InboundQueueStateTests {
+@Suite("Bounded queue state machine")
+struct BoundedQueueStateTests {
     @Test("messages queue while under both bounds; at either, the next one's producer must wait", arguments: [(2, 1000), (100, 100)])
     func bounds(capacity: Int, byteLimit: Int) {
         var state = State(capacity: capacity, byteLimit: byteLimit)

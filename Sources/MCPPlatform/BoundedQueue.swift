@@ -1,45 +1,41 @@
-internal import MCP
-internal import MCPPlatform
-
-/// The bounded queue between the tasks that read the server's responses and streams and the
-/// task iterating ``HTTPClientTransport/receive()``: an ``InboundQueueState`` under a lock,
-/// whose wake-ups run after unlocking.
+/// A bounded multi-producer, single-consumer async queue: a ``BoundedQueueState`` under a
+/// lock, whose wake-ups run after unlocking.
 ///
-/// A reading task that finds the queue full suspends in ``push(_:bytes:whileWaiting:)`` with
-/// its message, and so stops reading its response until the consumer has made room: the
-/// transport's back-pressure. (What the exchanger receives meanwhile is bounded by the
-/// exchanger: see ``URLSessionExchanger/maximumWaitingBytes``.)
-final class InboundQueue: Sendable {
-    private typealias State = InboundQueueState<CheckedContinuation<InboundMessage?, any Error>, CheckedContinuation<Void, any Error>>
+/// A producer that finds the queue full suspends in ``push(_:bytes:whileWaiting:)`` with its
+/// element, and so reads no further until the consumer has made room: back-pressure. The
+/// HTTP transport's inbound messages go through one, from the tasks reading the server's
+/// responses and streams to the task iterating its `receive()`.
+package final class BoundedQueue<Element: Sendable>: Sendable {
+    private typealias State = BoundedQueueState<Element, CheckedContinuation<Element?, any Error>, CheckedContinuation<Void, any Error>>
 
     private let locked: LockedValue<(state: State, nextProducer: Int)>
     /// Fulfilled the first time a producer waits for room (for tests).
-    let producerWaited = OneShot<Void>()
+    package let producerWaited = OneShot<Void>()
 
     /// Creates an empty queue.
     ///
     /// - Parameters:
     ///   - capacity: The most messages queued before producers wait.
     ///   - byteLimit: The most bytes queued before producers wait.
-    init(capacity: Int, byteLimit: Int) {
+    package init(capacity: Int, byteLimit: Int) {
         locked = LockedValue((State(capacity: capacity, byteLimit: byteLimit), 0))
     }
 
     /// The number of messages queued.
-    var bufferedCount: Int { locked.withLock { $0.state.bufferedCount } }
+    package var bufferedCount: Int { locked.withLock { $0.state.bufferedCount } }
 
     /// The bytes of the messages queued.
-    var bufferedByteCount: Int { locked.withLock { $0.state.bufferedByteCount } }
+    package var bufferedByteCount: Int { locked.withLock { $0.state.bufferedByteCount } }
 
     /// The most messages, and bytes, ever queued at once.
-    var peak: (count: Int, bytes: Int) { locked.withLock { ($0.state.peakCount, $0.state.peakByteCount) } }
+    package var peak: (count: Int, bytes: Int) { locked.withLock { ($0.state.peakCount, $0.state.peakByteCount) } }
 
-    /// Queues a message that took `bytes` bytes on the wire, waiting for room when the queue
+    /// Queues an element that costs `bytes` bytes, waiting for room when the queue
     /// is full; `watch`, when given, does not count the wait as the server's silence.
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled while it waits (the
     ///   message is then dropped).
-    func push(_ message: InboundMessage, bytes: Int, whileWaiting watch: IdleWatch? = nil) async throws {
+    package func push(_ message: Element, bytes: Int, whileWaiting watch: IdleWatch? = nil) async throws {
         let fast = locked.withLock { $0.state.push(message, bytes: bytes) }
         if case .done(let wakeups) = fast {
             perform(wakeups)
@@ -69,15 +65,15 @@ final class InboundQueue: Sendable {
         }
     }
 
-    /// Called from the inbound stream: the next message, `nil` at the end.
-    nonisolated(nonsending) func next() async throws -> InboundMessage? {
+    /// The next element, `nil` at the end; called from the one consumer.
+    package nonisolated(nonsending) func next() async throws -> Element? {
         let taken = locked.withLock { $0.state.take() }
         if case .item(let outcome, let wakeups) = taken {
             perform(wakeups)
             return try outcome.get()
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (consumer: CheckedContinuation<InboundMessage?, any Error>) in
+            try await withCheckedThrowingContinuation { (consumer: CheckedContinuation<Element?, any Error>) in
                 let wakeups = locked.withLock { $0.state.take(orPark: consumer, isCancelled: Task.isCancelled) }
                 perform(wakeups)
             }
@@ -87,13 +83,13 @@ final class InboundQueue: Sendable {
     }
 
     /// Ends the stream after what is queued; with `error`, it then throws it.
-    func finish(throwing error: (any Error)?) {
+    package func finish(throwing error: (any Error)?) {
         let wakeups = locked.withLock { $0.state.finish(throwing: error) }
         perform(wakeups)
     }
 
     /// The consumer has gone: drops what is queued and what comes later.
-    func stop() {
+    package func stop() {
         let wakeups = locked.withLock { $0.state.stop() }
         perform(wakeups)
     }

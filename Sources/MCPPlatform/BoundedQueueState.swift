@@ -1,10 +1,7 @@
-internal import MCP
-
-/// The logic of the queue between the tasks that read the server's responses and streams
-/// (producers) and the task iterating ``HTTPClientTransport/receive()`` (the consumer), without
-/// locks or tasks: a value-type state machine whose methods say whom to resume.
+/// The logic of a bounded multi-producer, single-consumer queue, without locks or tasks: a
+/// value-type state machine whose methods say whom to resume.
 ///
-/// The policy is the stdio transport's: a message is queued while fewer than `capacity`
+/// Each element has a cost (bytes, for a message). An element is queued while fewer than `capacity`
 /// messages and fewer than `byteLimit` bytes wait (so one message, even of the largest size,
 /// always gets through); past that, its producer waits with it, in arrival order, and reads
 /// nothing more of its stream meanwhile. Once the consumer has drained the queue to half of
@@ -14,21 +11,21 @@ internal import MCP
 /// holds at most `capacity` messages, and fewer than `byteLimit` bytes plus one message; each
 /// waiting producer holds one message more.
 ///
-/// `InboundQueue` owns one under a lock and resumes whom the returned ``Wakeups`` name after
+/// ``BoundedQueue`` owns one under a lock and resumes whom the returned ``Wakeups`` name after
 /// unlocking; tests drive one directly, with plain values as consumers and producers.
-struct InboundQueueState<Consumer, Producer> {
+package struct BoundedQueueState<Element, Consumer, Producer> {
     /// Whom to resume after a state change.
-    struct Wakeups {
+    package struct Wakeups {
         /// The parked consumer, with the next message, the end (`nil`), or the stream's error.
-        var consumer: (Consumer, Result<InboundMessage?, any Error>)?
+        package var consumer: (Consumer, Result<Element?, any Error>)?
         /// Producers whose messages are now queued (or dropped, the stream being over): they go on.
-        var producers: [Producer] = []
+        package var producers: [Producer] = []
 
-        static var nothing: Wakeups { Wakeups() }
+        package static var nothing: Wakeups { Wakeups() }
     }
 
     /// What ``push(_:bytes:)`` did.
-    enum Push {
+    package enum Push {
         /// The message was queued or handed to the consumer (or dropped: the stream is over).
         case done(Wakeups)
         /// No room: the producer must wait (``park(_:id:message:bytes:isCancelled:)``).
@@ -36,9 +33,9 @@ struct InboundQueueState<Consumer, Producer> {
     }
 
     /// What ``take()`` found.
-    enum Take {
+    package enum Take {
         /// A message, the end of the stream (`nil`), or its error.
-        case item(Result<InboundMessage?, any Error>, Wakeups)
+        case item(Result<Element?, any Error>, Wakeups)
         /// Nothing yet: park the consumer (``take(orPark:isCancelled:)``).
         case empty
     }
@@ -49,7 +46,7 @@ struct InboundQueueState<Consumer, Producer> {
     }
 
     private struct Item {
-        var message: InboundMessage
+        var message: Element
         var bytes: Int
     }
 
@@ -60,9 +57,9 @@ struct InboundQueueState<Consumer, Producer> {
     }
 
     /// The most messages queued before producers wait.
-    let capacity: Int
+    package let capacity: Int
     /// The most bytes queued before producers wait.
-    let byteLimit: Int
+    package let byteLimit: Int
 
     private var items: [Item] = []
     private var head = 0
@@ -71,32 +68,32 @@ struct InboundQueueState<Consumer, Producer> {
     private var end: End?
 
     /// The bytes of the messages queued.
-    private(set) var bufferedByteCount = 0
+    package internal(set) var bufferedByteCount = 0
     /// The most messages ever queued at once (for tests).
-    private(set) var peakCount = 0
+    package internal(set) var peakCount = 0
     /// The most bytes ever queued at once (for tests).
-    private(set) var peakByteCount = 0
+    package internal(set) var peakByteCount = 0
     /// Whether the consumer has gone: messages are dropped, nobody waits.
-    private(set) var isStopped = false
+    package internal(set) var isStopped = false
 
     /// Creates an empty queue; both bounds must be positive.
-    init(capacity: Int, byteLimit: Int) {
+    package init(capacity: Int, byteLimit: Int) {
         precondition(capacity > 0 && byteLimit > 0, "the inbound queue's bounds must be positive")
         self.capacity = capacity
         self.byteLimit = byteLimit
     }
 
     /// The number of messages queued.
-    var bufferedCount: Int { items.count - head }
+    package var bufferedCount: Int { items.count - head }
 
     /// The number of producers waiting for room.
-    var waitingCount: Int { waiting.count }
+    package var waitingCount: Int { waiting.count }
 
     private var hasRoom: Bool { bufferedCount < capacity && bufferedByteCount < byteLimit }
 
     /// Queues a message of `bytes` bytes, or hands it to the parked consumer; ``Push/full``
     /// when its producer must wait (when other producers already wait, too: they go first).
-    mutating func push(_ message: InboundMessage, bytes: Int) -> Push {
+    package mutating func push(_ message: Element, bytes: Int) -> Push {
         guard !isStopped, end == nil else { return .done(.nothing) }
         if let parked = consumer {
             consumer = nil
@@ -111,7 +108,7 @@ struct InboundQueueState<Consumer, Producer> {
     /// (its message is then queued and it is among the producers to resume) or its task is
     /// cancelled (then `nil` is returned and the message dropped: resume it with the
     /// cancellation).
-    mutating func park(_ producer: Producer, id: Int, message: InboundMessage, bytes: Int, isCancelled: Bool) -> Wakeups? {
+    package mutating func park(_ producer: Producer, id: Int, message: Element, bytes: Int, isCancelled: Bool) -> Wakeups? {
         switch push(message, bytes: bytes) {
         case .done(var wakeups):
             wakeups.producers.append(producer)
@@ -125,14 +122,14 @@ struct InboundQueueState<Consumer, Producer> {
 
     /// Stops a waiting producer whose task was cancelled: returns it (to resume with the
     /// cancellation; its message is dropped), or `nil` when it is not waiting any more.
-    mutating func cancel(producer id: Int) -> Producer? {
+    package mutating func cancel(producer id: Int) -> Producer? {
         guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
         return waiting.remove(at: index).producer
     }
 
     /// The next message for the consumer, the end of the stream, or ``Take/empty``; admits
     /// waiting producers once the queue has drained to half of both bounds.
-    mutating func take() -> Take {
+    package mutating func take() -> Take {
         if head < items.count {
             let item = items[head]
             head += 1
@@ -163,7 +160,7 @@ struct InboundQueueState<Consumer, Producer> {
 
     /// Takes the next message for `waiting`, or parks it until there is one. A consumer
     /// whose task is already cancelled stops the queue instead of parking.
-    mutating func take(orPark parked: Consumer, isCancelled: Bool) -> Wakeups {
+    package mutating func take(orPark parked: Consumer, isCancelled: Bool) -> Wakeups {
         if case .item(let outcome, var wakeups) = take() {
             wakeups.consumer = (parked, outcome)
             return wakeups
@@ -181,7 +178,7 @@ struct InboundQueueState<Consumer, Producer> {
     /// Ends the stream after what is queued (`error`: it then fails with it). The messages of
     /// producers still waiting were received before the end: they are queued too (past the
     /// bounds), and the producers resumed.
-    mutating func finish(throwing error: (any Error)?) -> Wakeups {
+    package mutating func finish(throwing error: (any Error)?) -> Wakeups {
         guard end == nil, !isStopped else { return .nothing }
         var wakeups = Wakeups.nothing
         wakeups.producers = admitWaiting(all: true)
@@ -196,7 +193,7 @@ struct InboundQueueState<Consumer, Producer> {
     /// The consumer has gone (its task was cancelled): what is queued is dropped, waiting
     /// producers go on (their messages dropped), and so are later messages. A parked
     /// consumer gets the end.
-    mutating func stop() -> Wakeups {
+    package mutating func stop() -> Wakeups {
         isStopped = true
         if end == nil { end = .finished }
         items.removeAll()
