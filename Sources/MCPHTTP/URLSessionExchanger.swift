@@ -13,10 +13,9 @@ internal import FoundationNetworking
 /// Redirects are not followed (the `3xx` comes back as the response, so credentials never
 /// follow a redirect elsewhere), nothing is cached, and ``shutdown()`` cancels every task
 /// and invalidates the session (which releases its delegate).
-final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
-    // Safety: `session` is immutable and URLSession is thread-safe; `delegate` guards its
-    // own state with a lock.
-    private let session: URLSession
+final class URLSessionExchanger: HTTPExchanging, Sendable {
+    /// The session (URLSession is thread-safe, but not `Sendable` in FoundationNetworking).
+    private let session: LockedValue<URLSession>
     private let delegate: Delegate
 
     /// The most bytes of one response that may wait unread: URLSession delivers a body as
@@ -38,7 +37,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "MCPHTTP.URLSessionExchanger"
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        session = LockedValue(URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue))
     }
 
     func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -49,7 +48,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         if let body = request.body { urlRequest.httpBody = Data(body) }
-        let task = session.dataTask(with: urlRequest)
+        let task = session.withLock { $0.dataTask(with: urlRequest) }
         let owner = TaskOwner(task)
         let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         continuation.onTermination = { _ in owner.cancel() }
@@ -67,16 +66,15 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
     }
 
     func shutdown() {
-        session.invalidateAndCancel()
+        session.withLock { $0.invalidateAndCancel() }
     }
 
     /// Holds a data task so that the stream's termination handler can cancel it.
-    private final class TaskOwner: @unchecked Sendable {
-        // Safety: URLSessionTask's methods are thread-safe.
-        private let task: URLSessionDataTask
-        init(_ task: URLSessionDataTask) { self.task = task }
-        func resume() { task.resume() }
-        func cancel() { task.cancel() }
+    private final class TaskOwner: Sendable {
+        private let task: LockedValue<URLSessionDataTask>
+        init(_ task: URLSessionDataTask) { self.task = LockedValue(task) }
+        func resume() { task.withLock { $0.resume() } }
+        func cancel() { task.withLock { $0.cancel() } }
     }
 
     /// Where one task's response goes: a waiter for the head, then the body stream.
@@ -149,8 +147,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
     }
 
     private final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // Safety: an NSObject subclass (the delegate protocol needs one) cannot be checked;
-        // its one stored property is a LockedValue.
+        // Safety: an NSObject subclass (the delegate protocol needs one) cannot be checked; its one stored property is a LockedValue.
         private let routes = LockedValue<[Int: Route]>([:])
 
         func register(_ route: Route, for identifier: Int) {
