@@ -1,7 +1,7 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 public import Foundation
 import JSONCore
-import MCPHTTP
+import HTTPClientCore
 import MCPPlatform
 #if canImport(FoundationModels)
 import FoundationModels
@@ -91,7 +91,8 @@ public final class ChatCompletionsModel: Sendable {
         to url: URL, model: String? = nil, configuration: ChatCompletionsConfiguration = ChatCompletionsConfiguration()
     ) async throws -> ChatCompletionsModel {
         let base = try apiBase(url, configuration: configuration)
-        let exchanger = HTTPClientTransport.exchanger(for: base, configuration: HTTPTransportConfiguration(maximumMessageBytes: configuration.maximumResponseBytes))
+        // What may wait unread: one answer or event at its limit, and a margin.
+        let exchanger = HTTPEngine.exchanger(for: base, maximumWaitingBytes: max(configuration.maximumResponseBytes, 4 << 20) + (1 << 20))
         do {
             let probe = Probe(base: base, configuration: configuration, exchanger: exchanger)
             let (listed, problem) = try await probe.listing()
@@ -253,9 +254,9 @@ public final class ChatCompletionsModel: Sendable {
         do {
             return try await withIdleTimeout(
                 idle, timeout: { ChatCompletionsError.make(.timedOut, "the model server sent nothing for \(idle) while \(what)") }, body)
-        } catch let failure as HTTPTransportError where failure == .network {
+        } catch let failure as HTTPClientError where failure.kind == .network {
             throw ChatCompletionsError.make(.unreachable, "the model server could not be reached: \(failure.detail)")
-        } catch let failure as HTTPTransportError {
+        } catch let failure as HTTPClientError {
             throw ChatCompletionsError.make(.invalidResponse, failure.detail)
         }
     }

@@ -8,7 +8,7 @@ internal import MCPPlatform
 /// A reading task that finds the queue full suspends in ``push(_:bytes:whileWaiting:)`` with
 /// its message, and so stops reading its response until the consumer has made room: the
 /// transport's back-pressure. (What the exchanger receives meanwhile is bounded by the
-/// exchanger: see ``URLSessionExchanger/maximumWaitingBytes``.)
+/// exchanger: see `URLSessionExchanger.maximumWaitingBytes` in HTTPClientCore.)
 final class InboundQueue: Sendable {
     private typealias State = InboundQueueState<CheckedContinuation<InboundMessage?, any Error>, CheckedContinuation<Void, any Error>>
 

@@ -4,6 +4,7 @@ import MCPCore
 import OnDeviceMCPTestSupport
 import Testing
 
+@testable import HTTPClientCore
 @testable import MCPHTTP
 
 /// The transport's own HTTP/1.1 connections (plain `http://` on Linux), against real servers.
@@ -100,8 +101,8 @@ struct SocketExchangerTests {
         defer { exchanger.shutdown() }
         // Port 1 on loopback: nothing listens there.
         let url = try #require(URL(string: "http://127.0.0.1:1/mcp"))
-        let error = await #expect(throws: HTTPTransportError.self) { try await exchanger.exchange(Self.post(url)) }
-        #expect(error == .network)
+        let error = await #expect(throws: HTTPClientError.self) { try await exchanger.exchange(Self.post(url)) }
+        #expect(error?.kind == .network)
         #expect(error.map { "\($0)" }?.contains("127.0.0.1:1") == true)
     }
 
@@ -112,7 +113,7 @@ struct SocketExchangerTests {
         let url = try #require(URL(string: "http://127.0.0.1:8000/mcp"))
         let target = try SocketExchanger.Target(url)
         let request = HTTPRequest(method: "POST", url: url, headers: [(name, value)], body: [])
-        #expect(throws: HTTPTransportError.self) { try SocketExchanger.serialize(request, to: target) }
+        #expect(throws: HTTPClientError.self) { try SocketExchanger.serialize(request, to: target) }
     }
 
     @Test("The request head: request target, Host with an IPv6 literal, Content-Length")
@@ -137,6 +138,6 @@ struct SocketExchangerTests {
             ("example.org", ["http_proxy": "http://proxy", "no_proxy": "*"], false),
         ])
     func proxies(host: String, environment: [String: String], applies: Bool) {
-        #expect(HTTPClientTransport.proxyApplies(to: host, environment: environment) == applies)
+        #expect(HTTPEngine.proxyApplies(to: host, environment: environment) == applies)
     }
 }
