@@ -126,18 +126,4 @@ struct SocketExchangerTests {
         let text = String(decoding: try SocketExchanger.serialize(request, to: target), as: UTF8.self)
         #expect(text == "POST /a%20b/mcp?x=1 HTTP/1.1\r\nHost: [::1]:8123\r\nAccept: application/json\r\nContent-Length: 2\r\n\r\n{}")
     }
-
-    @Test(
-        "Which plain-HTTP requests go through a proxy (and so through URLSession)",
-        arguments: [
-            ("example.com", [String: String](), false),
-            ("example.com", ["http_proxy": "http://proxy:3128"], true),
-            ("127.0.0.1", ["http_proxy": "http://proxy:3128"], false),
-            ("api.example.com", ["HTTP_PROXY": "http://proxy:3128", "no_proxy": "localhost,.example.com"], false),
-            ("example.org", ["all_proxy": "socks5://proxy", "NO_PROXY": "example.com"], true),
-            ("example.org", ["http_proxy": "http://proxy", "no_proxy": "*"], false),
-        ])
-    func proxies(host: String, environment: [String: String], applies: Bool) {
-        #expect(HTTPEngine.proxyApplies(to: host, environment: environment) == applies)
-    }
 }
