@@ -48,13 +48,16 @@ let package = Package(
         // re-exports it, so `import MCP` and `.process(…, sandbox:)` are all an app writes.
         .target(name: "MCPSandbox", dependencies: ["MCPCore", "MCPPlatform"]),
         .target(name: "MCP", dependencies: ["MCPCore", "JSONSchema", "MCPPlatform", "MCPSandbox"]),
-        // MCP's Streamable HTTP client transport (and the 2024-11-05 HTTP+SSE fallback), over
-        // URLSession: the one module that needs Foundation's networking.
-        .target(name: "MCPHTTP", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        // The package's one HTTP client (not a product): the socket engine and URLSession, chosen
+        // by scheme, platform and proxy settings in `HTTPEngine`, the HTTP/1 and SSE parsers.
+        // The one module that needs Foundation's networking.
+        .target(name: "HTTPClientCore", dependencies: ["MCPPlatform"]),
+        // MCP's Streamable HTTP client transport (and the 2024-11-05 HTTP+SSE fallback), over HTTPClientCore.
+        .target(name: "MCPHTTP", dependencies: ["MCP", "MCPCore", "MCPPlatform", "HTTPClientCore"]),
         // A model on an OpenAI-compatible chat-completions server (llama.cpp, Ollama, vLLM, hosted
         // APIs) as a FoundationModels 27 `LanguageModel` (Apple's protocol where FoundationModels
-        // exists, PortableFoundationModels' elsewhere), over MCPHTTP's HTTP layer.
-        .target(name: "ChatCompletions", dependencies: ["PortableFoundationModels", "MCPHTTP", "JSONCore", "MCPPlatform"]),
+        // exists, PortableFoundationModels' elsewhere), over HTTPClientCore.
+        .target(name: "ChatCompletions", dependencies: ["PortableFoundationModels", "HTTPClientCore", "JSONCore", "MCPPlatform"]),
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
         .target(name: "PortableFoundationModels"),
         // Model-agnostic agent policy: tool choice, the context budget, description compaction,
@@ -93,7 +96,8 @@ let package = Package(
         .executableTarget(
             name: "MCPBenchmarks",
             dependencies: [
-                "MCPCore", "JSONCore", "JSONSchema", "MCP", "MCPFoundationModels", "MCPHTTP", "ChatCompletions", "PortableFoundationModels",
+                "MCPCore", "JSONCore", "JSONSchema", "MCP", "MCPFoundationModels", "MCPHTTP", "HTTPClientCore", "ChatCompletions",
+                "PortableFoundationModels",
                 "OnDeviceMCPExamples",
             ],
             path: "Benchmarks/MCPBenchmarks"
@@ -104,10 +108,11 @@ let package = Package(
         .testTarget(name: "MCPPlatformTests", dependencies: ["MCPPlatform"]),
         .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         .testTarget(name: "MCPSandboxTests", dependencies: ["MCPSandbox", "MCPCore", "MCPPlatform"]),
+        .testTarget(name: "HTTPClientCoreTests", dependencies: ["HTTPClientCore"]),
         .testTarget(
             name: "MCPHTTPTests",
             dependencies: [
-                "MCPHTTP", "MCP", "MCPCore", "MCPPlatform", "OnDeviceMCPTestSupport", "MCPFoundationModels", "PortableFoundationModels",
+                "MCPHTTP", "HTTPClientCore", "MCP", "MCPCore", "MCPPlatform", "OnDeviceMCPTestSupport", "MCPFoundationModels", "PortableFoundationModels",
             ],
             exclude: ["Peers"]
         ),
@@ -132,7 +137,7 @@ let package = Package(
             name: "ChatCompletionsTests",
             dependencies: [
                 "ChatCompletions", "PortableFoundationModels", "MCPFoundationModels", "MCP", "MCPCore", "JSONCore", "JSONSchema",
-                "OnDeviceMCPExamples", "OnDeviceMCPTestSupport", "MCPHTTP",
+                "OnDeviceMCPExamples", "OnDeviceMCPTestSupport", "HTTPClientCore",
             ]),
         .testTarget(name: "MCPAgentTests", dependencies: ["MCPAgent", "MCP", "MCPCore", "OnDeviceMCPTestSupport"]),
         .testTarget(

@@ -1,6 +1,6 @@
 import Foundation
 import JSONCore
-import MCPHTTP
+import HTTPClientCore
 
 /// llama.cpp's server with SmolLM2-135M-Instruct, started through
 /// `Tests/Interop/model/llama_server.py` on a free loopback port and stopped (its standard
@@ -157,7 +157,7 @@ final class LlamaServer: @unchecked Sendable {
     /// asks llama.cpp itself (`/props`, `/apply-template`); `nil` when it fails.
     func json(_ path: String, body: JSONValue? = nil) async -> JSONValue? {
         guard let url = URL(string: path, relativeTo: root) else { return nil }
-        let exchanger = HTTPClientTransport.exchanger(for: url, configuration: HTTPTransportConfiguration())
+        let exchanger = HTTPEngine.exchanger(for: url, maximumWaitingBytes: 5 << 20)
         defer { exchanger.shutdown() }
         let headers: [(name: String, value: String)] = body == nil ? [] : [("Content-Type", "application/json")]
         let request = HTTPRequest(method: body == nil ? "GET" : "POST", url: url, headers: headers, body: try? body?.jsonBytes())

@@ -1,7 +1,7 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 import Foundation
 import JSONCore
-import MCPHTTP
+import HTTPClientCore
 import MCPPlatform
 
 // The request and stream code both of the model's front doors run: one chat-completions

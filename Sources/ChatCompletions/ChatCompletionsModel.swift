@@ -1,7 +1,7 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 public import Foundation
 import JSONCore
-import MCPHTTP
+import HTTPClientCore
 import MCPPlatform
 #if canImport(FoundationModels)
 import FoundationModels
@@ -46,9 +46,7 @@ import PortableFoundationModels
 @available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
 @available(tvOS, unavailable)
 #endif
-public final class ChatCompletionsModel: @unchecked Sendable {
-    // Safety: every stored property is immutable except `tokenCache` and `tokenizer`, which are
-    // used with `lock` held.
+public final class ChatCompletionsModel: Sendable {
     /// The API's base URL (ending in `/v1`).
     public let baseURL: URL
     /// The model every request names.
@@ -56,18 +54,17 @@ public final class ChatCompletionsModel: @unchecked Sendable {
     /// The most tokens the model's context holds: the server's figure, or the configuration's.
     public let contextSize: Int
     /// Whether ``tokenCount(for:)`` counts with the server's tokenizer (`false`: an estimate).
-    public var countsWithServerTokenizer: Bool { lock.withLock { tokenizer != nil } }
+    public var countsWithServerTokenizer: Bool { tokens.withLock { $0.tokenizer != nil } }
     let configuration: ChatCompletionsConfiguration
     let exchanger: any HTTPExchanging
-    private let lock = Lock()
-    private var tokenizer: URL?
-    private var tokenCache: [String: Int] = [:]
+    /// The server's tokenizer (`nil` once it failed, or when there is none) and the counts it gave.
+    private let tokens: LockedValue<(tokenizer: URL?, cache: [String: Int])>
 
     init(baseURL: URL, model: String, contextSize: Int, tokenizer: URL?, configuration: ChatCompletionsConfiguration, exchanger: any HTTPExchanging) {
         self.baseURL = baseURL
         self.model = model
         self.contextSize = contextSize
-        self.tokenizer = tokenizer
+        tokens = LockedValue((tokenizer: tokenizer, cache: [:]))
         self.configuration = configuration
         self.exchanger = exchanger
     }
@@ -94,7 +91,8 @@ public final class ChatCompletionsModel: @unchecked Sendable {
         to url: URL, model: String? = nil, configuration: ChatCompletionsConfiguration = ChatCompletionsConfiguration()
     ) async throws -> ChatCompletionsModel {
         let base = try apiBase(url, configuration: configuration)
-        let exchanger = HTTPClientTransport.exchanger(for: base, configuration: HTTPTransportConfiguration(maximumMessageBytes: configuration.maximumResponseBytes))
+        // What may wait unread: one answer or event at its limit, and a margin.
+        let exchanger = HTTPEngine.exchanger(for: base, maximumWaitingBytes: max(configuration.maximumResponseBytes, 4 << 20) + (1 << 20))
         do {
             let probe = Probe(base: base, configuration: configuration, exchanger: exchanger)
             let (listed, problem) = try await probe.listing()
@@ -160,7 +158,7 @@ public final class ChatCompletionsModel: @unchecked Sendable {
     /// FoundationModels is missing, a quarter of the UTF-8 bytes on Apple's systems). Counts are
     /// cached: the same tool definitions are counted on every turn.
     public func tokenCount(for text: String) async throws -> Int {
-        let (endpoint, cached) = lock.withLock { (tokenizer, tokenCache[text]) }
+        let (endpoint, cached) = tokens.withLock { ($0.tokenizer, $0.cache[text]) }
         if let cached { return cached }
         guard let endpoint else { return Self.estimatedTokenCount(for: text) }
         let body: JSONObject = ["content": .string(text), "add_special": .bool(false)]
@@ -170,19 +168,19 @@ public final class ChatCompletionsModel: @unchecked Sendable {
             value = try await json(of: request, what: "counting tokens")
         } catch let failure as ChatCompletionsError where failure == .httpStatus {
             // A server without the endpoint after all: estimate from now on.
-            lock.withLock { tokenizer = nil }
+            tokens.withLock { $0.tokenizer = nil }
             return Self.estimatedTokenCount(for: text)
         } catch {
             throw Self.reported(error)
         }
-        guard case .array(let tokens)? = value["tokens"] else {
+        guard case .array(let counted)? = value["tokens"] else {
             throw ChatCompletionsError.make(.invalidResponse, "the server's /tokenize answer has no tokens")
         }
-        lock.withLock {
-            if tokenCache.count > 4096 { tokenCache.removeAll(keepingCapacity: true) }
-            tokenCache[text] = tokens.count
+        tokens.withLock { tokens in
+            if tokens.cache.count > 4096 { tokens.cache.removeAll(keepingCapacity: true) }
+            tokens.cache[text] = counted.count
         }
-        return tokens.count
+        return counted.count
     }
 
     /// An estimate of the tokens of `text`, without the server's tokenizer.
@@ -256,9 +254,9 @@ public final class ChatCompletionsModel: @unchecked Sendable {
         do {
             return try await withIdleTimeout(
                 idle, timeout: { ChatCompletionsError.make(.timedOut, "the model server sent nothing for \(idle) while \(what)") }, body)
-        } catch let failure as HTTPTransportError where failure == .network {
+        } catch let failure as HTTPClientError where failure.kind == .network {
             throw ChatCompletionsError.make(.unreachable, "the model server could not be reached: \(failure.detail)")
-        } catch let failure as HTTPTransportError {
+        } catch let failure as HTTPClientError {
             throw ChatCompletionsError.make(.invalidResponse, failure.detail)
         }
     }

@@ -38,10 +38,8 @@ package struct StandardStream: CommandOutput {
 }
 
 /// A buffer that collects what a command writes, for tests and for embedding the CLI.
-package final class CapturedOutput: CommandOutput, @unchecked Sendable {
-    // Safety: `buffer` is only read and written with `lock` held.
-    private let lock = Lock()
-    private var buffer = ""
+package final class CapturedOutput: CommandOutput, Sendable {
+    private let buffer = LockedValue("")
 
     /// Whether it stands for a terminal (a test of what people see there).
     package let isInteractive: Bool
@@ -53,15 +51,11 @@ package final class CapturedOutput: CommandOutput, @unchecked Sendable {
 
     /// Appends `text` to the buffer.
     package func write(_ text: String) {
-        lock.lock()
-        buffer += text
-        lock.unlock()
+        buffer.withLock { $0 += text }
     }
 
     /// Everything written so far.
     package var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return buffer
+        buffer.withLock { $0 }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+package import HTTPClientCore
 public import MCP
 public import MCPCore
 internal import MCPPlatform
@@ -77,38 +78,12 @@ public final class HTTPClientTransport: Transport {
         self.init(validated: url, configuration: configuration, exchanger: Self.exchanger(for: url, configuration: configuration))
     }
 
-    /// What sends the requests: the transport's own connections for plain `http://` where
-    /// URLSession cannot hold a flooding server back (Linux: FoundationNetworking receives a
-    /// body as fast as it comes, whatever the reader does), unless a proxy applies; URLSession
-    /// for `https://`, for proxies, and on Apple platforms (where it is the system's networking,
-    /// with its policies such as App Transport Security).
+    /// What sends the requests: ``HTTPClientCore/HTTPEngine``'s choice for `url` (its own
+    /// connections for plain `http://` off Apple platforms unless a proxy applies; URLSession
+    /// otherwise), with room for one message or event at its limit, and a margin, to wait unread.
     package static func exchanger(for url: URL, configuration: HTTPTransportConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) -> any HTTPExchanging {
-        #if !canImport(Darwin)
-        if url.scheme?.lowercased() == "http", let host = url.host, !Self.proxyApplies(to: host, environment: environment) {
-            return SocketExchanger()
-        }
-        #endif
-        // What may wait unread: one message or event at its limit, and a margin.
         let waiting = max(configuration.maximumMessageBytes, configuration.maximumEventBytes) + (1 << 20)
-        return URLSessionExchanger(maximumWaitingBytes: waiting)
-    }
-
-    /// Whether libcurl would send a plain-HTTP request to `host` through a proxy: `http_proxy`
-    /// (or `HTTP_PROXY`, or `all_proxy`) is set and `no_proxy` does not exempt the host.
-    /// Loopback never goes through one here.
-    static func proxyApplies(to host: String, environment: [String: String]) -> Bool {
-        if HTTPSessionState.isLoopback(host: host) { return false }
-        let proxy = ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
-        guard proxy != nil else { return false }
-        let exemptions = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",")
-        let name = host.lowercased()
-        for exemption in exemptions {
-            var pattern = exemption.trimmingCharacters(in: .whitespaces).lowercased()
-            if pattern == "*" { return false }
-            if pattern.hasPrefix(".") { pattern.removeFirst() }
-            if !pattern.isEmpty, name == pattern || name.hasSuffix("." + pattern) { return false }
-        }
-        return true
+        return HTTPEngine.exchanger(for: url, maximumWaitingBytes: waiting, environment: environment)
     }
 
     /// A transport that sends its requests with `exchanger` (tests).
@@ -118,7 +93,7 @@ public final class HTTPClientTransport: Transport {
     }
 
     private init(validated url: URL, configuration: HTTPTransportConfiguration, exchanger: any HTTPExchanging) {
-        core = HTTPTransportCore(url: url, configuration: configuration, exchanger: exchanger)
+        core = HTTPTransportCore(url: url, configuration: configuration, exchanger: TransportExchanger(exchanger))
     }
 
     deinit {

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import HTTPClientCore
 internal import MCPCore
 
 /// The protocol state of an HTTP connection to one MCP server, as a synchronous state

@@ -4,7 +4,8 @@
 /// A producer that finds the queue full suspends in ``push(_:bytes:whileWaiting:)`` with its
 /// element, and so reads no further until the consumer has made room: back-pressure. The
 /// HTTP transport's inbound messages go through one, from the tasks reading the server's
-/// responses and streams to the task iterating its `receive()`.
+/// responses and streams to the task iterating its `receive()` (what an HTTP exchanger receives
+/// meanwhile is bounded by the exchanger: see `URLSessionExchanger` in HTTPClientCore).
 package final class BoundedQueue<Element: Sendable>: Sendable {
     private typealias State = BoundedQueueState<Element, CheckedContinuation<Element?, any Error>, CheckedContinuation<Void, any Error>>
 

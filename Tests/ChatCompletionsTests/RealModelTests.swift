@@ -5,7 +5,7 @@ import JSONSchema
 import MCP
 import MCPCore
 import MCPFoundationModels
-import MCPHTTP
+import HTTPClientCore
 import OnDeviceMCPExamples
 import OnDeviceMCPTestSupport
 import PortableFoundationModels
@@ -321,7 +321,7 @@ struct RealModelTests {
     }
 
     static func text(_ url: URL) async throws -> String {
-        let exchanger = HTTPClientTransport.exchanger(for: url, configuration: HTTPTransportConfiguration())
+        let exchanger = HTTPEngine.exchanger(for: url, maximumWaitingBytes: 5 << 20)
         defer { exchanger.shutdown() }
         let response = try await exchanger.exchange(HTTPRequest(method: "GET", url: url, headers: [], body: nil))
         var bytes: [UInt8] = []

@@ -1,6 +1,6 @@
 import Foundation
 import JSONCore
-import MCPHTTP
+import HTTPClientCore
 
 /// A chat-completions server played by a script: one answer per request, as the test writes it.
 final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
@@ -55,7 +55,7 @@ final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
             return (next < answers.count ? answers[next] : nil, recorded.count)
         }
         exchanged.yield(count)
-        guard let answer else { throw HTTPTransportError.network }
+        guard let answer else { throw HTTPClientError(.network, "the script has no answer") }
         let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let close: @Sendable () -> Void = { [weak self] in
             guard let self else { return }

@@ -1,6 +1,6 @@
 import Foundation
 import JSONCore
-import MCPHTTP
+import HTTPClientCore
 import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing

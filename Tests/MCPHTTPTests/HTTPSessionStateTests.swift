@@ -2,6 +2,7 @@ import Foundation
 import MCPCore
 import Testing
 
+@testable import HTTPClientCore
 @testable import MCPHTTP
 
 private let url = URL(string: "https://example.com/mcp")!

@@ -4,6 +4,7 @@ import MCPCore
 import OnDeviceMCPTestSupport
 import Testing
 
+@testable import HTTPClientCore
 @testable import MCPHTTP
 
 /// The HTTP transport implements every requirement of `Transport` the runtime relies on:

@@ -4,6 +4,7 @@ import MCPCore
 import OnDeviceMCPTestSupport
 import Testing
 
+@testable import HTTPClientCore
 @testable import MCPHTTP
 
 private let guardLimit: Duration = .seconds(30)

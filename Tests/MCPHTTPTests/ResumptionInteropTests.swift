@@ -5,6 +5,7 @@ import MCPPlatform
 import OnDeviceMCPTestSupport
 import Testing
 
+@testable import HTTPClientCore
 @testable import MCPHTTP
 
 #if canImport(FoundationNetworking)

@@ -4,6 +4,7 @@ import MCPCore
 import OnDeviceMCPTestSupport
 import Testing
 
+@testable import HTTPClientCore
 @testable import MCPHTTP
 
 /// The transport's own HTTP/1.1 connections (plain `http://` on Linux), against real servers.
@@ -100,8 +101,8 @@ struct SocketExchangerTests {
         defer { exchanger.shutdown() }
         // Port 1 on loopback: nothing listens there.
         let url = try #require(URL(string: "http://127.0.0.1:1/mcp"))
-        let error = await #expect(throws: HTTPTransportError.self) { try await exchanger.exchange(Self.post(url)) }
-        #expect(error == .network)
+        let error = await #expect(throws: HTTPClientError.self) { try await exchanger.exchange(Self.post(url)) }
+        #expect(error?.kind == .network)
         #expect(error.map { "\($0)" }?.contains("127.0.0.1:1") == true)
     }
 
@@ -112,7 +113,7 @@ struct SocketExchangerTests {
         let url = try #require(URL(string: "http://127.0.0.1:8000/mcp"))
         let target = try SocketExchanger.Target(url)
         let request = HTTPRequest(method: "POST", url: url, headers: [(name, value)], body: [])
-        #expect(throws: HTTPTransportError.self) { try SocketExchanger.serialize(request, to: target) }
+        #expect(throws: HTTPClientError.self) { try SocketExchanger.serialize(request, to: target) }
     }
 
     @Test("The request head: request target, Host with an IPv6 literal, Content-Length")
@@ -124,19 +125,5 @@ struct SocketExchangerTests {
         let request = HTTPRequest(method: "POST", url: url, headers: [("Accept", "application/json")], body: Array("{}".utf8))
         let text = String(decoding: try SocketExchanger.serialize(request, to: target), as: UTF8.self)
         #expect(text == "POST /a%20b/mcp?x=1 HTTP/1.1\r\nHost: [::1]:8123\r\nAccept: application/json\r\nContent-Length: 2\r\n\r\n{}")
-    }
-
-    @Test(
-        "Which plain-HTTP requests go through a proxy (and so through URLSession)",
-        arguments: [
-            ("example.com", [String: String](), false),
-            ("example.com", ["http_proxy": "http://proxy:3128"], true),
-            ("127.0.0.1", ["http_proxy": "http://proxy:3128"], false),
-            ("api.example.com", ["HTTP_PROXY": "http://proxy:3128", "no_proxy": "localhost,.example.com"], false),
-            ("example.org", ["all_proxy": "socks5://proxy", "NO_PROXY": "example.com"], true),
-            ("example.org", ["http_proxy": "http://proxy", "no_proxy": "*"], false),
-        ])
-    func proxies(host: String, environment: [String: String], applies: Bool) {
-        #expect(HTTPClientTransport.proxyApplies(to: host, environment: environment) == applies)
     }
 }

@@ -4,6 +4,7 @@ import MCPCore
 import MCPPlatform
 import OnDeviceMCPTestSupport
 
+@testable import HTTPClientCore
 @testable import MCPHTTP
 
 /// Values appended from concurrent code, read back by a test.

@@ -13,19 +13,18 @@ internal import FoundationNetworking
 /// Redirects are not followed (the `3xx` comes back as the response, so credentials never
 /// follow a redirect elsewhere), nothing is cached, and ``shutdown()`` cancels every task
 /// and invalidates the session (which releases its delegate).
-final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
-    // Safety: `session` is immutable and URLSession is thread-safe; `delegate` guards its
-    // own state with a lock.
-    private let session: URLSession
+package final class URLSessionExchanger: HTTPExchanging, Sendable {
+    /// The session (URLSession is thread-safe, but not `Sendable` in FoundationNetworking).
+    private let session: LockedValue<URLSession>
     private let delegate: Delegate
 
     /// The most bytes of one response that may wait unread: URLSession delivers a body as
     /// fast as the server sends it, whatever the reader does, so a body that outruns its
-    /// reader by more than this is cancelled with ``HTTPTransportError/messageTooLarge``.
+    /// reader by more than this is cancelled with ``HTTPClientError/Kind/messageTooLarge``.
     let maximumWaitingBytes: Int
 
     /// - Parameter maximumWaitingBytes: See ``maximumWaitingBytes``.
-    init(maximumWaitingBytes: Int = 9 << 20) {
+    package init(maximumWaitingBytes: Int = 9 << 20) {
         self.maximumWaitingBytes = max(1, maximumWaitingBytes)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
@@ -37,11 +36,11 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
         delegate = Delegate()
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        queue.name = "MCPHTTP.URLSessionExchanger"
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        queue.name = "HTTPClientCore.URLSessionExchanger"
+        session = LockedValue(URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue))
     }
 
-    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = 7 * 24 * 3600
@@ -49,7 +48,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         if let body = request.body { urlRequest.httpBody = Data(body) }
-        let task = session.dataTask(with: urlRequest)
+        let task = session.withLock { $0.dataTask(with: urlRequest) }
         let owner = TaskOwner(task)
         let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         continuation.onTermination = { _ in owner.cancel() }
@@ -66,17 +65,16 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
         return HTTPResponse(head: head, body: HTTPBody(body) { route.taken($0) }, close: { owner.cancel() })
     }
 
-    func shutdown() {
-        session.invalidateAndCancel()
+    package func shutdown() {
+        session.withLock { $0.invalidateAndCancel() }
     }
 
     /// Holds a data task so that the stream's termination handler can cancel it.
-    private final class TaskOwner: @unchecked Sendable {
-        // Safety: URLSessionTask's methods are thread-safe.
-        private let task: URLSessionDataTask
-        init(_ task: URLSessionDataTask) { self.task = task }
-        func resume() { task.resume() }
-        func cancel() { task.cancel() }
+    private final class TaskOwner: Sendable {
+        private let task: LockedValue<URLSessionDataTask>
+        init(_ task: URLSessionDataTask) { self.task = LockedValue(task) }
+        func resume() { task.withLock { $0.resume() } }
+        func cancel() { task.withLock { $0.cancel() } }
     }
 
     /// Where one task's response goes: a waiter for the head, then the body stream.
@@ -109,7 +107,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
             }
             guard !over else {
                 owner.cancel()
-                body.finish(throwing: HTTPTransportError.make(
+                body.finish(throwing: HTTPClientError(
                     .messageTooLarge, "the server sent more than \(limit) bytes faster than they were read; the response was cut"))
                 return
             }
@@ -149,8 +147,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
     }
 
     private final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // Safety: an NSObject subclass (the delegate protocol needs one) cannot be checked;
-        // its one stored property is a LockedValue.
+        // Safety: an NSObject subclass (the delegate protocol needs one) cannot be checked; its one stored property is a LockedValue.
         private let routes = LockedValue<[Int: Route]>([:])
 
         func register(_ route: Route, for identifier: Int) {
@@ -170,7 +167,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
                 return
             }
             guard let http = response as? HTTPURLResponse else {
-                route.deliverHead(.failure(HTTPTransportError.make(.network, "the response is not an HTTP response")))
+                route.deliverHead(.failure(HTTPClientError(.network, "the response is not an HTTP response")))
                 completionHandler(.cancel)
                 return
             }
@@ -205,7 +202,7 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
                 route.deliverHead(.failure(failure))
                 route.body.finish(throwing: failure)
             } else {
-                route.deliverHead(.failure(HTTPTransportError.make(.network, "the server sent no response")))
+                route.deliverHead(.failure(HTTPClientError(.network, "the server sent no response")))
                 route.body.finish()
             }
         }
@@ -214,9 +211,9 @@ final class URLSessionExchanger: HTTPExchanging, @unchecked Sendable {
         static func describe(_ error: any Error) -> any Error {
             if let urlError = error as? URLError {
                 if urlError.code == .cancelled { return CancellationError() }
-                return HTTPTransportError.make(.network, "the request failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
+                return HTTPClientError(.network, "the request failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
             }
-            return HTTPTransportError.make(.network, "the request failed: \(error.localizedDescription)")
+            return HTTPClientError(.network, "the request failed: \(error.localizedDescription)")
         }
     }
 }

@@ -42,9 +42,9 @@ package struct SSEParser: Sendable {
     /// spec's "last event ID buffer").
     private var pendingEventID: String?
     /// The reconnection time the server asked for with `retry`, in milliseconds.
-    private(set) var reconnectionTime: Int?
+    package private(set) var reconnectionTime: Int?
     /// How many events the parser has dispatched.
-    private(set) var dispatchedEvents = 0
+    package private(set) var dispatchedEvents = 0
 
     private var line: [UInt8] = []
     private var data: [UInt8] = []
@@ -78,7 +78,7 @@ package struct SSEParser: Sendable {
     /// order; when it throws, `events` still has those completed before the oversized one.
     ///
     /// - Throws: ``EventTooLarge`` when an event passes the limit (the parser is then spent).
-    mutating func feed<Bytes: Sequence>(_ bytes: Bytes, into events: inout [SSEEvent]) throws(EventTooLarge)
+    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes, into events: inout [SSEEvent]) throws(EventTooLarge)
     where Bytes.Element == UInt8 {
         for byte in bytes {
             if !pastStart {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MCPHTTP
+@testable import HTTPClientCore
 
 /// The HTTP/1.1 response reader behind the socket exchanger, fed bytes split anywhere.
 @Suite("HTTP/1.1 response parser")

@@ -1,3 +1,12 @@
+// HTTPClientCore: the package's one HTTP client, for MCPHTTP and ChatCompletions.
+//
+// Which engine runs where is ``HTTPEngine``'s table: the socket engine (HTTP/1.1 over the
+// package's own TCP connections) for plain `http://` off Apple platforms when no proxy applies,
+// URLSession for `https://`, for proxies and on Apple platforms. Memory is bounded on every path:
+// the socket engine by its read-ahead window (back-pressure), URLSession by cancelling a response
+// that outruns its reader by more than its limit, the SSE parser by its per-event limit and the
+// HTTP/1 parser by its head limit. The one path bounded by a limit rather than by back-pressure is
+// URLSession's, because FoundationNetworking delivers a body as fast as the server sends it.
 package import Foundation
 
 /// One HTTP request, as the transport builds it.
@@ -55,25 +64,46 @@ package struct HTTPBody: AsyncSequence, Sendable {
     let chunks: AsyncThrowingStream<Data, any Error>
     /// Called with the size of each chunk the reader takes.
     let taken: @Sendable (Int) -> Void
+    /// What the reader gets instead of the stream's failure.
+    let failure: @Sendable (any Error) -> any Error
 
     package init(_ chunks: AsyncThrowingStream<Data, any Error>, taken: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.init(chunks, taken: taken, failure: { $0 })
+    }
+
+    private init(
+        _ chunks: AsyncThrowingStream<Data, any Error>, taken: @escaping @Sendable (Int) -> Void, failure: @escaping @Sendable (any Error) -> any Error
+    ) {
         self.chunks = chunks
         self.taken = taken
+        self.failure = failure
+    }
+
+    /// The same body, throwing `transform(error)` where it would throw `error` (a user's own error type).
+    package func mapFailure(_ transform: @escaping @Sendable (any Error) -> any Error) -> HTTPBody {
+        let previous = failure
+        return HTTPBody(chunks, taken: taken, failure: { transform(previous($0)) })
     }
 
     package struct AsyncIterator: AsyncIteratorProtocol {
         var chunks: AsyncThrowingStream<Data, any Error>.AsyncIterator
         let taken: @Sendable (Int) -> Void
+        let failure: @Sendable (any Error) -> any Error
 
         package mutating func next() async throws -> Data? {
-            let chunk = try await chunks.next()
+            let chunk: Data?
+            do {
+                chunk = try await chunks.next()
+            } catch {
+                throw failure(error)
+            }
             if let chunk { taken(chunk.count) }
             return chunk
         }
     }
 
     package func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(chunks: chunks.makeAsyncIterator(), taken: taken)
+        AsyncIterator(chunks: chunks.makeAsyncIterator(), taken: taken, failure: failure)
     }
 }
 
@@ -92,10 +122,11 @@ package struct HTTPResponse: Sendable {
     }
 }
 
-/// What sends HTTP requests for the transport: URLSession in the library, a script in tests.
+/// What sends HTTP requests: ``SocketExchanger`` or ``URLSessionExchanger`` (chosen by
+/// ``HTTPEngine``), a script in tests.
 ///
 /// `exchange` returns once the response head is in; it throws
-/// ``HTTPTransportError/network`` when the server cannot be reached, and `CancellationError`
+/// ``HTTPClientError/Kind/network`` when the server cannot be reached, and `CancellationError`
 /// when the calling task is cancelled (which cancels the request).
 package protocol HTTPExchanging: Sendable {
     func exchange(_ request: HTTPRequest) async throws -> HTTPResponse

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MCPHTTP
+@testable import HTTPClientCore
 
 /// Feeds `text` to a parser in chunks cut at `cuts` (byte offsets) and returns every event.
 private func events(_ text: String, cuts: [Int] = [], limit: Int = 1 << 20) throws -> [SSEEvent] {

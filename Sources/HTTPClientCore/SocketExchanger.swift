@@ -15,8 +15,8 @@ internal import MCPPlatform
 /// the connection; connections kept alive and reused (a few per host); a reused connection
 /// the server closed before answering is retried once on a new one. No redirects are followed
 /// (a `3xx` is the response), no compression is asked for, no cookies are kept, and no proxy
-/// is used — ``HTTPClientTransport`` uses URLSession instead when a proxy is configured.
-final class SocketExchanger: HTTPExchanging, Sendable {
+/// is used — ``HTTPEngine/exchanger(for:maximumWaitingBytes:environment:)`` chooses URLSession when a proxy applies.
+package final class SocketExchanger: HTTPExchanging, Sendable {
     /// The most bytes of one response read ahead of its reader: reading pauses there until the
     /// reader takes some.
     let window: Int
@@ -37,7 +37,7 @@ final class SocketExchanger: HTTPExchanging, Sendable {
         func noteUnread(_ count: Int) { counts.withLock { $0.peak = max($0.peak, count) } }
     }
 
-    init(window: Int = 256 << 10, maximumIdleConnections: Int = 8) {
+    package init(window: Int = 256 << 10, maximumIdleConnections: Int = 8) {
         self.window = max(1, window)
         pool = ConnectionPool(maximumIdle: maximumIdleConnections)
     }
@@ -46,7 +46,7 @@ final class SocketExchanger: HTTPExchanging, Sendable {
         shutdown()
     }
 
-    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         let target = try Target(request.url)
         let bytes = try Self.serialize(request, to: target)
         let exchange = try Exchange(window: window, statistics: statistics)
@@ -63,14 +63,14 @@ final class SocketExchanger: HTTPExchanging, Sendable {
         continuation.onTermination = { _ in exchange.cancel() }
         let pool = pool
         do {
-            try POSIX.startThread(named: "MCPHTTP.connection") { [weak self] in
+            try POSIX.startThread(named: "HTTPClientCore.connection") { [weak self] in
                 exchange.run(bytes, method: request.method, to: target, pool: pool, body: continuation)
                 self?.forget(exchange)
             }
         } catch {
             forget(exchange)
             exchange.release()
-            throw HTTPTransportError.make(.network, "cannot start the connection's thread: \(error)")
+            throw HTTPClientError(.network, "cannot start the connection's thread: \(error)")
         }
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<HTTPResponseHead, any Error>) in
@@ -82,7 +82,7 @@ final class SocketExchanger: HTTPExchanging, Sendable {
         return HTTPResponse(head: head, body: HTTPBody(body) { exchange.taken($0) }, close: { exchange.cancel() })
     }
 
-    func shutdown() {
+    package func shutdown() {
         let exchanges = live.withLock { live in
             defer { live = nil }
             return Array((live ?? [:]).values)
@@ -113,7 +113,7 @@ final class SocketExchanger: HTTPExchanging, Sendable {
                 let components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: true),
                 var host = components.host, !host.isEmpty
             else {
-                throw HTTPTransportError.make(.network, "\(url.absoluteString) is not a plain http:// URL with a host")
+                throw HTTPClientError(.network, "\(url.absoluteString) is not a plain http:// URL with a host")
             }
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
             self.host = host
@@ -127,7 +127,7 @@ final class SocketExchanger: HTTPExchanging, Sendable {
 
     /// The request's bytes: request line, fields, `Host` and `Content-Length`, body.
     ///
-    /// - Throws: ``HTTPTransportError/network`` for a field that could split the head (a line
+    /// - Throws: ``HTTPClientError/Kind/network`` for a field that could split the head (a line
     ///   break or a NUL in a value, a name that is not a token): nothing is sent.
     static func serialize(_ request: HTTPRequest, to target: Target) throws -> [UInt8] {
         var head = "\(request.method) \(target.path) HTTP/1.1\r\nHost: \(target.authority)\r\n"
@@ -135,10 +135,10 @@ final class SocketExchanger: HTTPExchanging, Sendable {
             let lowered = name.lowercased()
             if lowered == "host" || lowered == "content-length" || lowered == "connection" || lowered == "transfer-encoding" { continue }
             guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
-                throw HTTPTransportError.make(.network, "refusing to send a header named \(String(reflecting: name)): not a valid field name")
+                throw HTTPClientError(.network, "refusing to send a header named \(String(reflecting: name)): not a valid field name")
             }
             guard !value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
-                throw HTTPTransportError.make(.network, "refusing to send the \(name) header: its value contains a line break")
+                throw HTTPClientError(.network, "refusing to send the \(name) header: its value contains a line break")
             }
             head += "\(name): \(value)\r\n"
         }
@@ -190,7 +190,7 @@ final class SocketExchanger: HTTPExchanging, Sendable {
             do {
                 wake = try POSIX.makeWakePipe()
             } catch {
-                throw HTTPTransportError.make(.network, "cannot make the connection's wake-up pipe: \(error)")
+                throw HTTPClientError(.network, "cannot make the connection's wake-up pipe: \(error)")
             }
         }
 
@@ -332,7 +332,7 @@ final class SocketExchanger: HTTPExchanging, Sendable {
                 do throws(HTTP1ResponseParser.Malformed) {
                     events = count == 0 ? try parser.finish() : try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 } catch {
-                    let failure = HTTPTransportError.make(.network, "\(target.authority) sent a broken HTTP response: \(error)")
+                    let failure = HTTPClientError(.network, "\(target.authority) sent a broken HTTP response: \(error)")
                     return .failure(reused != nil && received == 0 ? StaleConnection(underlying: failure) : failure)
                 }
                 // A reader that stopped (or closed the response) mid-batch ends the exchange,
@@ -361,7 +361,7 @@ final class SocketExchanger: HTTPExchanging, Sendable {
         private static func describe(_ failure: SocketFailure, _ what: String) -> any Error {
             switch failure {
             case .cancelled: CancellationError()
-            case .failed(let reason): HTTPTransportError.make(.network, "\(what): \(reason)")
+            case .failed(let reason): HTTPClientError(.network, "\(what): \(reason)")
             }
         }
     }
