@@ -1,4 +1,5 @@
 internal import Foundation
+internal import HTTPClientCore
 internal import MCP
 internal import MCPCore
 internal import MCPPlatform
