@@ -40,16 +40,16 @@ extension LanguageModelSession {
         context: ContextOptionsCore = ContextOptionsCore(), metadata: [String: GeneratedContent] = [:], as: Content.Type,
         partial: (@Sendable (StreamSnapshotCore) -> Void)? = nil
     ) async throws -> Response<Content> {
-        let before: Transcript = try lock.withLock {
-            if responding { throw dialect.error(.concurrentRequests) }
-            responding = true
-            transcriptWrittenWhileResponding = false
-            return storedTranscript
+        let before: Transcript = try state.withLock { state in
+            if state.responding { throw dialect.error(.concurrentRequests) }
+            state.responding = true
+            state.transcriptWrittenWhileResponding = false
+            return state.storedTranscript
         }
         defer {
-            lock.withLock {
-                responding = false
-                transcriptWrittenWhileResponding = false
+            state.withLock { state in
+                state.responding = false
+                state.transcriptWrittenWhileResponding = false
             }
         }
         if let fixed = source as? StaticContext, let error = fixed.model.unavailabilityError() { throw error }
@@ -71,9 +71,9 @@ extension LanguageModelSession {
     /// What a failed response leaves: the transcript before it, or what it produced, as the
     /// policy says (never reverting over the app's own write).
     private func settle(after error: any Swift.Error, before: Transcript, policy: ErrorPolicyCore?) {
-        lock.withLock {
-            let policy = policy ?? storedErrorPolicy ?? .preserve
-            if policy == .revert, !transcriptWrittenWhileResponding { storedTranscript = before }
+        state.withLock { state in
+            let policy = policy ?? state.storedErrorPolicy ?? .preserve
+            if policy == .revert, !state.transcriptWrittenWhileResponding { state.storedTranscript = before }
         }
     }
 
@@ -238,16 +238,16 @@ extension LanguageModelSession {
 
     private func record(_ usage: UsageCore, in turn: inout Turn) {
         turn.usage += usage
-        lock.withLock { accumulatedUsage += usage }
+        state.withLock { $0.accumulatedUsage += usage }
     }
 
     // MARK: The transcript
 
     /// Appends entries, unless the app wrote the transcript during the response.
     private func commit(_ entries: [Transcript.Entry]) throws {
-        try lock.withLock {
-            if transcriptWrittenWhileResponding { throw dialect.error(.transcriptMutationWhileResponding) }
-            storedTranscript.entries.append(contentsOf: entries)
+        try state.withLock { state in
+            if state.transcriptWrittenWhileResponding { throw dialect.error(.transcriptMutationWhileResponding) }
+            state.storedTranscript.entries.append(contentsOf: entries)
         }
     }
 
@@ -258,14 +258,14 @@ extension LanguageModelSession {
     }
 
     private func checkTranscriptUntouched() throws {
-        if lock.withLock({ transcriptWrittenWhileResponding }) { throw dialect.error(.transcriptMutationWhileResponding) }
+        if state.withLock({ $0.transcriptWrittenWhileResponding }) { throw dialect.error(.transcriptMutationWhileResponding) }
     }
 
     /// The transcript from the prompt with this id to the end.
     private func entries(since promptID: String) -> ArraySlice<Transcript.Entry> {
-        lock.withLock {
-            guard let start = storedTranscript.entries.firstIndex(where: { $0.id == promptID }) else { return [] }
-            return storedTranscript.entries[start...]
+        state.withLock { state in
+            guard let start = state.storedTranscript.entries.firstIndex(where: { $0.id == promptID }) else { return [] }
+            return state.storedTranscript.entries[start...]
         }
     }
 
@@ -280,13 +280,18 @@ extension LanguageModelSession {
     /// resolved profile changed.
     private func activate(_ context: ResolvedContext) async throws {
         guard let id = context.profileID else { return }
-        if activeProfile?.id == id {
-            activeProfile?.deactivate = context.hooks.deactivate
-            return
+        // The previous profile's `onDeactivate` hooks; `nil` when the profile did not change.
+        let deactivations: [ActivationHook]? = state.withLock { state in
+            if state.activeProfile?.id == id {
+                state.activeProfile?.deactivate = context.hooks.deactivate
+                return nil
+            }
+            let previous = state.activeProfile
+            state.activeProfile = ActiveProfile(id: id, deactivate: context.hooks.deactivate)
+            return previous?.deactivate ?? []
         }
-        let previous = activeProfile
-        activeProfile = ActiveProfile(id: id, deactivate: context.hooks.deactivate)
-        for hook in (previous?.deactivate ?? []).reversed() { try await callback { await hook() } }
+        guard let deactivations else { return }
+        for hook in deactivations.reversed() { try await callback { await hook() } }
         for hook in context.hooks.activate.reversed() { try await callback { await hook() } }
     }
 

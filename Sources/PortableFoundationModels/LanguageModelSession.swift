@@ -43,22 +43,24 @@ import Foundation
 /// answer that did not fit) stay in the transcript, so every later request fails the same way.
 /// As Apple's TN3193 says, such a session cannot respond again: make a new one with
 /// `init(model:tools:transcript:)` from a shortened or summarized transcript.
-public final class LanguageModelSession: @unchecked Sendable {
-    // Safety: every `var` is read and written with `lock` held, except `activeProfile`, which
-    // only the response in progress touches (a session runs one response at a time); every
-    // `let` is immutable and Sendable.
+public final class LanguageModelSession: Sendable {
     let source: any ContextSource
     let dialect: ErrorDialect
     let executors = ExecutorStore()
     let propertyStore = PropertyStore()
-    let lock = Lock()
-    var storedTranscript: Transcript
-    var responding = false
-    /// The app wrote the transcript while a response was in progress.
-    var transcriptWrittenWhileResponding = false
-    var accumulatedUsage = UsageCore()
-    var storedErrorPolicy: ErrorPolicyCore?
-    var activeProfile: ActiveProfile?
+    /// Everything about the session that changes.
+    let state: LockedValue<State>
+
+    /// A session's mutable state, read and written only with its lock held.
+    struct State {
+        var storedTranscript: Transcript
+        var responding = false
+        /// The app wrote the transcript while a response was in progress.
+        var transcriptWrittenWhileResponding = false
+        var accumulatedUsage = UsageCore()
+        var storedErrorPolicy: ErrorPolicyCore?
+        var activeProfile: ActiveProfile?
+    }
 
     /// The profile a session's last request used, and its callbacks for when it is replaced.
     struct ActiveProfile {
@@ -69,7 +71,7 @@ public final class LanguageModelSession: @unchecked Sendable {
     init(source: any ContextSource, dialect: ErrorDialect, transcript: Transcript) {
         self.source = source
         self.dialect = dialect
-        self.storedTranscript = transcript
+        self.state = LockedValue(State(storedTranscript: transcript))
         propertyStore.session = self
     }
 
@@ -93,19 +95,19 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// `LanguageModelSession.Error.transcriptMutationWhileResponding` (adding nothing more, and
     /// leaving the written transcript as it is).
     final public var transcript: Transcript {
-        get { lock.withLock { storedTranscript } }
+        get { state.withLock { $0.storedTranscript } }
         set { updateTranscript(byResponse: false) { $0 = newValue } }
     }
 
     /// Whether a response is in progress.
-    final public var isResponding: Bool { lock.withLock { responding } }
+    final public var isResponding: Bool { state.withLock { $0.responding } }
 
     /// Changes the transcript; `byResponse` is `false` for the app's own writes, which a
     /// response in progress notices.
     func updateTranscript(byResponse: Bool, _ change: (inout Transcript) -> Void) {
-        lock.withLock {
-            if responding, !byResponse { transcriptWrittenWhileResponding = true }
-            change(&storedTranscript)
+        state.withLock { state in
+            if state.responding, !byResponse { state.transcriptWrittenWhileResponding = true }
+            change(&state.storedTranscript)
         }
     }
 
