@@ -65,7 +65,8 @@ let package = Package(
         .target(name: "MCPAgent", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
         // The bridge: MCP tools as FoundationModels tools, sessions and toolboxes; re-exports MCPAgent.
         .target(
-            name: "MCPFoundationModels", dependencies: ["MCPAgent", "MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]
+            name: "MCPFoundationModels",
+            dependencies: ["MCPAgent", "MCP", "MCPCore", "MCPPlatform", "JSONSchema", "PortableFoundationModels"]
         ),
         // The tools `ondevice-mcp serve` offers (clock, notes), as an app would write them. Not a product.
         .target(name: "OnDeviceMCPExamples", dependencies: ["MCP", "MCPCore", "MCPPlatform", "MCPSandbox"]),
@@ -112,7 +113,8 @@ let package = Package(
         .testTarget(
             name: "MCPHTTPTests",
             dependencies: [
-                "MCPHTTP", "HTTPClientCore", "MCP", "MCPCore", "MCPPlatform", "OnDeviceMCPTestSupport", "MCPFoundationModels", "PortableFoundationModels",
+                "MCPHTTP", "HTTPClientCore", "MCP", "MCPCore", "MCPPlatform", "OnDeviceMCPTestSupport", "MCPFoundationModels",
+                "PortableFoundationModels",
             ],
             exclude: ["Peers"]
         ),
@@ -157,9 +159,10 @@ let package = Package(
 
 // Strict settings for every target, the way swift-log and swift-openapi-runtime do it.
 for target in package.targets where [.regular, .test, .executable].contains(target.type) && target.name != "CMCPPlatform" {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+        ]
 }

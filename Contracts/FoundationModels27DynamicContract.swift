@@ -49,12 +49,13 @@
 //   .rootDynamicInstructions, AnyTool, DynamicProfile.inputFilter(_:) and
 //   .toolCalling(_:).
 
+import Foundation
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
 import PortableFoundationModels
 #endif
-import Foundation
 
 // MARK: - A custom session property (ref B/Session properties)
 //
@@ -498,7 +499,8 @@ func contractTranscript27(session: LanguageModelSession) throws {
     // Mutating the session's transcript is allowed while no response is running.
     if !session.isResponding {
         session.transcript.append(answer)
-        session.transcript.history.replaceSubrange(session.transcript.history.startIndex..<session.transcript.history.endIndex, with: [prompt, answer])
+        session.transcript.history.replaceSubrange(
+            session.transcript.history.startIndex..<session.transcript.history.endIndex, with: [prompt, answer])
     }
 }
 

@@ -42,12 +42,13 @@
 // - 27.2 additions (LanguageModel.supportsDataEntryType(_:) and friends) are
 //   outside the 27.0/27.1 surface.
 
+import Foundation
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
 import PortableFoundationModels
 #endif
-import Foundation
 
 // MARK: - A tool the app gives the model (26 Tool protocol; ref C/Tool)
 
@@ -326,7 +327,9 @@ struct ContractProviderExecutor: LanguageModelExecutor {
     // Every event is built with a construct-only factory; one stable entryID per
     // kind, as Apple's provider does.
 
-    func stream(_ plan: Plan, request: LanguageModelExecutorGenerationRequest, into channel: LanguageModelExecutorGenerationChannel) async throws {
+    func stream(
+        _ plan: Plan, request: LanguageModelExecutorGenerationRequest, into channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
         let responseID = UUID().uuidString
         let reasoningID = UUID().uuidString
         let toolCallsID = UUID().uuidString
@@ -341,7 +344,8 @@ struct ContractProviderExecutor: LanguageModelExecutor {
         if plan.reasoningEffort != nil {
             await channel.send(.reasoning(entryID: reasoningID, action: .appendText("Looking up the weather", tokenCount: 4)))
             await channel.send(.reasoning(action: .appendText(" first.", segmentID: "plan", tokenCount: 2)))
-            await channel.send(.reasoning(entryID: reasoningID, action: .replaceTextSegment("Look up the weather.", segmentID: "plan", tokenCount: 5)))
+            await channel.send(
+                .reasoning(entryID: reasoningID, action: .replaceTextSegment("Look up the weather.", segmentID: "plan", tokenCount: 5)))
             await channel.send(.reasoning(entryID: reasoningID, action: .replaceTextSegment("Checked.", tokenCount: 2)))
             await channel.send(.reasoning(entryID: reasoningID, action: .updateSignature(Data([0x0A, 0x0B]), tokenCount: 1)))
             await channel.send(.reasoning(entryID: reasoningID, action: .updateMetadata(["effort": plan.reasoningEffort ?? "none"])))
@@ -368,14 +372,16 @@ struct ContractProviderExecutor: LanguageModelExecutor {
                     )
                 )
             }
-            await channel.send(.toolCalls(entryID: toolCallsID, action: .toolCall(id: "call-1", name: toolName, action: .updateMetadata(["index": 0]))))
+            await channel.send(
+                .toolCalls(entryID: toolCallsID, action: .toolCall(id: "call-1", name: toolName, action: .updateMetadata(["index": 0]))))
             await channel.send(.toolCalls(action: .toolCall(id: "call-2", name: toolName, action: .appendArguments("{", tokenCount: 1))))
             await channel.send(.toolCalls(entryID: toolCallsID, action: .removeToolCall(id: "call-2")))
             await channel.send(.toolCalls(entryID: toolCallsID, action: .updateMetadata(["parallel": false])))
             await channel.send(
                 .toolCalls(
                     entryID: toolCallsID,
-                    action: .updateUsage(input: promptUsage, output: .init(totalTokenCount: 9, reasoningTokenCount: 0), metadata: ["calls": 1])
+                    action: .updateUsage(
+                        input: promptUsage, output: .init(totalTokenCount: 9, reasoningTokenCount: 0), metadata: ["calls": 1])
                 )
             )
             return
@@ -433,11 +439,13 @@ struct ContractProviderExecutor: LanguageModelExecutor {
         case .missingCapability(let capability):
             return .unsupportedCapability(.init(capability: capability, debugDescription: "not supported", metadata: metadata))
         case .unreadableEntry(let entry):
-            return .unsupportedTranscriptContent(.init(unsupportedContent: [entry], debugDescription: "cannot send this entry", metadata: metadata))
+            return .unsupportedTranscriptContent(
+                .init(unsupportedContent: [entry], debugDescription: "cannot send this entry", metadata: metadata))
         case .unsupportedGuide(let schemaName):
             return .unsupportedGenerationGuide(.init(schemaName: schemaName, debugDescription: "guide not supported", metadata: metadata))
         case .unsupportedLanguage(let languageCode):
-            return .unsupportedLanguageOrLocale(.init(languageCode: languageCode, debugDescription: "language not supported", metadata: metadata))
+            return .unsupportedLanguageOrLocale(
+                .init(languageCode: languageCode, debugDescription: "language not supported", metadata: metadata))
         case .timedOut:
             return .timeout(.init(debugDescription: "no answer in time"))
         case .tooSlow:
@@ -495,7 +503,8 @@ func contractDriveExecutor(tool: some Tool) async throws {
         transcript: Transcript(entries: [.prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Weather?"))]))]),
         enabledTools: [Transcript.ToolDefinition(tool: tool)],
         schema: schema,
-        generationOptions: GenerationOptions(samplingMode: .random(top: 40, seed: 7), temperature: 0.8, maximumResponseTokens: 64, toolCallingMode: .required),
+        generationOptions: GenerationOptions(
+            samplingMode: .random(top: 40, seed: 7), temperature: 0.8, maximumResponseTokens: 64, toolCallingMode: .required),
         contextOptions: ContextOptions(includeSchemaInPrompt: true, reasoningLevel: .custom("max")),
         metadata: ["traceID": "t-1", "retries": 2]
     )

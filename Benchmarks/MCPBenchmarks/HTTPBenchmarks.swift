@@ -43,9 +43,13 @@ enum HTTPBenchmarks {
             ("2026-07-28", MCPClient.Handshake.auto, "auto"), ("2025-11-25", .version(.v2025_11_25), "legacy"),
         ] {
             let ours = try await measureOurs(url: url, handshake: handshake)
-            print("OnDeviceMCP MCPClient + MCPHTTP         \(Harness.pad(era, 12)) \(Harness.padLeft(Stats.formatRate(ours.sequential), 12)) \(Harness.padLeft(Stats.formatRate(ours.concurrent), 14))")
+            print(
+                "OnDeviceMCP MCPClient + MCPHTTP         \(Harness.pad(era, 12)) \(Harness.padLeft(Stats.formatRate(ours.sequential), 12)) \(Harness.padLeft(Stats.formatRate(ours.concurrent), 14))"
+            )
             let theirs = try measurePython(url: url, mode: mode)
-            print("Python SDK streamable HTTP client          \(Harness.pad(era, 12)) \(Harness.padLeft(Stats.formatRate(theirs.sequential), 12)) \(Harness.padLeft(Stats.formatRate(theirs.concurrent), 14))")
+            print(
+                "Python SDK streamable HTTP client          \(Harness.pad(era, 12)) \(Harness.padLeft(Stats.formatRate(theirs.sequential), 12)) \(Harness.padLeft(Stats.formatRate(theirs.concurrent), 14))"
+            )
         }
         print("")
     }

@@ -11,7 +11,9 @@ enum InProcessBenchmarks {
     static let concurrentCallers = 64
 
     static func run() async throws {
-        print("## In-process tools/call (echo tool, inputSchema validated; up to \(latencyCalls / 1000)k calls timed one by one, throughput median of \(throughputRounds) rounds of up to \(throughputCalls / 1000)k calls)")
+        print(
+            "## In-process tools/call (echo tool, inputSchema validated; up to \(latencyCalls / 1000)k calls timed one by one, throughput median of \(throughputRounds) rounds of up to \(throughputCalls / 1000)k calls)"
+        )
         print("")
         let server = try await Echo.makeServer()
         let client = try await MCPClient.connect(to: server, configuration: MCPClient.Configuration(requestTimeout: nil))
@@ -41,12 +43,17 @@ enum InProcessBenchmarks {
 
         print(Stats.row([("path", 44), ("median", 10), ("p99", 10), ("p99.9", 10), ("1 caller", 12), ("64 callers", 12)]))
         try await report("MCPClient, \(client.protocolVersion), no timeout", viaClient)
-        try await report("MCPClient, \(legacyClient.protocolVersion), no timeout (default)", viaLegacyClient, latencyCalls: latencyCalls / 2)
-        try await report("MCPClient, \(timedClient.protocolVersion), 60 s timeout", viaTimedClient, latencyCalls: latencyCalls / 4, throughputCalls: throughputCalls / 2)
+        try await report(
+            "MCPClient, \(legacyClient.protocolVersion), no timeout (default)", viaLegacyClient, latencyCalls: latencyCalls / 2)
+        try await report(
+            "MCPClient, \(timedClient.protocolVersion), 60 s timeout", viaTimedClient, latencyCalls: latencyCalls / 4,
+            throughputCalls: throughputCalls / 2)
         try await report("MCPServer.handle(_:), no envelope", viaHandle)
         let overhead = timerOverhead()
         print("")
-        print("(timing one call adds about \(Harness.format(nanoseconds: overhead)) of clock reads; target: ≤ 2 µs median through the client)")
+        print(
+            "(timing one call adds about \(Harness.format(nanoseconds: overhead)) of clock reads; target: ≤ 2 µs median through the client)"
+        )
         print("")
         await client.close()
         await timedClient.close()
@@ -82,14 +89,15 @@ enum InProcessBenchmarks {
             }
             return Stats.rate(perCaller * concurrentCallers, clock.now - start)
         }
-        print(Stats.row([
-            (label, 44),
-            (Harness.format(nanoseconds: Stats.percentile(samples, 0.5)), 10),
-            (Harness.format(nanoseconds: Stats.percentile(samples, 0.99)), 10),
-            (Harness.format(nanoseconds: Stats.percentile(samples, 0.999)), 10),
-            (Stats.formatRate(single.median), 12),
-            (Stats.formatRate(concurrent.median), 12),
-        ]))
+        print(
+            Stats.row([
+                (label, 44),
+                (Harness.format(nanoseconds: Stats.percentile(samples, 0.5)), 10),
+                (Harness.format(nanoseconds: Stats.percentile(samples, 0.99)), 10),
+                (Harness.format(nanoseconds: Stats.percentile(samples, 0.999)), 10),
+                (Stats.formatRate(single.median), 12),
+                (Stats.formatRate(concurrent.median), 12),
+            ]))
     }
 
     /// The median cost of two clock reads, which every timed sample includes.

@@ -67,7 +67,9 @@ enum JSONBenchmarks {
         report("", "write", ourWrite, serializationWrite, encoderWrite)
     }
 
-    private static func report(_ label: String, _ operation: String, _ ours: Measurement, _ serialization: Measurement, _ codable: Measurement) {
+    private static func report(
+        _ label: String, _ operation: String, _ ours: Measurement, _ serialization: Measurement, _ codable: Measurement
+    ) {
         let best = min(serialization.nanosecondsPerIteration, codable.nanosecondsPerIteration)
         let row = [
             Harness.pad(label, 26), Harness.pad(operation, 6),

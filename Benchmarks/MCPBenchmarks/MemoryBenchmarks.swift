@@ -13,18 +13,25 @@ enum MemoryBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
 
         if FileManager.default.isExecutableFile(atPath: Paths.cli) {
-            try await measure("ondevice-mcp serve (release CLI)", Paths.cli, ["serve", "--data-dir", dataDirectory], target: "target ≤ 15 MiB")
+            try await measure(
+                "ondevice-mcp serve (release CLI)", Paths.cli, ["serve", "--data-dir", dataDirectory], target: "target ≤ 15 MiB")
         } else {
-            print(Stats.row([("ondevice-mcp serve (release CLI)", 44), ("n/a", 10), ("", 10), ("", 6),
-                ("not built: swift build -c release --scratch-path .build-bench --product ondevice-mcp", 0)]))
+            print(
+                Stats.row([
+                    ("ondevice-mcp serve (release CLI)", 44), ("n/a", 10), ("", 10), ("", 6),
+                    ("not built: swift build -c release --scratch-path .build-bench --product ondevice-mcp", 0),
+                ]))
         }
         if FileManager.default.isExecutableFile(atPath: Paths.staticCLI) {
             try await measure(
                 "ondevice-mcp serve (--static-swift-stdlib)", Paths.staticCLI, ["serve", "--data-dir", dataDirectory],
                 target: "target ≤ 15 MiB")
         } else {
-            print(Stats.row([("ondevice-mcp serve (--static-swift-stdlib)", 44), ("n/a", 10), ("", 10), ("", 6),
-                ("not built: swift build -c release --static-swift-stdlib --scratch-path .build-static --product ondevice-mcp", 0)]))
+            print(
+                Stats.row([
+                    ("ondevice-mcp serve (--static-swift-stdlib)", 44), ("n/a", 10), ("", 10), ("", 6),
+                    ("not built: swift build -c release --static-swift-stdlib --scratch-path .build-static --product ondevice-mcp", 0),
+                ]))
         }
         try await measure("MCPBenchmarks --serve-echo", Paths.benchmarkBinary, ["--serve-echo"])
         if FileManager.default.isExecutableFile(atPath: Paths.python) {
@@ -44,9 +51,10 @@ enum MemoryBenchmarks {
         func mebibytes(_ kibibytes: Int?) -> String {
             kibibytes.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "n/a"
         }
-        print(Stats.row([
-            (label, 44), (mebibytes(memory?.rss), 10), (mebibytes(memory?.peak), 10), (String(tools.count), 6),
-            ("protocol \(client.protocolVersion)" + (target.isEmpty ? "" : "; \(target)"), 0),
-        ]))
+        print(
+            Stats.row([
+                (label, 44), (mebibytes(memory?.rss), 10), (mebibytes(memory?.peak), 10), (String(tools.count), 6),
+                ("protocol \(client.protocolVersion)" + (target.isEmpty ? "" : "; \(target)"), 0),
+            ]))
     }
 }

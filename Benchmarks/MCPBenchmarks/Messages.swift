@@ -3,7 +3,8 @@ import MCPCore
 /// The MCP messages the JSON benchmarks read and write.
 enum Messages {
     /// A small `tools/call` request, about 130 bytes.
-    static let toolsCall = #"{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"notes_search","arguments":{"query":"trip to Lisbon","limit":5}}}"#
+    static let toolsCall =
+        #"{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"notes_search","arguments":{"query":"trip to Lisbon","limit":5}}}"#
 
     /// A `tools/list` result with 50 tools, each with a typical input schema.
     static let toolsList: String = {

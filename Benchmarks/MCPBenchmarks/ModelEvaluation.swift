@@ -74,14 +74,16 @@ enum ModelEvaluation {
             prompt: "Save a note: call the dentist on Monday.", tool: add, checks: [.contains(keys: ["title", "body"], text: "dentist")]),
         EvaluationCase(
             prompt: "Write down that the meeting moved to 4 pm.", tool: add, checks: [.contains(keys: ["title", "body"], text: "4 pm")]),
-        EvaluationCase(prompt: "Make a note to water the plants.", tool: add, checks: [.contains(keys: ["title", "body"], text: "plants")]),
+        EvaluationCase(
+            prompt: "Make a note to water the plants.", tool: add, checks: [.contains(keys: ["title", "body"], text: "plants")]),
         EvaluationCase(
             prompt: "Remember that my passport expires in June.", tool: add, checks: [.contains(keys: ["title", "body"], text: "passport")]),
         EvaluationCase(
             prompt: "Add a note titled Gym with the text leg day on Thursday.", tool: add,
             checks: [.contains(keys: ["title"], text: "gym"), .contains(keys: ["body"], text: "leg day")]),
         EvaluationCase(
-            prompt: "Note down the wifi password: sunflower42.", tool: add, checks: [.contains(keys: ["title", "body"], text: "sunflower42")]),
+            prompt: "Note down the wifi password: sunflower42.", tool: add,
+            checks: [.contains(keys: ["title", "body"], text: "sunflower42")]),
 
         EvaluationCase(prompt: "Search my notes for dentist.", tool: search, checks: [.contains(keys: ["query"], text: "dentist")]),
         EvaluationCase(prompt: "Find my notes about milk.", tool: search, checks: [.contains(keys: ["query"], text: "milk")]),
@@ -198,10 +200,12 @@ enum ModelEvaluation {
                 jinja: mode.jinja, extra: mode.extra, label: mode.label, recorder: recorder, configuration: configuration
             ) { host in
                 var note = mode.jinja ? await nativeSupport(host.server) : nil
-                let records = try await ModelRun.run(conversations: chosen.map { [$0.prompt] }, host: host, progress: "model-eval \(mode.label)")
+                let records = try await ModelRun.run(
+                    conversations: chosen.map { [$0.prompt] }, host: host, progress: "model-eval \(mode.label)")
                 let scores = zip(chosen, records).map { score($0, record: $1, schemas: schemas) }
                 if !host.restarts.isEmpty {
-                    let restarts = "llama-server stopped (and was restarted, the prompt run again) during: " + host.restarts.joined(separator: "; ")
+                    let restarts =
+                        "llama-server stopped (and was restarted, the prompt run again) during: " + host.restarts.joined(separator: "; ")
                     note = note.map { $0 + "\n  " + restarts } ?? restarts
                 }
                 return (scores, records, note)
@@ -271,13 +275,21 @@ enum ModelEvaluation {
         let calls = capabilities?["supports_tool_calls"]?.boolValue.map(String.init) ?? "?"
         let probe: JSONValue = [
             "messages": [["role": "user", "content": "Add a note saying buy milk."]],
-            "tools": [[
-                "type": "function",
-                "function": ["name": "notes_add", "description": "Saves a new note.", "parameters": ["type": "object", "properties": ["title": ["type": "string"]]]],
-            ]],
+            "tools": [
+                [
+                    "type": "function",
+                    "function": [
+                        "name": "notes_add", "description": "Saves a new note.",
+                        "parameters": ["type": "object", "properties": ["title": ["type": "string"]]],
+                    ],
+                ]
+            ],
         ]
         let rendered = await server.json("/apply-template", body: probe)?["prompt"]?.stringValue
-        let inPrompt = rendered.map { $0.contains("notes_add") ? "the tools appear in the rendered prompt" : "the rendered prompt leaves the tools out" }
+        let inPrompt =
+            rendered.map {
+                $0.contains("notes_add") ? "the tools appear in the rendered prompt" : "the rendered prompt leaves the tools out"
+            }
             ?? "/apply-template did not answer"
         return "llama.cpp --jinja: the template's supports_tools=\(tools), supports_tool_calls=\(calls); \(inPrompt)"
     }
@@ -298,13 +310,15 @@ enum ModelEvaluation {
             for (label, group) in groups where !group.isEmpty {
                 let calls = group.filter { $0.firstCall != nil }
                 let noTool = label == "no tool"
-                print(Stats.row([
-                    (mode, 9), (label, 15), (String(group.count), 3),
-                    (fraction(group.filter(\.rightTool).count, group.count), 11),
-                    (String(calls.count), 6), (fraction(calls.filter(\.valid).count, calls.count), 11),
-                    (noTool ? "—" : fraction(group.filter(\.rightArguments).count, group.count), 11),
-                    (String(group.filter { $0.failure != nil }.count), 7),
-                ], leftColumns: 2))
+                print(
+                    Stats.row(
+                        [
+                            (mode, 9), (label, 15), (String(group.count), 3),
+                            (fraction(group.filter(\.rightTool).count, group.count), 11),
+                            (String(calls.count), 6), (fraction(calls.filter(\.valid).count, calls.count), 11),
+                            (noTool ? "—" : fraction(group.filter(\.rightArguments).count, group.count), 11),
+                            (String(group.filter { $0.failure != nil }.count), 7),
+                        ], leftColumns: 2))
             }
         }
         print("right tool: the first call names the tool the prompt needs (no tool: the model answers without a call);")
@@ -325,9 +339,12 @@ enum ModelEvaluation {
         print("### \(mode): first step of each prompt")
         print("")
         for (score, record) in zip(scores, records) {
-            let expected = score.evaluation.tool.map { tool in
-                tool + (score.evaluation.checks.isEmpty ? "" : " {" + score.evaluation.checks.map(\.description).joined(separator: "; ") + "}")
-            } ?? "no tool"
+            let expected =
+                score.evaluation.tool.map { tool in
+                    tool
+                        + (score.evaluation.checks.isEmpty
+                            ? "" : " {" + score.evaluation.checks.map(\.description).joined(separator: "; ") + "}")
+                } ?? "no tool"
             let did: String
             if let call = score.firstCall {
                 did = "\(call.name) \(call.arguments)"
@@ -338,7 +355,8 @@ enum ModelEvaluation {
             } else {
                 did = "nothing"
             }
-            let marks = score.evaluation.tool == nil
+            let marks =
+                score.evaluation.tool == nil
                 ? (score.rightTool ? "ok" : "--")
                 : [score.rightTool ? "tool" : "-", score.valid ? "valid" : "-", score.rightArguments ? "args" : "-"].joined(separator: " ")
             print("[\(marks)] \(score.evaluation.prompt) → expected \(expected); got \(did)")

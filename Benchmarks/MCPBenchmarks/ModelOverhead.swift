@@ -25,11 +25,15 @@ enum ModelOverhead {
         }
         let conversations = ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_CONVERSATIONS"].flatMap(Int.init) ?? 5
         print("\(conversations) conversations of \(prompts.count) turns (\(prompts.joined(separator: " / "))), in-process example server,")
-        print("temperature 0, at most 48 tokens per answer, one tool round per turn. Load average at the start: \(OverheadReport.loadAverage).")
+        print(
+            "temperature 0, at most 48 tokens per answer, one tool round per turn. Load average at the start: \(OverheadReport.loadAverage)."
+        )
         print("")
         let recorder = TurnRecorder()
         let configuration = ModelRun.configuration(toolCalling: .guided, recorder: recorder, responseTokens: 48)
-        let (records, restarts) = try await ModelHost.with(jinja: false, label: "overhead", recorder: recorder, configuration: configuration) { host in
+        let (records, restarts) = try await ModelHost.with(
+            jinja: false, label: "overhead", recorder: recorder, configuration: configuration
+        ) { host in
             // One turn first, so that the server and this process are warm (not counted).
             _ = try await ModelRun.run(conversations: [[prompts[0]]], host: host, progress: "")
             let records = try await ModelRun.run(
@@ -53,9 +57,12 @@ enum ModelOverhead {
         print("tokenize: the backend's tokenCount(for:) (llama.cpp's /tokenize over HTTP, \(Int(counts)) counts per turn, most cached);")
         print("bridge: the rest, all in this process (provider, session, schema conversion, MCP call, request building, decoding);")
         print("MCP call: the bridged tools/call as its toolCallFinished event times it; build/decode: ChatCompletions' request body")
-        print("and answer; rest: the bridge less those three. Time to headers: \(OverheadReport.milliseconds(toHeaders)) median per request.")
+        print(
+            "and answer; rest: the bridge less those three. Time to headers: \(OverheadReport.milliseconds(toHeaders)) median per request.")
         if missingTimings > 0 { print("(\(missingTimings) turns had a request without llama.cpp's timings)") }
-        print("(\(records.count - succeeded.count) of \(records.count) turns failed and are left out; load average at the end: \(OverheadReport.loadAverage))")
+        print(
+            "(\(records.count - succeeded.count) of \(records.count) turns failed and are left out; load average at the end: \(OverheadReport.loadAverage))"
+        )
         print("")
         try await instantModel()
     }
@@ -82,16 +89,19 @@ enum ModelOverhead {
         // 27: one session, the tools in dynamic instructions; 26: a session built per change.
         for rebuildsSessions in [false, true] {
             let samples = try await instantTurns(rounds: rounds, rebuildsSessions: rebuildsSessions)
-            print(rebuildsSessions ? "26 way (a session built when the tools or the fit change)" : "27 way (one session, dynamic instructions)")
+            print(
+                rebuildsSessions
+                    ? "26 way (a session built when the tools or the fit change)" : "27 way (one session, dynamic instructions)")
             for (label, samples) in [
                 ("first turn (lists and bridges the 5 tools)", samples.first), ("later turns", samples.later),
                 ("  of which the bridged MCP call", samples.calls),
             ] {
                 let sorted = samples.sorted()
-                print(Stats.row([
-                    (label, 44), (Harness.format(nanoseconds: Stats.median(sorted)), 10),
-                    (Harness.format(nanoseconds: Stats.percentile(sorted, 0.9)), 10),
-                ]))
+                print(
+                    Stats.row([
+                        (label, 44), (Harness.format(nanoseconds: Stats.median(sorted)), 10),
+                        (Harness.format(nanoseconds: Stats.percentile(sorted, 0.9)), 10),
+                    ]))
             }
         }
         print("")
@@ -137,7 +147,10 @@ enum ModelOverhead {
         let arguments = try GeneratedContent(json: #"{"title":"Groceries","body":"Buy milk, eggs and bread."}"#)
         let decoding = Harness.measure("decode") { blackHole(try? addConversion.arguments(from: arguments)) }
         print(Stats.row([("piece", 44), ("median", 10)]))
-        print(Stats.row([("schema conversion, the 5 example tools", 44), (Harness.format(nanoseconds: conversion.nanosecondsPerIteration), 10)]))
+        print(
+            Stats.row([
+                ("schema conversion, the 5 example tools", 44), (Harness.format(nanoseconds: conversion.nanosecondsPerIteration), 10),
+            ]))
         print(Stats.row([("argument decoding, notes_add", 44), (Harness.format(nanoseconds: decoding.nanosecondsPerIteration), 10)]))
         print("")
     }

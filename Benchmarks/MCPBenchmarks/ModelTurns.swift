@@ -149,7 +149,9 @@ enum ModelRun {
     }
 
     /// The generation options of every request: greedy, and short.
-    static func configuration(toolCalling: ChatCompletionsConfiguration.ToolCalling, recorder: TurnRecorder, responseTokens: Int)
+    static func configuration(
+        toolCalling: ChatCompletionsConfiguration.ToolCalling, recorder: TurnRecorder, responseTokens: Int
+    )
         -> ChatCompletionsConfiguration
     {
         ChatCompletionsConfiguration(
@@ -352,12 +354,13 @@ enum OverheadReport {
             let bridge = median(\.bridge)
             let share = Stats.median(timings.map { $0.bridge.nanoseconds / max(1, $0.total.nanoseconds) })
             let rest = median { $0.bridge - $0.toolTime - $0.building - $0.decoding }
-            Swift.print(Stats.row([
-                (label, 40), (String(turns.count), 3), (milliseconds(median(\.total)), 9), (milliseconds(median(\.model)), 9),
-                (milliseconds(median(\.serverOther)), 11), (milliseconds(median(\.tokenCounting)), 9), (microseconds(bridge), 9),
-                (microseconds(median(\.toolTime)), 9), (microseconds(median(\.building)), 8), (microseconds(median(\.decoding)), 8),
-                (microseconds(rest), 9), (String(format: "%.3f", share * 100), 9),
-            ]))
+            Swift.print(
+                Stats.row([
+                    (label, 40), (String(turns.count), 3), (milliseconds(median(\.total)), 9), (milliseconds(median(\.model)), 9),
+                    (milliseconds(median(\.serverOther)), 11), (milliseconds(median(\.tokenCounting)), 9), (microseconds(bridge), 9),
+                    (microseconds(median(\.toolTime)), 9), (microseconds(median(\.building)), 8), (microseconds(median(\.decoding)), 8),
+                    (microseconds(rest), 9), (String(format: "%.3f", share * 100), 9),
+                ]))
         }
     }
 

@@ -34,7 +34,8 @@ enum Echo {
 /// Plain blocking `read`/`write` on descriptors 0 and 1: the pipe's own cost, with
 /// nothing of Swift concurrency or JSON in the way.
 enum RawResponder {
-    static let cannedLine = Array(#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}],"isError":false}}"#.utf8) + [0x0A]
+    static let cannedLine =
+        Array(#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}],"isError":false}}"#.utf8) + [0x0A]
 
     static func run() -> Never {
         let size = 64 * 1024

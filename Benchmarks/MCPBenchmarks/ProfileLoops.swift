@@ -43,7 +43,9 @@ enum ProfileLoops {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for _ in 0..<callers {
                         group.addTask {
-                            for _ in 0..<(calls / callers) { blackHole(try await client.callTool(name: Echo.name, arguments: Echo.arguments)) }
+                            for _ in 0..<(calls / callers) {
+                                blackHole(try await client.callTool(name: Echo.name, arguments: Echo.arguments))
+                            }
                         }
                     }
                     try await group.waitForAll()
@@ -70,6 +72,8 @@ enum ProfileLoops {
             return
         }
         let elapsed = clock.now - start
-        print("\(mode): \(calls) calls, \(Harness.format(nanoseconds: elapsed.nanoseconds / Double(calls))) per call, \(Stats.formatRate(Stats.rate(calls, elapsed)))")
+        print(
+            "\(mode): \(calls) calls, \(Harness.format(nanoseconds: elapsed.nanoseconds / Double(calls))) per call, \(Stats.formatRate(Stats.rate(calls, elapsed)))"
+        )
     }
 }

@@ -29,8 +29,11 @@ enum SelectionBenchmarks {
             blackHole(selector.select(from: relevance, prompt: prompts[prompt % prompts.count]))
             prompt += 1
         }
-        print("index \(candidates.count) tools (once per tool list)   \(Harness.padLeft(Harness.format(nanoseconds: index.nanosecondsPerIteration), 10))")
-        print("choose the tools for one prompt           \(Harness.padLeft(Harness.format(nanoseconds: select.nanosecondsPerIteration), 10))")
+        print(
+            "index \(candidates.count) tools (once per tool list)   \(Harness.padLeft(Harness.format(nanoseconds: index.nanosecondsPerIteration), 10))"
+        )
+        print(
+            "choose the tools for one prompt           \(Harness.padLeft(Harness.format(nanoseconds: select.nanosecondsPerIteration), 10))")
         print("")
     }
 
@@ -54,8 +57,9 @@ enum SelectionBenchmarks {
             for entry in document["tools"]?.arrayValue ?? [] {
                 guard let tool = try? ToolDefinition(json: entry) else { continue }
                 let characters = tool.name.count + (tool.description ?? "").count + entry.description.count
-                candidates.append(ToolCandidate(
-                    tool: tool, name: "\(candidates.count)_\(tool.name)", server: server, tokens: (characters + 3) / 4))
+                candidates.append(
+                    ToolCandidate(
+                        tool: tool, name: "\(candidates.count)_\(tool.name)", server: server, tokens: (characters + 3) / 4))
             }
         }
         return candidates

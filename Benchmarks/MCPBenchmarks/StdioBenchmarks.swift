@@ -108,13 +108,14 @@ enum StdioBenchmarks {
     }
 
     private static func printRow(_ label: String, _ figures: Figures) {
-        print(Stats.row([
-            (label, 40),
-            (Stats.formatRate(figures.sequential), 12),
-            (figures.sequential.isFinite ? String(format: "%.1f", 1e6 / figures.sequential) : "n/a", 9),
-            (Stats.formatRate(figures.concurrent), 13),
-            (figures.note, 0),
-        ]))
+        print(
+            Stats.row([
+                (label, 40),
+                (Stats.formatRate(figures.sequential), 12),
+                (figures.sequential.isFinite ? String(format: "%.1f", 1e6 / figures.sequential) : "n/a", 9),
+                (Stats.formatRate(figures.concurrent), 13),
+                (figures.note, 0),
+            ]))
         fflush(nil)
     }
 
@@ -199,7 +200,8 @@ enum StdioBenchmarks {
     private static func rawPipe() throws -> Figures {
         let child = try RawChild(Paths.benchmarkBinary, ["--raw-responder"])
         defer { child.finish() }
-        let line = Array(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}"#.utf8) + [0x0A]
+        let line =
+            Array(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}"#.utf8) + [0x0A]
         let clock = ContinuousClock()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 

@@ -16,7 +16,9 @@ enum ValidationBenchmarks {
         "additionalProperties": false,
     ]
 
-    static let valid: JSONValue = ["query": "trip to Lisbon", "limit": 5, "sort": "date", "includeArchived": false, "tags": ["travel", "work"]]
+    static let valid: JSONValue = [
+        "query": "trip to Lisbon", "limit": 5, "sort": "date", "includeArchived": false, "tags": ["travel", "work"],
+    ]
     static let invalid: JSONValue = ["query": "", "limit": 500, "sort": "size", "extra": true]
 
     static func run() throws {

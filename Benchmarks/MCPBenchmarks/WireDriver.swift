@@ -32,7 +32,10 @@ final class WireDriver {
         self.era = era
         switch era {
         case .legacy:
-            try write(line(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wire-driver","version":"1"}}}"#))
+            try write(
+                line(
+                    #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wire-driver","version":"1"}}}"#
+                ))
             let reply = try readOne()
             guard reply["result"]?["protocolVersion"] == "2025-11-25" else { throw BenchmarkFailure("initialize failed: \(reply)") }
             try write(line(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#))
@@ -53,10 +56,11 @@ final class WireDriver {
         #"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#
 
     private lazy var requestPrefix = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
-    private lazy var requestSuffix = Array(
-        (era == .modern
-            ? #","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":"# + Self.envelope + "}}"
-            : #","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}"#).utf8) + [0x0A]
+    private lazy var requestSuffix =
+        Array(
+            (era == .modern
+                ? #","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":"# + Self.envelope + "}}"
+                : #","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}"#).utf8) + [0x0A]
 
     /// Appends one `tools/call` line with a fresh id to `bytes`; returns the id.
     private func appendRequest(to bytes: inout [UInt8]) -> Int {

@@ -15,7 +15,7 @@ func typedToolExample() async throws {
     try await server.register(name: "notes_find", description: "Find notes by words in their title") { (search: Search, _) in
         Found(titles: ["Lisbon trip", "Lisbon tram"].filter { $0.contains(search.query) }.prefix(search.limit ?? 10).map { $0 })
     }
-    print(try ToolArgumentsSchema(for: Search.self).json)   // {"type":"object","properties":{"query":…
+    print(try ToolArgumentsSchema(for: Search.self).json)  // {"type":"object","properties":{"query":…
     // README: end
     let client = try await MCPClient.connect(to: server)
     print(try await client.callTool(name: "notes_find", arguments: ["query": "Lisbon", "limit": 1]).text)

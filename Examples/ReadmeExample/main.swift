@@ -4,14 +4,14 @@
 // This file is the README's first example, as an app's main.swift would hold it; the other
 // snippets are functions in the files beside it, called at the end.
 
+// README: serve
+import MCP
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-
-// README: serve
-import MCP
 
 // The app's own tools, served in process: they are its code, so the bridge trusts them.
 let notes = ["Lisbon: book the tram tour", "Dentist on Tuesday at 10:00"]
@@ -25,10 +25,10 @@ try await server.register(
     return .text(notes.filter { $0.contains(query) }.joined(separator: "\n"))
 }
 
-let client = try await MCPClient.connect(to: server)        // no transport, no encoding
+let client = try await MCPClient.connect(to: server)  // no transport, no encoding
 for tool in try await client.listTools() { print(tool.name) }
 let result = try await client.callTool(name: "notes_search", arguments: ["query": "Lisbon"])
-print(result.text)                                            // result.isError for tool failures
+print(result.text)  // result.isError for tool failures
 // README: end
 
 // The other snippets, run where what they need is there.

@@ -105,7 +105,8 @@ struct ChannelTranslator: CompletionObserver {
             switch turn {
             case .toolCalls(let requested):
                 for call in requested {
-                    await sendCall(id: call.id ?? Self.newCallID(), name: call.toolName, arguments: call.arguments.jsonString, tokens: tokens(stream))
+                    await sendCall(
+                        id: call.id ?? Self.newCallID(), name: call.toolName, arguments: call.arguments.jsonString, tokens: tokens(stream))
                 }
             case .text(let text):
                 await show(text, tokens: tokens(stream))
@@ -121,7 +122,8 @@ struct ChannelTranslator: CompletionObserver {
         if let usage = completion.usage {
             let input = Channel.Usage.Input(totalTokenCount: usage.promptTokens, cachedTokenCount: usage.cachedTokens ?? 0)
             let output = Channel.Usage.Output(
-                totalTokenCount: usage.completionTokens, reasoningTokenCount: usage.reasoningTokens ?? (completion.reasoning.isEmpty ? 0 : reasoningEvents))
+                totalTokenCount: usage.completionTokens,
+                reasoningTokenCount: usage.reasoningTokens ?? (completion.reasoning.isEmpty ? 0 : reasoningEvents))
             if called {
                 await channel.send(.toolCalls(entryID: toolCallsID, action: .updateUsage(input: input, output: output)))
             } else {
@@ -193,7 +195,9 @@ struct ChannelTranslator: CompletionObserver {
     /// Sends a fragment of a call's arguments (the first one opens the call).
     private mutating func sendCall(id: String, name: String, arguments: String, tokens: Int) async {
         called = true
-        await channel.send(.toolCalls(entryID: toolCallsID, action: .toolCall(id: id, name: name, action: .appendArguments(arguments, tokenCount: tokens))))
+        await channel.send(
+            .toolCalls(entryID: toolCallsID, action: .toolCall(id: id, name: name, action: .appendArguments(arguments, tokenCount: tokens)))
+        )
     }
 
     /// Shows a guided step's answer so far: appended when it extends what was sent, replacing
@@ -202,7 +206,8 @@ struct ChannelTranslator: CompletionObserver {
         if let sent = answer {
             guard text != sent else { return }
             if text.hasPrefix(sent) {
-                await channel.send(.response(entryID: responseID, action: .appendText(Self.suffix(of: text, after: sent.utf8.count), tokenCount: tokens)))
+                await channel.send(
+                    .response(entryID: responseID, action: .appendText(Self.suffix(of: text, after: sent.utf8.count), tokenCount: tokens)))
             } else {
                 await channel.send(.response(entryID: responseID, action: .replaceTextSegment(text, tokenCount: tokens)))
             }

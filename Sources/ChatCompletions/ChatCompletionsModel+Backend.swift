@@ -46,7 +46,8 @@ extension ChatCompletionsModel: LanguageModelBackend {
         let built = try ChatRequestBuilder.build(request, model: model, configuration: configuration, stream: true)
         let exchange: Exchange<PartialAnswerReporter>
         do {
-            exchange = try await self.exchange(built, observer: PartialAnswerReporter(shape: built.shape, report: partialAnswer), started: started)
+            exchange = try await self.exchange(
+                built, observer: PartialAnswerReporter(shape: built.shape, report: partialAnswer), started: started)
         } catch {
             throw Self.generationError(for: error)
         }
@@ -80,7 +81,8 @@ extension ChatCompletionsModel: LanguageModelBackend {
             }
             return LanguageModelSession.GenerationError.exceededContextWindowSize(.init(debugDescription: detail))
         case .rateLimited(let message, _):
-            return LanguageModelSession.GenerationError.rateLimited(.init(debugDescription: "The model server is rate-limiting requests: \(message)"))
+            return LanguageModelSession.GenerationError.rateLimited(
+                .init(debugDescription: "The model server is rate-limiting requests: \(message)"))
         case .contentFiltered(let message, let status):
             let code = status ?? 200
             return ChatCompletionsError.make(.httpStatus, "the model server answered HTTP \(code): \(message)", status: code)
@@ -95,7 +97,9 @@ extension ChatCompletionsModel: LanguageModelBackend {
 
 extension ChatRequestBuilder {
     /// The request body for a 26 backend request.
-    static func build(_ request: LanguageModelRequest, model: String, configuration: ChatCompletionsConfiguration, stream: Bool) throws -> Built {
+    static func build(
+        _ request: LanguageModelRequest, model: String, configuration: ChatCompletionsConfiguration, stream: Bool
+    ) throws -> Built {
         try build(ChatRequest(request, configuration: configuration), model: model, configuration: configuration, stream: stream)
     }
 }
@@ -119,7 +123,8 @@ extension ChatRequest.Tool {
     /// A 26 backend's tool.
     init(_ tool: LanguageModelToolDescription) {
         self.init(
-            name: tool.name, description: tool.description, parameters: tool.parameters, includesSchemaInInstructions: tool.includesSchemaInInstructions)
+            name: tool.name, description: tool.description, parameters: tool.parameters,
+            includesSchemaInInstructions: tool.includesSchemaInInstructions)
     }
 }
 
@@ -143,10 +148,11 @@ extension LanguageModelTurn {
         case .content(let content):
             self = .content(content)
         case .toolCalls(let calls):
-            self = .toolCalls(calls.map { call in
-                call.id.map { LanguageModelToolCall(id: $0, toolName: call.toolName, arguments: call.arguments) }
-                    ?? LanguageModelToolCall(toolName: call.toolName, arguments: call.arguments)
-            })
+            self = .toolCalls(
+                calls.map { call in
+                    call.id.map { LanguageModelToolCall(id: $0, toolName: call.toolName, arguments: call.arguments) }
+                        ?? LanguageModelToolCall(toolName: call.toolName, arguments: call.arguments)
+                })
         }
     }
 }
@@ -168,7 +174,9 @@ struct PartialAnswerReporter: CompletionObserver {
         let content = stream.completion.content
         let length = content.utf8.count
         guard ChatCompletionsModel.reportsPartial(length: length, reported: reported) else { return }
-        if let partial = ChatRequestBuilder.partialAnswer(content: content, shape: shape, callsStarted: stream.callsStarted) { report(partial) }
+        if let partial = ChatRequestBuilder.partialAnswer(content: content, shape: shape, callsStarted: stream.callsStarted) {
+            report(partial)
+        }
         reported = length
     }
 }

@@ -1,7 +1,7 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 import Foundation
-import JSONCore
 import HTTPClientCore
+import JSONCore
 import MCPPlatform
 
 // The request and stream code both of the model's front doors run: one chat-completions
@@ -32,9 +32,10 @@ extension ChatCompletionsModel {
         /// answer's decoding ends now.
         func reportMetrics(_ configuration: ChatCompletionsConfiguration) {
             guard let report = configuration.requestMetrics else { return }
-            report(ChatCompletionsRequestMetrics(
-                building: sent - started, timeToHeaders: (headersReceived ?? received) - sent, exchange: received - sent,
-                decoding: ContinuousClock.now - received, requestBytes: requestBytes, server: stream.completion.timings))
+            report(
+                ChatCompletionsRequestMetrics(
+                    building: sent - started, timeToHeaders: (headersReceived ?? received) - sent, exchange: received - sent,
+                    decoding: ContinuousClock.now - received, requestBytes: requestBytes, server: stream.completion.timings))
         }
     }
 
@@ -52,7 +53,8 @@ extension ChatCompletionsModel {
         let sent = ContinuousClock.now
         let (stream, observer, headersReceived) = try await completion(of: http, observer: observer)
         return Exchange(
-            stream: stream, observer: observer, started: started, sent: sent, headersReceived: headersReceived, received: ContinuousClock.now,
+            stream: stream, observer: observer, started: started, sent: sent, headersReceived: headersReceived,
+            received: ContinuousClock.now,
             requestBytes: http.body?.count ?? 0)
     }
 

@@ -1,5 +1,6 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 import JSONCore
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
@@ -21,7 +22,8 @@ extension ChatCompletionsModel {
         let chat = try ChatRequest(request, configuration: configuration)
         let built = try ChatRequestBuilder.build(chat, model: model, configuration: configuration, stream: true)
         do {
-            let exchange = try await self.exchange(built, observer: ChannelTranslator(channel: channel, shape: built.shape), started: started)
+            let exchange = try await self.exchange(
+                built, observer: ChannelTranslator(channel: channel, shape: built.shape), started: started)
             var translator = exchange.observer
             try await translator.finish(exchange.stream)
             exchange.reportMetrics(configuration)
@@ -43,13 +45,18 @@ extension ChatCompletionsModel {
             let stated = overflow.stated
             let tokens = stated.tokens ?? body.map(Self.estimatedTokenCount(ofMessagesIn:)) ?? 0
             let size = stated.contextSize ?? contextSize
-            return LanguageModelError.contextSizeExceeded(.init(
-                contextSize: size, tokenCount: tokens,
-                debugDescription: "Content contains \(tokens) tokens, which exceeds the maximum allowed context size of \(size). The server said: \(overflow.message)"))
+            return LanguageModelError.contextSizeExceeded(
+                .init(
+                    contextSize: size, tokenCount: tokens,
+                    debugDescription:
+                        "Content contains \(tokens) tokens, which exceeds the maximum allowed context size of \(size). The server said: \(overflow.message)"
+                ))
         case .rateLimited(let message, let resetDate):
-            return LanguageModelError.rateLimited(.init(resetDate: resetDate, debugDescription: "The model server is rate-limiting requests: \(message)"))
+            return LanguageModelError.rateLimited(
+                .init(resetDate: resetDate, debugDescription: "The model server is rate-limiting requests: \(message)"))
         case .contentFiltered(let message, _):
-            return LanguageModelError.guardrailViolation(.init(debugDescription: "The model server's content filter stopped the request: \(message)"))
+            return LanguageModelError.guardrailViolation(
+                .init(debugDescription: "The model server's content filter stopped the request: \(message)"))
         }
     }
 
@@ -81,12 +88,15 @@ extension ChatCompletionsModel {
         switch failure {
         case .contextOverflow(let overflow):
             let stated = overflow.stated
-            return LanguageModelError.contextSizeExceeded(.init(
-                contextSize: stated.contextSize ?? 0, tokenCount: stated.tokens ?? 0, debugDescription: overflow.message))
+            return LanguageModelError.contextSizeExceeded(
+                .init(
+                    contextSize: stated.contextSize ?? 0, tokenCount: stated.tokens ?? 0, debugDescription: overflow.message))
         case .rateLimited(let message, let resetDate):
-            return LanguageModelError.rateLimited(.init(resetDate: resetDate, debugDescription: "The model server is rate-limiting requests: \(message)"))
+            return LanguageModelError.rateLimited(
+                .init(resetDate: resetDate, debugDescription: "The model server is rate-limiting requests: \(message)"))
         case .contentFiltered(let message, _):
-            return LanguageModelError.guardrailViolation(.init(debugDescription: "The model server's content filter stopped the request: \(message)"))
+            return LanguageModelError.guardrailViolation(
+                .init(debugDescription: "The model server's content filter stopped the request: \(message)"))
         }
         #else
         generationError(for: error)
@@ -108,9 +118,11 @@ extension ChatRequest {
         let defaults = configuration.defaultOptions
         let attached: [Transcript.Entry] = request.transcript.filter(Self.hasAttachment)
         if !attached.isEmpty {
-            throw LanguageModelError.unsupportedTranscriptContent(.init(
-                unsupportedContent: attached,
-                debugDescription: "The transcript has \(attached.count) entries with attachments; a chat-completions model is sent text only."))
+            throw LanguageModelError.unsupportedTranscriptContent(
+                .init(
+                    unsupportedContent: attached,
+                    debugDescription:
+                        "The transcript has \(attached.count) entries with attachments; a chat-completions model is sent text only."))
         }
         var toolChoice = ToolChoice.auto
         var allowsTools = true

@@ -1,5 +1,6 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 import Foundation
+
 #if canImport(FoundationModels)
 public import FoundationModels
 #else

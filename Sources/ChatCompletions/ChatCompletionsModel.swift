@@ -1,8 +1,9 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 public import Foundation
-import JSONCore
 import HTTPClientCore
+import JSONCore
 import MCPPlatform
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
@@ -60,7 +61,10 @@ public final class ChatCompletionsModel: Sendable {
     /// The server's tokenizer (`nil` once it failed, or when there is none) and the counts it gave.
     private let tokens: LockedValue<(tokenizer: URL?, cache: [String: Int])>
 
-    init(baseURL: URL, model: String, contextSize: Int, tokenizer: URL?, configuration: ChatCompletionsConfiguration, exchanger: any HTTPExchanging) {
+    init(
+        baseURL: URL, model: String, contextSize: Int, tokenizer: URL?, configuration: ChatCompletionsConfiguration,
+        exchanger: any HTTPExchanging
+    ) {
         self.baseURL = baseURL
         self.model = model
         self.contextSize = contextSize
@@ -100,7 +104,8 @@ public final class ChatCompletionsModel: Sendable {
             if let model {
                 if let listed, !listed.isEmpty, !listed.contains(model) {
                     throw ChatCompletionsError.make(
-                        .unknownModel, "the server at \(base.absoluteString) has no model \(model); it has: \(listed.joined(separator: ", "))")
+                        .unknownModel,
+                        "the server at \(base.absoluteString) has no model \(model); it has: \(listed.joined(separator: ", "))")
                 }
                 chosen = model
             } else if let first = listed?.first {
@@ -128,14 +133,16 @@ public final class ChatCompletionsModel: Sendable {
     static func apiBase(_ url: URL, configuration: ChatCompletionsConfiguration) throws -> URL {
         let scheme = url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
-            throw ChatCompletionsError.make(.invalidConfiguration, "the model URL must be http:// or https:// with a host, not \(url.absoluteString)")
+            throw ChatCompletionsError.make(
+                .invalidConfiguration, "the model URL must be http:// or https:// with a host, not \(url.absoluteString)")
         }
         guard configuration.maximumToolRounds >= 0, configuration.maximumResponseBytes > 0, configuration.idleTimeout > .zero else {
             throw ChatCompletionsError.make(.invalidConfiguration, "the model configuration's limits must be positive")
         }
         if scheme == "http", configuration.apiKey != nil, !configuration.allowsInsecureCredentials, !isLoopback(host) {
             throw ChatCompletionsError.make(
-                .insecureCredentials, "refusing to send an API key over plain http:// to \(host); use https://, or set allowsInsecureCredentials")
+                .insecureCredentials,
+                "refusing to send an API key over plain http:// to \(host); use https://, or set allowsInsecureCredentials")
         }
         var text = url.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
@@ -199,10 +206,13 @@ public final class ChatCompletionsModel: Sendable {
         try await Self.request(method, url, body: body, configuration: configuration)
     }
 
-    static func request(_ method: String, _ url: URL, body: JSONValue?, configuration: ChatCompletionsConfiguration) async throws -> HTTPRequest {
+    static func request(
+        _ method: String, _ url: URL, body: JSONValue?, configuration: ChatCompletionsConfiguration
+    ) async throws -> HTTPRequest {
         var headers: [(name: String, value: String)] = [("Accept", "application/json, text/event-stream")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
-        for (name, value) in configuration.headers.sorted(by: { $0.key < $1.key }) where name.lowercased() != "authorization" || configuration.apiKey == nil {
+        for (name, value) in configuration.headers.sorted(by: { $0.key < $1.key })
+        where name.lowercased() != "authorization" || configuration.apiKey == nil {
             headers.append((name, value))
         }
         if let provider = configuration.apiKey {
@@ -230,7 +240,9 @@ public final class ChatCompletionsModel: Sendable {
         try await Self.json(of: request, what: what, exchanger: exchanger, configuration: configuration)
     }
 
-    static func json(of request: HTTPRequest, what: String, exchanger: any HTTPExchanging, configuration: ChatCompletionsConfiguration) async throws -> JSONValue {
+    static func json(
+        of request: HTTPRequest, what: String, exchanger: any HTTPExchanging, configuration: ChatCompletionsConfiguration
+    ) async throws -> JSONValue {
         let limit = configuration.maximumResponseBytes
         return try await run(configuration.idleTimeout, what) { watch in
             let response = try await exchanger.exchange(request)
@@ -240,17 +252,22 @@ public final class ChatCompletionsModel: Sendable {
             guard (200..<300).contains(response.head.status) else {
                 throw ServerFailure.classify(status: response.head.status, body: bytes, headers: response.head.headers)
             }
-            guard bytes.count <= limit else { throw ChatCompletionsError.make(.invalidResponse, "the answer to \(what) is larger than \(limit) bytes") }
+            guard bytes.count <= limit else {
+                throw ChatCompletionsError.make(.invalidResponse, "the answer to \(what) is larger than \(limit) bytes")
+            }
             do {
                 return try JSONValue(parsing: bytes)
             } catch {
-                throw ChatCompletionsError.make(.invalidResponse, "the answer to \(what) is not JSON: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+                throw ChatCompletionsError.make(
+                    .invalidResponse, "the answer to \(what) is not JSON: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
             }
         }
     }
 
     /// Runs `body` under the idle timeout; a network failure becomes ``ChatCompletionsError/unreachable``.
-    static func run<T: Sendable>(_ idle: Duration, _ what: String, _ body: @escaping @Sendable (IdleWatch) async throws -> T) async throws -> T {
+    static func run<T: Sendable>(
+        _ idle: Duration, _ what: String, _ body: @escaping @Sendable (IdleWatch) async throws -> T
+    ) async throws -> T {
         do {
             return try await withIdleTimeout(
                 idle, timeout: { ChatCompletionsError.make(.timedOut, "the model server sent nothing for \(idle) while \(what)") }, body)
@@ -300,8 +317,10 @@ private struct Probe {
         let request = try await ChatCompletionsModel.request("GET", url, body: nil, configuration: configuration)
         let value: JSONValue
         do {
-            value = try await ChatCompletionsModel.json(of: request, what: "listing models", exchanger: exchanger, configuration: configuration)
-        } catch let failure as ChatCompletionsError where failure == .httpStatus || failure == .invalidResponse || failure == .unknownModel {
+            value = try await ChatCompletionsModel.json(
+                of: request, what: "listing models", exchanger: exchanger, configuration: configuration)
+        } catch let failure as ChatCompletionsError where failure == .httpStatus || failure == .invalidResponse || failure == .unknownModel
+        {
             return (nil, "GET \(url.absoluteString) failed: \(failure)")
         }
         guard case .array(let entries)? = value["data"] else {
@@ -312,8 +331,11 @@ private struct Probe {
 
     /// The context size and tokenizer a llama.cpp server offers (nothing from other servers).
     func serverContext() async -> (contextSize: Int?, tokenizer: URL?) {
-        guard let request = try? await ChatCompletionsModel.request("GET", root.appendingPathComponent("props"), body: nil, configuration: configuration),
-            let props = try? await ChatCompletionsModel.json(of: request, what: "reading the server's properties", exchanger: exchanger, configuration: configuration)
+        guard
+            let request = try? await ChatCompletionsModel.request(
+                "GET", root.appendingPathComponent("props"), body: nil, configuration: configuration),
+            let props = try? await ChatCompletionsModel.json(
+                of: request, what: "reading the server's properties", exchanger: exchanger, configuration: configuration)
         else { return (nil, nil) }
         let size = props["default_generation_settings"]?["n_ctx"]?.intValue ?? props["n_ctx"]?.intValue
         return (size, root.appendingPathComponent("tokenize"))

@@ -1,5 +1,6 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 import JSONCore
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else

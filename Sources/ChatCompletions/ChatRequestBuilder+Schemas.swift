@@ -1,11 +1,12 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 import Foundation
 import JSONCore
+// Everywhere: `LengthPattern` (the only declaration it has where FoundationModels exists).
+import PortableFoundationModels
+
 #if canImport(FoundationModels)
 import FoundationModels
 #endif
-// Everywhere: `LengthPattern` (the only declaration it has where FoundationModels exists).
-import PortableFoundationModels
 
 /// Generation schemas as the JSON Schema a server takes.
 #if canImport(FoundationModels)
@@ -92,18 +93,22 @@ extension ChatRequestBuilder {
             let answerSchema: JSONValue =
                 try answer.map { try hoisting(schemaJSON($0, allPatterns: allPatterns), prefix: "answer_", into: &definitions) }
                 ?? .object(["type": .string("string")])
-            choices.append(.object([
-                "type": .string("object"), "properties": .object(["answer": answerSchema]),
-                "required": .array([.string("answer")]), "additionalProperties": .bool(false),
-            ]))
+            choices.append(
+                .object([
+                    "type": .string("object"), "properties": .object(["answer": answerSchema]),
+                    "required": .array([.string("answer")]), "additionalProperties": .bool(false),
+                ]))
         }
         for (index, tool) in tools.enumerated() {
             let arguments = try hoisting(schemaJSON(tool.parameters, allPatterns: allPatterns), prefix: "tool\(index)_", into: &definitions)
-            choices.append(.object([
-                "type": .string("object"),
-                "properties": .object(["tool": .object(["type": .string("string"), "const": .string(tool.name)]), "arguments": arguments]),
-                "required": .array([.string("tool"), .string("arguments")]), "additionalProperties": .bool(false),
-            ]))
+            choices.append(
+                .object([
+                    "type": .string("object"),
+                    "properties": .object([
+                        "tool": .object(["type": .string("string"), "const": .string(tool.name)]), "arguments": arguments,
+                    ]),
+                    "required": .array([.string("tool"), .string("arguments")]), "additionalProperties": .bool(false),
+                ]))
         }
         var root = JSONObject()
         root["anyOf"] = .array(choices)

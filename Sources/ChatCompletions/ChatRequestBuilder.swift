@@ -1,6 +1,7 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
 import Foundation
 import JSONCore
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
@@ -68,20 +69,22 @@ enum ChatRequestBuilder {
         case .guided(let structured):
             body["response_format"] = responseFormat(
                 try guidedSchema(
-                    tools: offersTools ? request.tools : [], answer: structured ? request.schema : nil, allowsAnswer: !(offersTools && required),
+                    tools: offersTools ? request.tools : [], answer: structured ? request.schema : nil,
+                    allowsAnswer: !(offersTools && required),
                     allPatterns: all))
             // A call is cut by no answer length: its JSON must end for the call to be read.
             if offersTools, let limit = body["max_tokens"]?.intValue, limit < minimumGuidedStepTokens {
                 body["max_tokens"] = .int(minimumGuidedStepTokens)
             }
         case .native:
-            body["tools"] = .array(try request.tools.map { tool in
-                var function = JSONObject()
-                function["name"] = .string(tool.name)
-                function["description"] = .string(tool.description)
-                function["parameters"] = try inlined(schemaJSON(tool.parameters, allPatterns: all))
-                return .object(["type": .string("function"), "function": .object(function)])
-            })
+            body["tools"] = .array(
+                try request.tools.map { tool in
+                    var function = JSONObject()
+                    function["name"] = .string(tool.name)
+                    function["description"] = .string(tool.description)
+                    function["parameters"] = try inlined(schemaJSON(tool.parameters, allPatterns: all))
+                    return .object(["type": .string("function"), "function": .object(function)])
+                })
             body["tool_choice"] = .string(required ? "required" : "auto")
         }
         if let effort = request.reasoningEffort { body["reasoning_effort"] = .string(effort) }
@@ -128,23 +131,26 @@ enum ChatRequestBuilder {
                         messages.removeLast()
                         assistant["content"] = text
                     }
-                    assistant["tool_calls"] = .array(calls.map { call in
-                        .object([
-                            "id": .string(call.id), "type": .string("function"),
-                            "function": .object(["name": .string(call.toolName), "arguments": .string(call.arguments.jsonString)]),
-                        ])
-                    })
+                    assistant["tool_calls"] = .array(
+                        calls.map { call in
+                            .object([
+                                "id": .string(call.id), "type": .string("function"),
+                                "function": .object(["name": .string(call.toolName), "arguments": .string(call.arguments.jsonString)]),
+                            ])
+                        })
                     messages.append(.object(assistant))
                 } else {
                     for call in calls {
-                        messages.append(message("assistant", #"{"tool":\#(quoted(call.toolName)),"arguments":\#(call.arguments.jsonString)}"#))
+                        messages.append(
+                            message("assistant", #"{"tool":\#(quoted(call.toolName)),"arguments":\#(call.arguments.jsonString)}"#))
                     }
                 }
             case .toolOutput(let output):
                 if native {
-                    messages.append(.object([
-                        "role": .string("tool"), "tool_call_id": .string(output.id), "content": .string(text(of: output.segments)),
-                    ]))
+                    messages.append(
+                        .object([
+                            "role": .string("tool"), "tool_call_id": .string(output.id), "content": .string(text(of: output.segments)),
+                        ]))
                 } else {
                     messages.append(message("user", "Output of the tool \(output.toolName):\n\(text(of: output.segments))"))
                 }

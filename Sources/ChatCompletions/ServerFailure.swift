@@ -33,7 +33,9 @@ enum ServerFailure: Error, Sendable {
         var stated: (tokens: Int?, contextSize: Int?) {
             let lowered = message.lowercased()
             let tokens = promptTokens ?? Self.number(after: ["resulted in ", "you requested ", "request has ", "contains "], in: lowered)
-            let size = contextSize ?? Self.number(after: ["context length is ", "context size of ", "context window of ", "context size is "], in: lowered)
+            let size =
+                contextSize
+                ?? Self.number(after: ["context length is ", "context size of ", "context window of ", "context size is "], in: lowered)
             return (tokens, size)
         }
 
@@ -65,9 +67,11 @@ enum ServerFailure: Error, Sendable {
         }
         switch status {
         case 401, 403:
-            return ChatCompletionsError.make(.unauthorized, "the model server refused the credentials (HTTP \(status)): \(message)", status: status)
+            return ChatCompletionsError.make(
+                .unauthorized, "the model server refused the credentials (HTTP \(status)): \(message)", status: status)
         case 404 where lowered.contains("model"):
-            return ChatCompletionsError.make(.unknownModel, "the model server does not know the model (HTTP 404): \(message)", status: status)
+            return ChatCompletionsError.make(
+                .unknownModel, "the model server does not know the model (HTTP 404): \(message)", status: status)
         case 429:
             return ServerFailure.rateLimited(message: message, resetDate: resetDate(headers: headers, now: now))
         default:

@@ -39,10 +39,12 @@ struct StreamedCompletion: Sendable {
         do {
             chunk = try JSONValue(parsing: data)
         } catch {
-            throw ChatCompletionsError.make(.invalidResponse, "an event of the answer is not JSON: \(String(decoding: data.prefix(200), as: UTF8.self))")
+            throw ChatCompletionsError.make(
+                .invalidResponse, "an event of the answer is not JSON: \(String(decoding: data.prefix(200), as: UTF8.self))")
         }
         if let error = chunk["error"] {
-            throw ServerFailure.classify(status: error["code"]?.intValue ?? 500, body: (try? JSONValue.object(["error": error]).jsonBytes()) ?? [])
+            throw ServerFailure.classify(
+                status: error["code"]?.intValue ?? 500, body: (try? JSONValue.object(["error": error]).jsonBytes()) ?? [])
         }
         // llama.cpp's account of the request's time: on the last chunk (or the whole answer).
         if let timings = chunk["timings"].flatMap(ChatCompletionsRequestMetrics.ServerTimings.init) { completion.timings = timings }
@@ -87,7 +89,9 @@ struct StreamedCompletion: Sendable {
     }
 
     private mutating func finishCalls() {
-        completion.toolCalls = partialCalls.filter { !$0.name.isEmpty }.map { ChatCompletion.ToolCall(id: $0.id, name: $0.name, arguments: $0.arguments) }
+        completion.toolCalls = partialCalls.filter { !$0.name.isEmpty }.map {
+            ChatCompletion.ToolCall(id: $0.id, name: $0.name, arguments: $0.arguments)
+        }
     }
 
     /// A completion answered as one JSON body (a server that does not stream).
@@ -96,7 +100,8 @@ struct StreamedCompletion: Sendable {
         _ = try stream.take(bytes)
         stream.finishCalls()
         guard stream.completion.finishReason != nil || !stream.completion.content.isEmpty || !stream.completion.toolCalls.isEmpty else {
-            throw ChatCompletionsError.make(.invalidResponse, "the server's answer has no choices: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+            throw ChatCompletionsError.make(
+                .invalidResponse, "the server's answer has no choices: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
         }
         return stream
     }

@@ -129,7 +129,9 @@ struct HTTP1ResponseParser {
         case .done:
             return []
         case .head:
-            throw Malformed(description: pending.isEmpty ? "the server closed the connection without a response" : "the connection ended inside the response head")
+            throw Malformed(
+                description: pending.isEmpty
+                    ? "the server closed the connection without a response" : "the connection ended inside the response head")
         default:
             throw Malformed(description: "the connection ended before the end of the response body")
         }
@@ -195,7 +197,9 @@ struct HTTP1ResponseParser {
                 throw Malformed(description: "a header line without a colon: \(String(decoding: line.prefix(80), as: UTF8.self))")
             }
             let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self).lowercased()
-            guard !name.isEmpty, !name.contains(" "), !name.contains("\t") else { throw Malformed(description: "a header name with spaces") }
+            guard !name.isEmpty, !name.contains(" "), !name.contains("\t") else {
+                throw Malformed(description: "a header name with spaces")
+            }
             let value = Self.trimmed(String(decoding: line[(colon + 1)...], as: UTF8.self))
             if let earlier = headers[name] {
                 if name == "content-length", earlier != value {

@@ -72,7 +72,8 @@ package struct HTTPBody: AsyncSequence, Sendable {
     }
 
     private init(
-        _ chunks: AsyncThrowingStream<Data, any Error>, taken: @escaping @Sendable (Int) -> Void, failure: @escaping @Sendable (any Error) -> any Error
+        _ chunks: AsyncThrowingStream<Data, any Error>, taken: @escaping @Sendable (Int) -> Void,
+        failure: @escaping @Sendable (any Error) -> any Error
     ) {
         self.chunks = chunks
         self.taken = taken

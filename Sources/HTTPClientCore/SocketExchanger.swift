@@ -262,7 +262,10 @@ package final class SocketExchanger: HTTPExchanging, Sendable {
 
         /// The thread's body: connects (or reuses a connection), sends, and reads the response
         /// into `body` until it ends, fails or is cancelled.
-        func run(_ bytes: [UInt8], method: String, to target: Target, pool: ConnectionPool, body: AsyncThrowingStream<Data, any Error>.Continuation) {
+        func run(
+            _ bytes: [UInt8], method: String, to target: Target, pool: ConnectionPool,
+            body: AsyncThrowingStream<Data, any Error>.Continuation
+        ) {
             defer { release() }
             var outcome: Result<Void, any Error>
             var attempt = 0

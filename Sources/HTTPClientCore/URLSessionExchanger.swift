@@ -1,5 +1,6 @@
 internal import Foundation
 internal import MCPPlatform
+
 #if canImport(FoundationNetworking)
 internal import FoundationNetworking
 #endif
@@ -107,8 +108,9 @@ package final class URLSessionExchanger: HTTPExchanging, Sendable {
             }
             guard !over else {
                 owner.cancel()
-                body.finish(throwing: HTTPClientError(
-                    .messageTooLarge, "the server sent more than \(limit) bytes faster than they were read; the response was cut"))
+                body.finish(
+                    throwing: HTTPClientError(
+                        .messageTooLarge, "the server sent more than \(limit) bytes faster than they were read; the response was cut"))
                 return
             }
             body.yield(data)
@@ -211,7 +213,8 @@ package final class URLSessionExchanger: HTTPExchanging, Sendable {
         static func describe(_ error: any Error) -> any Error {
             if let urlError = error as? URLError {
                 if urlError.code == .cancelled { return CancellationError() }
-                return HTTPClientError(.network, "the request failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
+                return HTTPClientError(
+                    .network, "the request failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
             }
             return HTTPClientError(.network, "the request failed: \(error.localizedDescription)")
         }

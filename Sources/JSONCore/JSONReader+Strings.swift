@@ -218,14 +218,23 @@ extension Parser {
             var upperBound: UInt8 = 0xBF
             switch lead {
             case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lowerBound = 0xA0
+            case 0xE0:
+                length = 3
+                lowerBound = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upperBound = 0x9F
-            case 0xF0: length = 4; lowerBound = 0x90
+            case 0xED:
+                length = 3
+                upperBound = 0x9F
+            case 0xF0:
+                length = 4
+                lowerBound = 0x90
             case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upperBound = 0x8F
+            case 0xF4:
+                length = 4
+                upperBound = 0x8F
             default:
-                throw JSONReadError(.invalidUTF8, at: offset + index, "byte 0x\(String(lead, radix: 16, uppercase: true)) is not valid UTF-8")
+                throw JSONReadError(
+                    .invalidUTF8, at: offset + index, "byte 0x\(String(lead, radix: 16, uppercase: true)) is not valid UTF-8")
             }
             guard index + length <= count else {
                 throw JSONReadError(.invalidUTF8, at: offset + index, "truncated UTF-8 sequence")

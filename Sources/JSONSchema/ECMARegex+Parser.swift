@@ -57,9 +57,15 @@ struct RegexParser {
         guard let scalar = current else { return nil }
         var result: (min: Int, max: Int?)
         switch scalar {
-        case "*": result = (0, nil); position += 1
-        case "+": result = (1, nil); position += 1
-        case "?": result = (0, 1); position += 1
+        case "*":
+            result = (0, nil)
+            position += 1
+        case "+":
+            result = (1, nil)
+            position += 1
+        case "?":
+            result = (0, 1)
+            position += 1
         case "{":
             let saved = position
             position += 1
@@ -130,8 +136,12 @@ struct RegexParser {
             position += 1
             switch current {
             case ":": position += 1
-            case "=": position += 1; look = (true, false)
-            case "!": position += 1; look = (true, true)
+            case "=":
+                position += 1
+                look = (true, false)
+            case "!":
+                position += 1
+                look = (true, true)
             case "<":
                 position += 1
                 if current == "=" {
@@ -174,8 +184,12 @@ struct RegexParser {
     mutating func parseAtomEscape() throws(ECMARegex.SyntaxError) -> RegexNode {
         guard let scalar = current else { throw error("\\ at end of pattern") }
         switch scalar {
-        case "b": position += 1; return .wordBoundary(negated: false)
-        case "B": position += 1; return .wordBoundary(negated: true)
+        case "b":
+            position += 1
+            return .wordBoundary(negated: false)
+        case "B":
+            position += 1
+            return .wordBoundary(negated: true)
         case "1"..."9":
             let number = parseDecimal() ?? 0
             return .backReference(number)
@@ -199,12 +213,24 @@ struct RegexParser {
     mutating func parseClassEscape() throws(ECMARegex.SyntaxError) -> CharacterClass.Item? {
         guard let scalar = current else { return nil }
         switch scalar {
-        case "d": position += 1; return .digit(negated: false)
-        case "D": position += 1; return .digit(negated: true)
-        case "w": position += 1; return .word(negated: false)
-        case "W": position += 1; return .word(negated: true)
-        case "s": position += 1; return .space(negated: false)
-        case "S": position += 1; return .space(negated: true)
+        case "d":
+            position += 1
+            return .digit(negated: false)
+        case "D":
+            position += 1
+            return .digit(negated: true)
+        case "w":
+            position += 1
+            return .word(negated: false)
+        case "W":
+            position += 1
+            return .word(negated: true)
+        case "s":
+            position += 1
+            return .space(negated: false)
+        case "S":
+            position += 1
+            return .space(negated: true)
         case "p", "P":
             position += 1
             guard current == "{" else { throw error("\\p must be followed by {name}") }

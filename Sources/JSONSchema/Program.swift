@@ -140,12 +140,15 @@ struct NodeSpec: Sendable {
     var needsPropertyLookup = false
 
     mutating func summarize() {
-        hasNumberKeywords = minimum != nil || maximum != nil || exclusiveMinimum != nil || exclusiveMaximum != nil
+        hasNumberKeywords =
+            minimum != nil || maximum != nil || exclusiveMinimum != nil || exclusiveMaximum != nil
             || multipleOf != nil
         hasStringKeywords = minLength != nil || maxLength != nil || pattern != nil
-        hasArrayKeywords = !prefixItems.isEmpty || items != nil || contains != nil || minItems != nil
+        hasArrayKeywords =
+            !prefixItems.isEmpty || items != nil || contains != nil || minItems != nil
             || maxItems != nil || uniqueItems
-        hasObjectKeywords = !propertyNames.isEmpty || !patternSchemas.isEmpty || additionalProperties != nil
+        hasObjectKeywords =
+            !propertyNames.isEmpty || !patternSchemas.isEmpty || additionalProperties != nil
             || propertyNamesSchema != nil || !required.isEmpty || minProperties != nil || maxProperties != nil
             || !dependentRequiredKeys.isEmpty || !dependentSchemaKeys.isEmpty
         hasApplicators = !allOf.isEmpty || !anyOf.isEmpty || !oneOf.isEmpty || not != nil || ifSchema != nil

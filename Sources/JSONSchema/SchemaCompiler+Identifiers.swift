@@ -3,7 +3,9 @@ import JSONCore
 /// Scanning the document for schema resources (`$id`), anchors and dynamic anchors, before compiling.
 extension SchemaCompiler {
     /// The keywords whose value is a subschema, an array of them, or an object of them.
-    static func subschemaKeywords(_ dialect: JSONSchema.Dialect) -> (
+    static func subschemaKeywords(
+        _ dialect: JSONSchema.Dialect
+    ) -> (
         single: [String], arrays: [String], maps: [String]
     ) {
         if dialect.isDraft07 {

@@ -151,7 +151,8 @@ public actor DataFlowGuard {
         }
         guard raises else { return nil }
         let shown = request.effects.isEmpty ? sources : relevant
-        return DataFlowConcern(sources: shown, tool: request.modelName, effects: request.effects, sendsArgumentsOut: request.sendsArgumentsOut)
+        return DataFlowConcern(
+            sources: shown, tool: request.modelName, effects: request.effects, sendsArgumentsOut: request.sendsArgumentsOut)
     }
 
     /// Whether the session has read anything the guard tracks.
@@ -185,7 +186,9 @@ public actor DataFlowGuard {
         let answer: ToolApproval
         if let concern = request.concern {
             guard let approver = policy.approver else {
-                return (.deny(reason: "declined: \(concern); a person must approve this call and the app has not set up an approver"), request)
+                return (
+                    .deny(reason: "declined: \(concern); a person must approve this call and the app has not set up an approver"), request
+                )
             }
             answer = await approver.ask(request)
         } else {

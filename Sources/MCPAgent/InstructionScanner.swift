@@ -99,7 +99,9 @@ enum InstructionScanner {
         for character in normalised(text) {
             if character.isWhitespace || character == "," || character == "(" || character == ")" || character == "\"" || character == "`" {
                 endWord()
-            } else if ".!?;。！？；:".contains(character), !(character == "." && isInsideAddress(word)) && !(character == ":" && word.hasSuffix("http")) {
+            } else if ".!?;。！？；:".contains(character),
+                !(character == "." && isInsideAddress(word)) && !(character == ":" && word.hasSuffix("http"))
+            {
                 endWord()
                 if !words.isEmpty { sentences.append(words) }
                 words = []
@@ -227,7 +229,8 @@ enum InstructionScanner {
 
     static func overrides(_ words: [String]) -> String? {
         if let (dismissal, noun) = near(words, dismissals, instructionNouns, window: 6) { return "\(dismissal) … \(noun)" }
-        if let (dismissal, noun) = near(words, weakDismissals, instructionNouns, window: 4), near(words, [noun], earlier, window: 3) != nil {
+        if let (dismissal, noun) = near(words, weakDismissals, instructionNouns, window: 4), near(words, [noun], earlier, window: 3) != nil
+        {
             return "\(dismissal) … \(noun)"
         }
         if let (dismissal, noun) = near(words, dismissals, weakNouns, window: 4), near(words, [noun], earlier, window: 3) != nil {
@@ -286,8 +289,11 @@ enum InstructionScanner {
         if let (phrase, _) = first(of: hidingPhrases, in: words) { return phrase }
         for (i, word) in words.enumerated() where negations.contains(word) {
             // "don't let the user know".
-            if let letAt = index(in: words, of: ["let", "lass", "laisse", "dejes", "deixe", "lasciare", "laat"], from: i + 1, before: i + 3),
-                let know = index(in: words, of: ["know", "see", "notice", "wissen", "savoir", "sepa", "saiba", "sapere", "weten"], from: letAt + 1, before: letAt + 9),
+            if let letAt = index(
+                in: words, of: ["let", "lass", "laisse", "dejes", "deixe", "lasciare", "laat"], from: i + 1, before: i + 3),
+                let know = index(
+                    in: words, of: ["know", "see", "notice", "wissen", "savoir", "sepa", "saiba", "sapere", "weten"], from: letAt + 1,
+                    before: letAt + 9),
                 index(in: words, of: persons, from: letAt, before: know) != nil
             {
                 return words[i...know].joined(separator: " ")
@@ -381,7 +387,9 @@ enum InstructionScanner {
 
     // MARK: Shadows
 
-    static let toolWords: Set<String> = ["tool", "tools", "function", "functions", "werkzeug", "tools", "outil", "outils", "herramienta", "ferramenta", "strumento"]
+    static let toolWords: Set<String> = [
+        "tool", "tools", "function", "functions", "werkzeug", "tools", "outil", "outils", "herramienta", "ferramenta", "strumento",
+    ]
 
     static func shadows(_ words: [String]) -> String? {
         // "instead of X, use this", "use this one instead", "this tool replaces X".
@@ -390,14 +398,21 @@ enum InstructionScanner {
         {
             return "\(phrase) … \(use.phrase)"
         }
-        if let (phrase, _) = first(of: ["use this one instead", "use this tool instead", "call this one instead", "this tool replaces", "this tool supersedes", "this tool overrides"], in: words) {
+        if let (phrase, _) = first(
+            of: [
+                "use this one instead", "use this tool instead", "call this one instead", "this tool replaces", "this tool supersedes",
+                "this tool overrides",
+            ], in: words)
+        {
             return phrase
         }
         // A condition on other tools: "when a tool named X is offered", "if the send_mail tool is available".
         for (i, word) in words.enumerated() where ["when", "whenever", "if", "wenn", "quand", "si", "se", "als"].contains(word) {
             let clause = Array(words[(i + 1)..<min(words.count, i + 8)])
             guard let tool = clause.firstIndex(where: toolWords.contains), clause[..<tool].allSatisfy({ $0 != "this" }) else { continue }
-            if clause.contains(where: ["available", "offered", "present", "installed", "listed", "loaded", "enabled", "named", "called"].contains) {
+            if clause.contains(
+                where: ["available", "offered", "present", "installed", "listed", "loaded", "enabled", "named", "called"].contains)
+            {
                 return "\(word) … \(clause[tool]) … offered"
             }
         }
@@ -450,7 +465,11 @@ enum InstructionScanner {
     // MARK: Orders (reported only beside another finding)
 
     static func ordersCall(_ words: [String]) -> String? {
-        first(of: ["you must call", "you must always call", "always call", "must be called", "call it first", "before answering call", "before answering, call", "you have to call"], in: words)?.phrase
+        first(
+            of: [
+                "you must call", "you must always call", "always call", "must be called", "call it first", "before answering call",
+                "before answering, call", "you have to call",
+            ], in: words)?.phrase
     }
 
     // MARK: Chinese

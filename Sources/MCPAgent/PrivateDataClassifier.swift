@@ -55,7 +55,7 @@ public struct PrivateDataClassifier: Sendable {
             if let digit = scalar.properties.numericType == .decimal ? Int(scalar.properties.numericValue ?? -1) : nil, digit >= 0 {
                 digits.append(digit)
                 separators = 0
-            } else if (scalar == " " || scalar == "-"), !digits.isEmpty, separators == 0 {
+            } else if scalar == " " || scalar == "-", !digits.isEmpty, separators == 0 {
                 separators += 1
             } else {
                 if check() { return true }

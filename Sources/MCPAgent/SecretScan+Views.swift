@@ -34,7 +34,9 @@ extension SecretScan {
         views += base64Decoded(folded, shortestRun: max(8, (shortest * 4 + 2) / 3))
         views += hexDecoded(folded, shortestRun: max(12, shortest * 2))
         let codesRun = max(6, shortest)
-        if folded.scalars.lazy.filter({ (0x30...0x39).contains($0) }).count >= codesRun, let codes = characterCodes(folded, shortestRun: codesRun) {
+        if folded.scalars.lazy.filter({ (0x30...0x39).contains($0) }).count >= codesRun,
+            let codes = characterCodes(folded, shortestRun: codesRun)
+        {
             views.append(codes)
         }
         return views
@@ -54,7 +56,9 @@ extension SecretScan {
         var index = 0
         let scalars = view.scalars
         while index < scalars.count {
-            if scalars[index] == 0x25, index + 2 < scalars.count, let high = hexValue(scalars[index + 1]), let low = hexValue(scalars[index + 2]) {
+            if scalars[index] == 0x25, index + 2 < scalars.count, let high = hexValue(scalars[index + 1]),
+                let low = hexValue(scalars[index + 2])
+            {
                 result.append(high << 4 | low, from: view.origin(at: index).lowerBound..<view.origin(at: index + 2).upperBound)
                 index += 3
             } else {

@@ -187,7 +187,9 @@ struct SecretScan {
         var result: [Int: Set<Int>] = [:]
         for (index, needle) in needles.enumerated() where needle.alphanumerics.count >= length {
             var positions: [UInt64: [Int]] = [:]
-            for (start, key) in Self.rollingKeys(needle.alphanumerics, length: length).enumerated() { positions[key, default: []].append(start) }
+            for (start, key) in Self.rollingKeys(needle.alphanumerics, length: length).enumerated() {
+                positions[key, default: []].append(start)
+            }
             for (start, key) in Self.rollingKeys(Array(needle.alphanumerics.reversed()), length: length).enumerated() {
                 // A gram read backwards: its position in the secret read forwards.
                 positions[key, default: []].append(needle.alphanumerics.count - length - start)
@@ -222,7 +224,8 @@ struct SecretScan {
     // MARK: Helpers
 
     static func merged(_ findings: [Finding]) -> [Finding] {
-        let sorted = findings.enumerated().sorted { ($0.element.range.lowerBound, $0.offset) < ($1.element.range.lowerBound, $1.offset) }.map(\.element)
+        let sorted = findings.enumerated().sorted { ($0.element.range.lowerBound, $0.offset) < ($1.element.range.lowerBound, $1.offset) }
+            .map(\.element)
         var result: [Finding] = []
         for finding in sorted {
             if let last = result.last, finding.range.lowerBound < last.range.upperBound {

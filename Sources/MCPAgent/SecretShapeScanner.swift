@@ -22,11 +22,14 @@ enum ShapeScanner {
     }
 
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        isKeyCharacter(byte) || [UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "=")].contains(byte)
+        isKeyCharacter(byte)
+            || [UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "=")].contains(byte)
     }
 
     static let shapes: [Shape] = {
-        func shape(_ prefix: String, _ kind: String, _ minimum: Int, _ alphabet: @escaping @Sendable (UInt8) -> Bool, caseInsensitive: Bool = false)
+        func shape(
+            _ prefix: String, _ kind: String, _ minimum: Int, _ alphabet: @escaping @Sendable (UInt8) -> Bool, caseInsensitive: Bool = false
+        )
             -> Shape
         {
             Shape(prefix: Array(prefix.utf8), kind: kind, minimum: minimum, alphabet: alphabet, caseInsensitive: caseInsensitive)

@@ -23,7 +23,8 @@ extension ToolCall {
                     + "so none of it was read. Ask for less (a narrower query, fewer items) and call \(tool) again.",
                 toolName: tool)
             return ToolCallOutput(
-                text: failure.text, isError: true, wasCut: true, error: "the result is larger than the \(maximumResultBytes) bytes read for one call")
+                text: failure.text, isError: true, wasCut: true,
+                error: "the result is larger than the \(maximumResultBytes) bytes read for one call")
         }
         let rendered = outputFormat.rendered(result, toolName: tool)
         if rendered.redactedAnything {

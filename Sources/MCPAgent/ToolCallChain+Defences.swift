@@ -91,28 +91,37 @@ extension ToolCallChain {
 
         public func intercept(_ call: ToolCall, next: ToolCallNext) async throws -> ToolCallOutput {
             if !call.redactedKinds.isEmpty {
-                call.report(DefenceEvent(
-                    kind: .redacted, tool: call.tool, message: "removed \(call.redactedKinds.joined(separator: ", ")) from the arguments"))
+                call.report(
+                    DefenceEvent(
+                        kind: .redacted, tool: call.tool,
+                        message: "removed \(call.redactedKinds.joined(separator: ", ")) from the arguments"))
             }
             let clock = ContinuousClock()
             let started = clock.now
-            call.report(.toolCallStarted(ToolCallStart(
-                tool: call.tool, server: call.server, serverName: call.toolNameOnServer, arguments: JSONValue.object(call.arguments).description)))
+            call.report(
+                .toolCallStarted(
+                    ToolCallStart(
+                        tool: call.tool, server: call.server, serverName: call.toolNameOnServer,
+                        arguments: JSONValue.object(call.arguments).description)))
             var limited = call
             limited.outputFormat = call.outputFormat.limited(to: call.monitor?.remainingCharacters)
             let output: ToolCallOutput
             do {
                 output = try await next(limited)
             } catch {
-                call.report(.toolCallFinished(ToolCallFinish(
-                    tool: call.tool, duration: clock.now - started, isError: true, outputCharacters: 0, wasCut: false,
-                    error: Self.eventText(call.secrets.redact(String(describing: error)).text))))
+                call.report(
+                    .toolCallFinished(
+                        ToolCallFinish(
+                            tool: call.tool, duration: clock.now - started, isError: true, outputCharacters: 0, wasCut: false,
+                            error: Self.eventText(call.secrets.redact(String(describing: error)).text))))
                 throw error
             }
             call.monitor?.consume(output.text.count)
-            call.report(.toolCallFinished(ToolCallFinish(
-                tool: call.tool, duration: clock.now - started, isError: output.isError, outputCharacters: output.text.count,
-                wasCut: output.wasCut, error: output.error.map { Self.eventText(call.secrets.redact($0).text) })))
+            call.report(
+                .toolCallFinished(
+                    ToolCallFinish(
+                        tool: call.tool, duration: clock.now - started, isError: output.isError, outputCharacters: output.text.count,
+                        wasCut: output.wasCut, error: output.error.map { Self.eventText(call.secrets.redact($0).text) })))
             return output
         }
 

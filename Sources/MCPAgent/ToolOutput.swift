@@ -1,9 +1,10 @@
+public import MCPCore
+
 #if canImport(FoundationEssentials)
 internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-public import MCPCore
 
 /// How a tool's result is written for the model to read.
 ///

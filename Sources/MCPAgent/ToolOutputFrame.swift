@@ -114,7 +114,8 @@ public struct ToolOutputFrame: Hashable, Sendable {
         }
         // A role's head ends within its first 40 characters, or the line is a heading.
         let head = line.unicodeScalars.prefix(40)
-        guard head.contains(where: { ":]>)}".unicodeScalars.contains($0) || $0.value > 0x7E }) || head.first == "#" || head.first == " " else {
+        guard head.contains(where: { ":]>)}".unicodeScalars.contains($0) || $0.value > 0x7E }) || head.first == "#" || head.first == " "
+        else {
             return false
         }
         return Self.startsWithRole(Self.structural(line.prefix(64)))

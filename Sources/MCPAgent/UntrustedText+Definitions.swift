@@ -17,7 +17,9 @@ extension UntrustedText {
         var found: [DefinitionFinding] = []
         func screen(_ text: String, field: String, isValue: Bool, words: Bool = false) {
             if invisibleCount(in: text) > 0 {
-                found.append(DefinitionFinding(field: field, finding: Finding(kind: invisibleCharacters, phrase: "\(invisibleCount(in: text))"), isValue: isValue))
+                found.append(
+                    DefinitionFinding(
+                        field: field, finding: Finding(kind: invisibleCharacters, phrase: "\(invisibleCount(in: text))"), isValue: isValue))
             }
             // Names are read as words: `ignore_previous_instructions`.
             let readable = words ? String(text.map { $0 == "_" || $0 == "-" || $0 == "." ? " " : $0 }) : text

@@ -1,10 +1,11 @@
+import MCP
+internal import MCPPlatform
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MCP
-internal import MCPPlatform
 
 /// One line for a boxed server that failed: that it ran in a box, and the option most
 /// likely to help.
@@ -23,7 +24,9 @@ enum BoxHint {
         }
         if let directory = unreachableDirectory(in: launch.arguments, box: box) {
             return "hint: the server runs in a box that does not let it read \(directory), which it was given; "
-                + option(configuration: inConfiguration, label: launch.label, flag: "--allow-read \(directory) (or --allow-write to change it)", key: #""allowRead": ["\#(directory)"]"#)
+                + option(
+                    configuration: inConfiguration, label: launch.label, flag: "--allow-read \(directory) (or --allow-write to change it)",
+                    key: #""allowRead": ["\#(directory)"]"#)
         }
         guard exited else { return nil }
         return "hint: the server ran in a box and ended; if it needs more, see BOX OPTIONS in 'ondevice-mcp call --help' "
@@ -35,10 +38,14 @@ enum BoxHint {
         switch kind {
         case .fileAccess(let path?):
             return "the server runs in a box, which refused it \(path); "
-                + option(configuration: configuration, label: label, flag: "--allow-read \(path) (or --allow-write \(path))", key: #""allowRead": ["\#(path)"]"#)
+                + option(
+                    configuration: configuration, label: label, flag: "--allow-read \(path) (or --allow-write \(path))",
+                    key: #""allowRead": ["\#(path)"]"#)
         case .fileAccess(nil):
             return "the server runs in a box, which refused it a file; "
-                + option(configuration: configuration, label: label, flag: "--allow-read PATH (or --allow-write PATH)", key: #""allowRead": [PATH]"#)
+                + option(
+                    configuration: configuration, label: label, flag: "--allow-read PATH (or --allow-write PATH)",
+                    key: #""allowRead": [PATH]"#)
         case .network:
             return "the server runs in a box without the network; "
                 + option(configuration: configuration, label: label, flag: "--allow-network", key: #""allowNetwork": true"#)
@@ -65,7 +72,8 @@ enum BoxHint {
         let allowed = box.readablePaths + box.writablePaths
         for argument in arguments where argument.hasPrefix("/") {
             guard POSIX.isDirectory(argument) else { continue }
-            if ["/usr", "/lib", "/bin", "/sbin", "/opt", "/etc", "/proc"].contains(where: { argument == $0 || argument.hasPrefix($0 + "/") }) {
+            if ["/usr", "/lib", "/bin", "/sbin", "/opt", "/etc", "/proc"].contains(where: { argument == $0 || argument.hasPrefix($0 + "/") }
+            ) {
                 continue
             }
             if !allowed.contains(where: { argument == $0 || argument.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) {

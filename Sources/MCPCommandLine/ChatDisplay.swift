@@ -1,10 +1,11 @@
+import MCP
+import MCPFoundationModels
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
 import PortableFoundationModels
 #endif
-import MCP
-import MCPFoundationModels
 
 /// What the chat shows besides the answers: each tool call as it happens (name, arguments as
 /// the server receives them, duration, size, error), each decline with its reason and the
@@ -66,7 +67,8 @@ struct ChatDisplay: Sendable {
     func showAnswer(_ answer: String, on output: any CommandOutput) {
         if json {
             let object: JSONValue =
-                answer.hasPrefix("error: ") ? ["event": "error", "message": .string(String(answer.dropFirst(7)))] : ["event": "answer", "text": .string(answer)]
+                answer.hasPrefix("error: ")
+                ? ["event": "error", "message": .string(String(answer.dropFirst(7)))] : ["event": "answer", "text": .string(answer)]
             lines.write(Formatting.compactJSON(object) + "\n")
         } else {
             output.write(answer + "\n")
@@ -81,7 +83,8 @@ struct ChatDisplay: Sendable {
             return ["event": "toolCallStarted", "tool": .string(start.tool), "server": .string(start.server), "arguments": arguments]
         case .toolCallFinished(let finish):
             var object: JSONObject = [
-                "event": "toolCallFinished", "tool": .string(finish.tool), "milliseconds": .double(Formatting.milliseconds(finish.duration)),
+                "event": "toolCallFinished", "tool": .string(finish.tool),
+                "milliseconds": .double(Formatting.milliseconds(finish.duration)),
                 "isError": .bool(finish.isError), "outputCharacters": .int(finish.outputCharacters), "wasCut": .bool(finish.wasCut),
             ]
             if let error = finish.error { object["error"] = .string(error) }

@@ -1,9 +1,10 @@
+import MCPFoundationModels
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
 import PortableFoundationModels
 #endif
-import MCPFoundationModels
 
 /// The model a chat runs on: the system model (the on-device one; a scripted one in tests), or
 /// a model server's `LanguageModel` with its token counter.

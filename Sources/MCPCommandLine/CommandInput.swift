@@ -1,9 +1,10 @@
+internal import MCPPlatform
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import MCPPlatform
 
 /// Where a command reads: this process's standard input, or text given by a test.
 struct CommandInput: Sendable {

@@ -1,10 +1,11 @@
+import MCP
+import MCPCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MCPCore
-import MCP
 
 /// Turns `ondevice-mcp`'s arguments into a ``ParsedCommand``.
 ///
@@ -95,7 +96,9 @@ package enum CommandLineParser {
         CommandName.allCases.map(\.rawValue).joined(separator: ", ")
     }
 
-    private static func parse(_ command: CommandName, _ arguments: [String], environment: [String: String]) throws(UsageError) -> ParsedCommand {
+    private static func parse(
+        _ command: CommandName, _ arguments: [String], environment: [String: String]
+    ) throws(UsageError) -> ParsedCommand {
         let beforeServer = arguments.prefix { $0 != "--" }
         if beforeServer.contains("-h") || beforeServer.contains("--help") {
             return .help(command)
@@ -131,13 +134,15 @@ package enum CommandLineParser {
         case .schema:
             let scan = try Scan(arguments, command: command, flags: ["--json"], valued: ["--name"], allowsServerCommand: false)
             if scan.positionals.count > 1 {
-                throw UsageError("unexpected argument '\(scan.positionals[1])'; schema reads one FILE (or '-' for standard input)", command: command)
+                throw UsageError(
+                    "unexpected argument '\(scan.positionals[1])'; schema reads one FILE (or '-' for standard input)", command: command)
             }
             let file = scan.positionals.first.flatMap { $0 == "-" ? nil : $0 }
             if file?.isEmpty == true {
                 throw UsageError("FILE must not be empty", command: command)
             }
-            return .schema(SchemaOptions(file: file, name: scan.values["--name"] ?? SchemaOptions.defaultName, json: scan.flags.contains("--json")))
+            return .schema(
+                SchemaOptions(file: file, name: scan.values["--name"] ?? SchemaOptions.defaultName, json: scan.flags.contains("--json")))
         case .chat:
             let scan = try Scan(
                 arguments, command: command, flags: Scan.boxFlags.union(Scan.chatFlags),
@@ -150,7 +155,8 @@ package enum CommandLineParser {
         case .call:
             let scan = try Scan(
                 arguments, command: command, flags: Scan.boxFlags.union(["--json"]),
-                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--url", "--config"]), repeated: Scan.boxRepeated.union(["--header"]),
+                valued: Scan.boxValued.union(["--data-dir", "--timeout", "--url", "--config"]),
+                repeated: Scan.boxRepeated.union(["--header"]),
                 allowsServerCommand: true)
             guard let tool = scan.positionals.first else {
                 throw UsageError("missing TOOL: the name of the tool to call", command: command)
@@ -159,7 +165,8 @@ package enum CommandLineParser {
                 throw UsageError("TOOL must not be empty", command: command)
             }
             if scan.positionals.count > 2 {
-                throw UsageError("unexpected argument '\(scan.positionals[2])'; JSON-ARGUMENTS must be a single argument (quote it)", command: command)
+                throw UsageError(
+                    "unexpected argument '\(scan.positionals[2])'; JSON-ARGUMENTS must be a single argument (quote it)", command: command)
             }
             var toolArguments = JSONObject()
             if scan.positionals.count == 2 {
@@ -182,7 +189,8 @@ package enum CommandLineParser {
         }
         guard case .object(let object) = value else {
             let article = ["array", "object", "integer"].contains(value.typeName) ? "an" : value.isNull ? "" : "a"
-            throw UsageError("JSON-ARGUMENTS must be a JSON object, not \(article.isEmpty ? "" : article + " ")\(value.typeName)", command: .call)
+            throw UsageError(
+                "JSON-ARGUMENTS must be a JSON object, not \(article.isEmpty ? "" : article + " ")\(value.typeName)", command: .call)
         }
         return object
     }
@@ -343,7 +351,9 @@ private struct Scan {
             }
             let name = Self.trimmed(header[..<colon])
             let value = Self.trimmed(header[header.index(after: colon)...])
-            let token = name.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0) }
+            let token = name.unicodeScalars.allSatisfy {
+                $0.isASCII && $0.value > 0x20 && $0.value < 0x7F && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains($0)
+            }
             guard !name.isEmpty, token else {
                 throw UsageError("--header '\(header)': '\(name)' is not a header name", command: command)
             }
@@ -379,7 +389,9 @@ private struct Scan {
     /// The model from the options' values, each falling back on its environment variable
     /// (``CommandLineParser/modelURLVariable``, ``CommandLineParser/modelNameVariable``) when
     /// the option is absent; an empty variable counts as unset.
-    static func model(flagURL: String?, flagName: String?, environment: [String: String], command: CommandName?) throws(UsageError) -> ModelChoice {
+    static func model(
+        flagURL: String?, flagName: String?, environment: [String: String], command: CommandName?
+    ) throws(UsageError) -> ModelChoice {
         func variable(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }

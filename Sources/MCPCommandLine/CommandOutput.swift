@@ -1,4 +1,5 @@
 internal import MCPPlatform
+
 /// Where a command writes text: standard output, standard error, or a buffer in a test.
 ///
 /// Conformers must accept writes from any task; each `write` appears whole.

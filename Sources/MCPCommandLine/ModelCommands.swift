@@ -1,3 +1,7 @@
+import MCP
+import MCPFoundationModels
+internal import MCPPlatform
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
@@ -8,9 +12,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import MCP
-import MCPFoundationModels
-internal import MCPPlatform
 
 // The commands that use the FoundationModels bridge: `schema`, `tools --schemas`, `chat`,
 // and the program without arguments.
@@ -120,7 +121,8 @@ extension Runner {
         }
         let servers: [ConnectedServer]
         do {
-            servers = try await connectServers(options.server, configuration: configuration, timeout: options.timeoutSeconds, command: .chat)
+            servers = try await connectServers(
+                options.server, configuration: configuration, timeout: options.timeoutSeconds, command: .chat)
         } catch {
             return error.code
         }
@@ -189,7 +191,8 @@ extension Runner {
         }
         switch (options.allowsWrites, asksPerson) {
         case (true, _): note += ".\nTools that write, delete or reach the network run without asking (--allow-writes).\n"
-        case (false, true): note += ".\nYou are asked before a tool writes, deletes or reaches the network (--allow-writes runs them without asking).\n"
+        case (false, true):
+            note += ".\nYou are asked before a tool writes, deletes or reaches the network (--allow-writes runs them without asking).\n"
         case (false, false): note += ".\nOnly read-only tools run; --allow-writes lets the model run tools that write or delete.\n"
         }
         errors.write(note + "Type a question and press Return; end with Ctrl-D.\n")
@@ -202,7 +205,9 @@ extension Runner {
                     output.write(String(snapshot.dropFirst(written.count)))
                     written = snapshot
                 } output: { answer in
-                    output.write(answer.hasPrefix(written) && !written.isEmpty ? String(answer.dropFirst(written.count)) + "\n" : (written.isEmpty ? "" : "\n") + answer + "\n")
+                    output.write(
+                        answer.hasPrefix(written) && !written.isEmpty
+                            ? String(answer.dropFirst(written.count)) + "\n" : (written.isEmpty ? "" : "\n") + answer + "\n")
                     written = ""
                 }
             } else {

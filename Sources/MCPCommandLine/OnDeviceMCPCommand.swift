@@ -1,3 +1,7 @@
+import MCP
+internal import MCPPlatform
+internal import OnDeviceMCPExamples
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
@@ -8,9 +12,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import MCP
-internal import MCPPlatform
-internal import OnDeviceMCPExamples
 
 /// The `ondevice-mcp` command: parses arguments, runs the command, returns the exit status.
 ///
@@ -324,7 +325,9 @@ struct Runner {
             guard let entry = configuration.servers.first(where: { $0.name == label }) else {
                 let names = configuration.servers.map(\.name)
                 let suggestion = Self.closest(to: label, in: names).map { "; did you mean \($0)?" } ?? ""
-                throw Abort(code: usageError("'\(file)' has no server \"\(label)\"\(suggestion) (servers: \(names.joined(separator: ", ")))", command: .call))
+                throw Abort(
+                    code: usageError(
+                        "'\(file)' has no server \"\(label)\"\(suggestion) (servers: \(names.joined(separator: ", ")))", command: .call))
             }
             let launch = ServerLaunch(entry: entry, sandbox: sandbox, inherited: ProcessInfo.processInfo.environment)
             do {

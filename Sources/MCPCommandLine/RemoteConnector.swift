@@ -1,10 +1,11 @@
+import MCP
+import MCPHTTP
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MCP
-import MCPHTTP
 
 /// Connects to a remote MCP server: its URL, the headers to send, the client's configuration.
 ///

@@ -1,11 +1,12 @@
+package import MCP
+import MCPCore
+internal import MCPPlatform
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MCPCore
-package import MCP
-internal import MCPPlatform
 
 /// The servers of an `mcpServers` configuration file, the format MCP clients such as Claude
 /// Desktop, Cursor and VS Code read.
@@ -208,7 +209,9 @@ package struct ServerConfiguration: Hashable, Sendable {
     }
 
     /// One entry; `nil` for a disabled one.
-    private static func entry(name: String, value: JSONValue, source: String, directory: String?) throws(ServerConfigurationError)
+    private static func entry(
+        name: String, value: JSONValue, source: String, directory: String?
+    ) throws(ServerConfigurationError)
         -> Entry?
     {
         let server = "server \"\(name)\" in \(source)"
@@ -301,7 +304,9 @@ package struct ServerConfiguration: Hashable, Sendable {
         var settings = BoxSettings()
         func strings(_ key: String) throws(ServerConfigurationError) -> [String] {
             guard let value = object[key] else { return [] }
-            guard let array = value.arrayValue else { throw invalid("has \"\(boxKey)\".\(key) \(described(value)), not an array of strings") }
+            guard let array = value.arrayValue else {
+                throw invalid("has \"\(boxKey)\".\(key) \(described(value)), not an array of strings")
+            }
             var result: [String] = []
             for element in array {
                 guard let text = element.stringValue, !text.isEmpty else {
@@ -336,9 +341,12 @@ package struct ServerConfiguration: Hashable, Sendable {
         settings.passedEnvironment = try strings("passEnv")
         settings.memoryLimitMiB = try limit("memoryLimitMiB")
         settings.cpuLimitSeconds = try limit("cpuLimitSeconds")
-        let known: Set<String> = ["sandbox", "allowRead", "allowWrite", "allowNetwork", "allowUnixSockets", "passEnv", "memoryLimitMiB", "cpuLimitSeconds"]
+        let known: Set<String> = [
+            "sandbox", "allowRead", "allowWrite", "allowNetwork", "allowUnixSockets", "passEnv", "memoryLimitMiB", "cpuLimitSeconds",
+        ]
         if let unknown = object.keys.first(where: { !known.contains($0) }) {
-            throw invalid("has \"\(boxKey)\".\(unknown), which this version does not know (keys: \(known.sorted().joined(separator: ", ")))")
+            throw invalid(
+                "has \"\(boxKey)\".\(unknown), which this version does not know (keys: \(known.sorted().joined(separator: ", ")))")
         }
         return settings
     }

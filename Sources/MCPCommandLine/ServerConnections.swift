@@ -1,10 +1,11 @@
+import MCP
+internal import MCPPlatform
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import MCP
-internal import MCPPlatform
 
 // Connecting to the servers a command names: the built-in one, a '-- CMD', or every server
 // of a configuration file.
@@ -108,7 +109,9 @@ final class ServerFailures: Sendable {
     /// `servers "a", "b" failed and were left out`, or `nil` when none did.
     var summary: String? {
         let labels = failures.withLock { $0 }
-        return labels.isEmpty ? nil : "\(labels.count == 1 ? "server" : "servers") \(labels.map { "\"\($0)\"" }.joined(separator: ", ")) failed and \(labels.count == 1 ? "was" : "were") left out"
+        return labels.isEmpty
+            ? nil
+            : "\(labels.count == 1 ? "server" : "servers") \(labels.map { "\"\($0)\"" }.joined(separator: ", ")) failed and \(labels.count == 1 ? "was" : "were") left out"
     }
 }
 
@@ -152,7 +155,9 @@ extension Runner {
             configuration = try readConfiguration(file, command: command)
         }
         let inherited = ProcessInfo.processInfo.environment
-        let launches = configuration.servers.map { (label: $0.name, launch: ServerLaunch(entry: $0, sandbox: sandbox, inherited: inherited)) }
+        let launches = configuration.servers.map {
+            (label: $0.name, launch: ServerLaunch(entry: $0, sandbox: sandbox, inherited: inherited))
+        }
         let clientConfiguration = Self.clientConfiguration(timeout: timeout)
         var results = [Result<ConnectedServer, any Error>?](repeating: nil, count: launches.count)
         await withTaskGroup(of: (Int, Result<ConnectedServer, any Error>).self) { group in
@@ -219,7 +224,9 @@ extension Runner {
     ///
     /// - Throws: ``LaunchFailure``, with the hint its box suggests, when the process started
     ///   but the connection failed; the launch's error when it could not start.
-    static func connect(process launch: ServerLaunch, label: String? = nil, configuration: MCPClient.Configuration) async throws
+    static func connect(
+        process launch: ServerLaunch, label: String? = nil, configuration: MCPClient.Configuration
+    ) async throws
         -> ConnectedServer
     {
         #if os(watchOS) || os(tvOS)

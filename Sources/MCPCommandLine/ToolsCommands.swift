@@ -1,10 +1,11 @@
+import MCP
+import MCPFoundationModels
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
 import PortableFoundationModels
 #endif
-import MCP
-import MCPFoundationModels
 
 // `tools` over several servers (`--config`), `tools --schemas` and `tools --for-prompt`: the
 // tools as the model gets them, from one MCPSessionProvider over every server.
@@ -121,7 +122,8 @@ extension Runner {
         return BridgedServers(
             tools: tools, selection: selection, tokens: tokens, budget: budget,
             contextSize: BridgedToolset.contextSize(of: model, budget: budget),
-            counting: await TokenCounting.of(model, budget: budget, probe: tools.first), singleServer: servers.count == 1 ? servers.first?.label : nil)
+            counting: await TokenCounting.of(model, budget: budget, probe: tools.first),
+            singleServer: servers.count == 1 ? servers.first?.label : nil)
     }
 
     // MARK: tools --schemas
@@ -322,7 +324,8 @@ struct BridgeReport {
         groups = servers.map { server in
             let entries = server.tools.map { tool in
                 if let bridgedTool = bridged.tool(server: server.label, named: tool.name) {
-                    return Entry(server: server.label, tool: tool, bridged: bridgedTool, tokens: bridged.tokens[bridgedTool.name], exclusion: nil)
+                    return Entry(
+                        server: server.label, tool: tool, bridged: bridgedTool, tokens: bridged.tokens[bridgedTool.name], exclusion: nil)
                 }
                 var reason = "it cannot be offered to the model"
                 if let index = unbridged.firstIndex(where: { $0.serverName == tool.name }) {
@@ -372,13 +375,15 @@ struct BridgeReport {
     var budgetSummary: String {
         let budget = bridged.budget
         let count = bridged.tools.count == 1 ? "1 tool" : "\(bridged.tools.count) tools"
-        var text = "Context budget: \(count), \(bridged.totalTokens) tokens in all, for a \(budget.toolTokens)-token tool budget "
+        var text =
+            "Context budget: \(count), \(bridged.totalTokens) tokens in all, for a \(budget.toolTokens)-token tool budget "
             + "and at most \(budget.maximumTools) tools a turn, in the model's \(bridged.contextSize)-token context. "
             + "Tokens \(bridged.counting).\n"
         if bridged.allFit {
             text += "They all fit: every turn gets every tool."
         } else {
-            text += "They do not all fit: each turn gets the tools most relevant to its prompt "
+            text +=
+                "They do not all fit: each turn gets the tools most relevant to its prompt "
                 + "('ondevice-mcp tools --for-prompt TEXT' shows which)."
         }
         let left = entries.filter { $0.exclusion != nil }
@@ -439,7 +444,8 @@ struct PromptReport {
         let quoted = Formatting.prettyJSON(.string(prompt))
         var text = "A turn with the prompt \(quoted) gets \(selected.count) of \(total) tools"
         text += selected.isEmpty ? ".\n" : ", in this order:\n"
-        let names = selected.map { Self.named($0.name, serverName: $0.serverName) }
+        let names =
+            selected.map { Self.named($0.name, serverName: $0.serverName) }
             + excluded.map { Self.named($0.name, serverName: $0.serverName) }
         let servers = selected.map { $0.server ?? bridged.singleServer ?? "" } + excluded.map { bridged.server(of: $0) ?? "" }
         let nameWidth = names.map(\.count).max() ?? 0
@@ -450,7 +456,8 @@ struct PromptReport {
         let tokenWidth = selected.map { String($0.tokens).count }.max() ?? 0
         for (index, candidate) in selected.enumerated() {
             let tokens = String(candidate.tokens)
-            text += "  \(padded(names[index], nameWidth))  \(padded(servers[index], serverWidth))  "
+            text +=
+                "  \(padded(names[index], nameWidth))  \(padded(servers[index], serverWidth))  "
                 + "\(String(repeating: " ", count: tokenWidth - tokens.count))\(tokens) tokens\n"
         }
         if !excluded.isEmpty {
@@ -460,7 +467,8 @@ struct PromptReport {
                 text += "  \(padded(names[index], nameWidth))  \(padded(servers[index], serverWidth))  \(exclusion.reason)\n"
             }
         }
-        text += "Total: \(selection.tokens) of \(bridged.budget.toolTokens) tool tokens (at most \(bridged.budget.maximumTools) "
+        text +=
+            "Total: \(selection.tokens) of \(bridged.budget.toolTokens) tool tokens (at most \(bridged.budget.maximumTools) "
             + "tools a turn); the model's context is \(bridged.contextSize) tokens. Tokens \(bridged.counting).\n"
         return text
     }

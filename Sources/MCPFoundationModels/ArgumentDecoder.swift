@@ -1,9 +1,10 @@
+public import MCPCore
+
 #if canImport(FoundationModels)
 public import FoundationModels
 #else
 public import PortableFoundationModels
 #endif
-public import MCPCore
 
 /// Generated content that cannot be a tool's arguments.
 public struct ArgumentConversionError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -60,10 +61,11 @@ struct ArgumentDecoder {
             if case .array(let itemShape, _, _)? = shape {
                 item = itemShape
             } else if case .choice(_, _, let choices)? = shape {
-                item = choices.lazy.compactMap { choice -> ArgumentShape? in
-                    if case .array(let itemShape, _, _) = self.resolved(choice, depth: depth) { return itemShape }
-                    return nil
-                }.first
+                item =
+                    choices.lazy.compactMap { choice -> ArgumentShape? in
+                        if case .array(let itemShape, _, _) = self.resolved(choice, depth: depth) { return itemShape }
+                        return nil
+                    }.first
             }
             return .array(elements.map { value(from: $0, shape: item, depth: depth + 1) })
         case .structure(let properties, let orderedKeys):

@@ -1,9 +1,10 @@
+internal import MCPCore
+
 #if canImport(FoundationEssentials)
 internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-internal import MCPCore
 
 /// The shape of a tool's arguments as the bridge lowered it: a value-type mirror of the
 /// `DynamicGenerationSchema` it emits (which is opaque), kept so that the model's

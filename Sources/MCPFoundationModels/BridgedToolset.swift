@@ -1,3 +1,5 @@
+public import MCP
+
 #if canImport(FoundationModels)
 public import FoundationModels
 #else
@@ -8,7 +10,6 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-public import MCP
 
 /// The bridged tools of one session, chosen within a ``ContextBudget``.
 @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
@@ -41,8 +42,9 @@ public struct BridgedToolset: Sendable {
             listing: listing.tools, client: client, configuration: configuration, preserving: previous, dataFlowGuard: dataFlowGuard,
             monitor: monitor)
         for skipped in listing.skipped {
-            excluded.append(Exclusion(
-                serverName: skipped.name ?? "entry \(skipped.position)", reason: "its definition is not valid: \(skipped.reason)"))
+            excluded.append(
+                Exclusion(
+                    serverName: skipped.name ?? "entry \(skipped.position)", reason: "its definition is not valid: \(skipped.reason)"))
         }
     }
 
@@ -82,9 +84,10 @@ public struct BridgedToolset: Sendable {
             if tools.count >= budget.maximumTools {
                 excluded.append(Exclusion(serverName: tool.name, reason: "the session already has \(budget.maximumTools) tools"))
             } else if estimatedTokens + cost > budget.toolTokens {
-                excluded.append(Exclusion(
-                    serverName: tool.name,
-                    reason: "its definition (about \(cost) tokens) does not fit the \(budget.toolTokens)-token tool budget"))
+                excluded.append(
+                    Exclusion(
+                        serverName: tool.name,
+                        reason: "its definition (about \(cost) tokens) does not fit the \(budget.toolTokens)-token tool budget"))
             } else {
                 tools.append(bridged)
                 estimatedTokens += cost

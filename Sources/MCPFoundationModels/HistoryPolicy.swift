@@ -101,7 +101,8 @@ public struct TrimmingHistoryPolicy: HistoryPolicy {
         guard case .toolOutput(let output) = entry else { return entry }
         let characters = output.segments.reduce(0) { $0 + $1.description.count }
         let note = "\(removedMarker): \(characters) characters]"
-        return .toolOutput(Transcript.ToolOutput(
-            id: output.id, toolName: output.toolName, segments: [.text(Transcript.TextSegment(content: note))]))
+        return .toolOutput(
+            Transcript.ToolOutput(
+                id: output.id, toolName: output.toolName, segments: [.text(Transcript.TextSegment(content: note))]))
     }
 }

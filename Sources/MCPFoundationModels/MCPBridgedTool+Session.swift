@@ -1,9 +1,10 @@
+public import MCP
+
 #if canImport(FoundationModels)
 public import FoundationModels
 #else
 public import PortableFoundationModels
 #endif
-public import MCP
 
 // A session with every tool a server lists: the seed sketch's `makeSession`, done by the bridge.
 

@@ -1,3 +1,6 @@
+internal import JSONSchema
+public import MCP
+
 #if canImport(FoundationModels)
 public import FoundationModels
 #else
@@ -8,8 +11,6 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-internal import JSONSchema
-public import MCP
 
 /// An MCP tool presented as a FoundationModels `Tool`: the model's arguments arrive as
 /// `GeneratedContent` shaped by ``parameters``, and ``call(arguments:)`` sends them with
@@ -204,7 +205,10 @@ public struct MCPBridgedTool: Sendable {
                 shown.annotations?.title = nil
             }
             for finding in orders {
-                defences.report(DefenceEvent(kind: .withheld, tool: modelName, message: "withheld the \(finding.field) from the model: it \(finding.finding)"), to: monitor)
+                defences.report(
+                    DefenceEvent(
+                        kind: .withheld, tool: modelName, message: "withheld the \(finding.field) from the model: it \(finding.finding)"),
+                    to: monitor)
             }
         }
         var inputSchema = defences.cleansUntrustedText ? UntrustedText.cleanedDescriptions(in: tool.inputSchema) : tool.inputSchema

@@ -1,9 +1,10 @@
+public import MCP
+
 #if canImport(FoundationModels)
 public import FoundationModels
 #else
 public import PortableFoundationModels
 #endif
-public import MCP
 
 // The spellings from before issue #21, kept for source compatibility.
 

@@ -71,9 +71,11 @@ extension MCPSessionProvider {
         current = session
         currentTools = tools.map(\.name)
         currentGeneration = generation
-        toolbox.eventSink.yield(.sessionBuilt(SessionBuild(
-            reasons: reasons, tools: currentTools, carriesTranscript: carries, tokensBefore: tokensBefore, tokensAfter: tokensAfter,
-            contextSize: contextSize, excluded: toolbox.selection.excluded)))
+        toolbox.eventSink.yield(
+            .sessionBuilt(
+                SessionBuild(
+                    reasons: reasons, tools: currentTools, carriesTranscript: carries, tokensBefore: tokensBefore, tokensAfter: tokensAfter,
+                    contextSize: contextSize, excluded: toolbox.selection.excluded)))
         startTurn(used: tokensAfter, contextSize: contextSize)
         return session
     }

@@ -1,9 +1,10 @@
+public import MCP
+
 #if canImport(FoundationModels)
 public import FoundationModels
 #else
 public import PortableFoundationModels
 #endif
-public import MCP
 
 /// Gives each turn of a conversation a `LanguageModelSession` with the tools its prompt
 /// needs, from one MCP server or several, within the model's context.
@@ -160,7 +161,8 @@ public actor MCPSessionProvider {
     /// - Parameter servers: The servers, in the order their tools are listed; labels should
     ///   be unique (a repeated label gets `-2`, `-3`, …). With none, sessions have no tools.
     public init(servers: [Server], model: SystemLanguageModel = .default, configuration: Configuration = Configuration()) {
-        let measure = ContextMeasure(counter: configuration.tokenCounter.map { .custom($0) } ?? .system(model), budget: configuration.budget)
+        let measure = ContextMeasure(
+            counter: configuration.tokenCounter.map { .custom($0) } ?? .system(model), budget: configuration.budget)
         let toolbox = MCPToolbox(servers: servers, configuration: configuration, measure: measure)
         self.toolbox = toolbox
         self.configuration = configuration
@@ -192,7 +194,9 @@ public actor MCPSessionProvider {
     }
 
     @available(iOS 27.0, macOS 27.0, visionOS 27.0, *)
-    private static func sessionMaker(model: some LanguageModel, toolbox: MCPToolbox, instructions: String) -> @Sendable () -> LanguageModelSession {
+    private static func sessionMaker(
+        model: some LanguageModel, toolbox: MCPToolbox, instructions: String
+    ) -> @Sendable () -> LanguageModelSession {
         { LanguageModelSession(profile: ProviderProfile(instructions: instructions, toolbox: toolbox, model: model)) }
     }
 
@@ -274,7 +278,7 @@ public actor MCPSessionProvider {
         let session = try await session(for: prompt)
         do {
             return try await session.respond(to: prompt).content
-        } catch where ContextMeasure.isContextOverflow(error) {
+        } catch  where ContextMeasure.isContextOverflow(error) {
             let retry = try await recover(from: session, prompt: prompt, error: error)
             return try await retry.respond(to: prompt).content
         }
@@ -314,7 +318,7 @@ public actor MCPSessionProvider {
                     last = snapshot.content
                     continuation.yield(last)
                 }
-            } catch where ContextMeasure.isContextOverflow(error) {
+            } catch  where ContextMeasure.isContextOverflow(error) {
                 let retry = try await recover(from: session, prompt: prompt, error: error)
                 for try await snapshot in retry.streamResponse(to: prompt) {
                     last = snapshot.content

@@ -1,9 +1,10 @@
+internal import MCPPlatform
+
 #if canImport(FoundationModels)
 public import FoundationModels
 #else
 public import PortableFoundationModels
 #endif
-internal import MCPPlatform
 
 // Fitting a request into the model's context: the history the model sees, the counts it is
 // fitted with, and what an overflow teaches.
@@ -60,7 +61,8 @@ extension MCPToolbox {
                 state.view = nil
             }
             state.lastTokens = fixed + total
-            monitor.startTurn(remainingCharacters: Int(Double(max(0, contextSize - fixed - total)) * Self.charactersPerToken(state, budget: budget)))
+            monitor.startTurn(
+                remainingCharacters: Int(Double(max(0, contextSize - fixed - total)) * Self.charactersPerToken(state, budget: budget)))
             return view
         }
         if let change { eventSink.yield(.contextChanged(change)) }
@@ -93,8 +95,9 @@ extension MCPToolbox {
     /// instructions, so that ``fit(_:)`` works on counts rather than estimates.
     public func count(_ history: some Collection<Transcript.Entry>) async {
         if state.withLock({ $0.instructionsTokens }) == nil {
-            let entry = Transcript.Entry.instructions(Transcript.Instructions(
-                segments: [.text(Transcript.TextSegment(content: configuration.instructions))], toolDefinitions: []))
+            let entry = Transcript.Entry.instructions(
+                Transcript.Instructions(
+                    segments: [.text(Transcript.TextSegment(content: configuration.instructions))], toolDefinitions: []))
             let counted = await measure.tokens(for: [entry])
             state.withLock { $0.instructionsTokens = counted }
         }

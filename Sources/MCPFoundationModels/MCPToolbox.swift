@@ -1,10 +1,11 @@
+public import MCP
+internal import MCPPlatform
+
 #if canImport(FoundationModels)
 public import FoundationModels
 #else
 public import PortableFoundationModels
 #endif
-public import MCP
-internal import MCPPlatform
 
 /// The tools of one MCP server or several, bridged for a language model, kept current as the
 /// servers change them, and chosen for each prompt within the model's context.
@@ -205,7 +206,10 @@ public final class MCPToolbox: Sendable {
     @discardableResult
     func relistIfChanged() async throws -> Bool {
         let (needed, heard, epoch, previous, dataFlowGuard) = state.withLock { state in
-            (state.catalog == nil || state.changesApplied != state.changesHeard, state.changesHeard, state.epoch, state.catalog, state.dataFlowGuard)
+            (
+                state.catalog == nil || state.changesApplied != state.changesHeard, state.changesHeard, state.epoch, state.catalog,
+                state.dataFlowGuard
+            )
         }
         guard needed else { return false }
         var listings: [(server: String, client: MCPClient, listing: ToolListing)] = []
@@ -236,15 +240,16 @@ public final class MCPToolbox: Sendable {
             for server in servers {
                 let notifications = server.client.notifications
                 let label = server.name
-                state.watchers.append(Task { [weak self] in
-                    for await notification in notifications {
-                        guard case .toolListChanged = notification else { continue }
-                        guard let self else { return }
-                        self.toolListDidChange(server: label)
-                        // A failed listing is retried by the next refresh, which reports it.
-                        _ = try? await self.relistIfChanged()
-                    }
-                })
+                state.watchers.append(
+                    Task { [weak self] in
+                        for await notification in notifications {
+                            guard case .toolListChanged = notification else { continue }
+                            guard let self else { return }
+                            self.toolListDidChange(server: label)
+                            // A failed listing is retried by the next refresh, which reports it.
+                            _ = try? await self.relistIfChanged()
+                        }
+                    })
             }
         }
     }
@@ -340,7 +345,8 @@ public final class MCPToolbox: Sendable {
     }
 
     func selector(for catalog: ToolCatalog) -> ToolSelector {
-        ToolSelector(maximumTools: configuration.budget.maximumTools, tokenBudget: configuration.budget.toolTokens, pinned: pinnedNames(in: catalog))
+        ToolSelector(
+            maximumTools: configuration.budget.maximumTools, tokenBudget: configuration.budget.toolTokens, pinned: pinnedNames(in: catalog))
     }
 
     // MARK: Transcripts

@@ -1,3 +1,6 @@
+public import JSONSchema
+public import MCPCore
+
 #if canImport(FoundationModels)
 public import FoundationModels
 #else
@@ -8,8 +11,6 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-public import JSONSchema
-public import MCPCore
 
 /// An MCP tool's `inputSchema` converted to a FoundationModels `GenerationSchema`, with
 /// what the conversion could not carry over.
@@ -131,7 +132,8 @@ public struct SchemaConversion: Sendable {
     /// `additionalProperties: false`, `$defs`), keys sorted: what the model is shown.
     public func schemaJSON(prettyPrinted: Bool = true) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(schema), as: UTF8.self)
     }
 

@@ -1,9 +1,10 @@
+internal import MCPCore
+
 #if canImport(FoundationEssentials)
 internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-internal import MCPCore
 
 // Lowering local `$ref`s: named dependencies, inlined scalars and cycles.
 

@@ -1,9 +1,10 @@
+internal import MCPCore
+
 #if canImport(FoundationEssentials)
 internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-internal import MCPCore
 
 // Diagnostics: what the lowering reports for keywords it cannot map.
 
@@ -35,21 +36,32 @@ extension SchemaLowering {
         case "description":
             return (.note, "the description has nowhere to go at this position; the model does not see it")
         case "format":
-            return (.warning, "format \"\(value.stringValue ?? value.description)\" cannot be a generation guide; it is checked when the arguments are validated")
+            return (
+                .warning,
+                "format \"\(value.stringValue ?? value.description)\" cannot be a generation guide; it is checked when the arguments are validated"
+            )
         case "minLength", "maxLength":
-            return (.warning, "\(keyword) beside a pattern cannot be a generation guide (a length becomes a pattern guide only on its own); it is checked when the arguments are validated")
+            return (
+                .warning,
+                "\(keyword) beside a pattern cannot be a generation guide (a length becomes a pattern guide only on its own); it is checked when the arguments are validated"
+            )
         case "multipleOf", "uniqueItems", "contains", "minContains", "maxContains", "minProperties", "maxProperties",
             "propertyNames", "dependentRequired", "dependencies":
             return (.warning, "\(keyword) cannot be a generation guide; it is checked when the arguments are validated")
         case "patternProperties":
-            return (.warning, "patternProperties describe a map, which cannot be generated; the model is offered only the declared properties")
+            return (
+                .warning, "patternProperties describe a map, which cannot be generated; the model is offered only the declared properties"
+            )
         case "additionalProperties":
             return (.warning, "\"additionalProperties\" must be a schema or a Boolean")
         case "not", "if", "then", "else", "allOf", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
             "prefixItems", "additionalItems", "$dynamicRef", "$recursiveRef", "$recursiveAnchor":
             return (.warning, "\"\(keyword)\" cannot be expressed as a generation schema; it is checked when the arguments are validated")
         case "anyOf", "oneOf":
-            return (.warning, "\"\(keyword)\" that only adds constraints (or sits beside another choice) cannot be a generation guide; it is checked when the arguments are validated")
+            return (
+                .warning,
+                "\"\(keyword)\" that only adds constraints (or sits beside another choice) cannot be a generation guide; it is checked when the arguments are validated"
+            )
         case "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "items", "minItems", "maxItems",
             "properties", "required", "enum", "const":
             return (.note, "\"\(keyword)\" does not apply to this schema's type; it is not used")

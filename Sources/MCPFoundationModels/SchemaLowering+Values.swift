@@ -1,9 +1,10 @@
+internal import MCPCore
+
 #if canImport(FoundationEssentials)
 internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-internal import MCPCore
 
 // Lowering bounds, `enum`/`const` values and `anyOf`/`oneOf` choices.
 
@@ -17,12 +18,16 @@ extension SchemaLowering {
         if let low {
             let bound = lowExclusive ? (low.rounded(.down) + 1) : low.rounded(.up)
             minimum = Int(exactly: bound)
-            if minimum == nil { report(.warning, at: pointer, "the lower bound \(low) is out of Int's range; it is not a generation guide") }
+            if minimum == nil {
+                report(.warning, at: pointer, "the lower bound \(low) is out of Int's range; it is not a generation guide")
+            }
         }
         if let high {
             let bound = highExclusive ? (high.rounded(.up) - 1) : high.rounded(.down)
             maximum = Int(exactly: bound)
-            if maximum == nil { report(.warning, at: pointer, "the upper bound \(high) is out of Int's range; it is not a generation guide") }
+            if maximum == nil {
+                report(.warning, at: pointer, "the upper bound \(high) is out of Int's range; it is not a generation guide")
+            }
         }
         if let minimum, let maximum, minimum > maximum {
             report(.warning, at: pointer, "no integer lies between the bounds \(minimum) and \(maximum); they are not generation guides")
@@ -112,11 +117,15 @@ extension SchemaLowering {
                     shapes.append(.boolean)
                     sawBoolean = true
                     if !unique.contains(.bool(!(value.boolValue ?? false))) {
-                        report(.warning, at: values.count == 1 ? pointer : pointer.appending(index), "a single Boolean value cannot be pinned; the model may send either")
+                        report(
+                            .warning, at: values.count == 1 ? pointer : pointer.appending(index),
+                            "a single Boolean value cannot be pinned; the model may send either")
                     }
                 }
             case .array, .object:
-                report(.warning, at: values.count == 1 ? pointer : pointer.appending(index), "an \(value.typeName) value cannot be pinned; it is not offered")
+                report(
+                    .warning, at: values.count == 1 ? pointer : pointer.appending(index),
+                    "an \(value.typeName) value cannot be pinned; it is not offered")
             case .string, .null:
                 break
             }

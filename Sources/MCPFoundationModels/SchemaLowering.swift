@@ -1,11 +1,12 @@
+internal import MCPCore
+// `LengthPattern`, the length guide ChatCompletions reads back (compiled on every platform).
+internal import PortableFoundationModels
+
 #if canImport(FoundationEssentials)
 internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-internal import MCPCore
-// `LengthPattern`, the length guide ChatCompletions reads back (compiled on every platform).
-internal import PortableFoundationModels
 
 /// Lowers a JSON Schema (an MCP tool's `inputSchema`) to an ``ArgumentShape`` tree,
 /// collecting a diagnostic for every keyword it cannot map.
@@ -87,7 +88,8 @@ struct SchemaLowering {
         if case .object(let object) = schema, case .string(let target)? = object["$ref"],
             let (targetPointer, targetSchema) = resolve(target, at: pointer.appending("$ref"))
         {
-            for key in object.keys where !["$ref", "$defs", "definitions", "description", "title", "$schema", "$id", "$comment"].contains(key) {
+            for key in object.keys
+            where !["$ref", "$defs", "definitions", "description", "title", "$schema", "$id", "$comment"].contains(key) {
                 report(.warning, at: pointer.appending(key), "\"\(key)\" beside a root \"$ref\" is ignored")
             }
             schema = targetSchema
@@ -214,7 +216,9 @@ struct SchemaLowering {
         var seen: Set<String> = []
         types = types.filter { seen.insert($0).inserted }
         if types.isEmpty {
-            report(.warning, at: pointer.appending("type"), "a value that can only be null cannot be generated; the property is left out instead")
+            report(
+                .warning, at: pointer.appending("type"),
+                "a value that can only be null cannot be generated; the property is left out instead")
             return Lowered(shape: .string(constant: nil, pattern: nil), isNullable: true)
         }
         if types.count == 1 {
@@ -309,11 +313,16 @@ struct SchemaLowering {
         var maximum = length("maxLength")
         if let high = maximum, high > Self.longestGuidedLength {
             consumed.insert("maxLength")
-            report(.note, at: pointer.appending("maxLength"), "maxLength \(high) is longer than a generation guide takes (\(Self.longestGuidedLength)); it is checked when the arguments are validated")
+            report(
+                .note, at: pointer.appending("maxLength"),
+                "maxLength \(high) is longer than a generation guide takes (\(Self.longestGuidedLength)); it is checked when the arguments are validated"
+            )
             maximum = nil
         }
         if let low = minimum, let high = maximum, low > high {
-            report(.warning, at: pointer, "no string is at least \(low) and at most \(high) characters long; the lengths are not generation guides")
+            report(
+                .warning, at: pointer,
+                "no string is at least \(low) and at most \(high) characters long; the lengths are not generation guides")
             consumed.formUnion(["minLength", "maxLength"])
             return nil
         }
@@ -335,11 +344,14 @@ struct SchemaLowering {
         let whole: String
         do {
             whole = try WholeStringPattern.rewrite(source)
-        } catch where error.isMalformed {
+        } catch  where error.isMalformed {
             report(.warning, at: pointer, "the pattern \"\(source)\" is malformed (\(error.reason)); it is not a generation guide")
             return nil
         } catch {
-            report(.warning, at: pointer, "the pattern \"\(source)\" matches anywhere in a string, and it cannot be rewritten to the whole-string pattern a generation guide needs: \(error.reason); it is not a generation guide, and it is checked when the arguments are validated")
+            report(
+                .warning, at: pointer,
+                "the pattern \"\(source)\" matches anywhere in a string, and it cannot be rewritten to the whole-string pattern a generation guide needs: \(error.reason); it is not a generation guide, and it is checked when the arguments are validated"
+            )
             return nil
         }
         guard (try? Regex(whole)) != nil else {
@@ -384,17 +396,24 @@ struct SchemaLowering {
             report(.error, at: pointer.appending("properties"), "\"properties\" must be an object, not \(other.typeName)")
         }
         for (index, key) in required.enumerated() where !declared.contains(key) {
-            report(.warning, at: pointer.appending("required").appending(index), "required property \"\(key)\" has no schema, so the model cannot send it")
+            report(
+                .warning, at: pointer.appending("required").appending(index),
+                "required property \"\(key)\" has no schema, so the model cannot send it")
         }
         switch object["additionalProperties"] {
         case nil, .bool(false)?:
             consumed.insert("additionalProperties")
         case .bool(true)?:
             consumed.insert("additionalProperties")
-            report(.note, at: pointer.appending("additionalProperties"), "other properties are allowed, but the model is offered only the declared ones")
+            report(
+                .note, at: pointer.appending("additionalProperties"),
+                "other properties are allowed, but the model is offered only the declared ones")
         case .object?:
             consumed.insert("additionalProperties")
-            report(.warning, at: pointer.appending("additionalProperties"), "a map of other properties cannot be generated (no dictionary schema exists); the model is offered only the declared properties")
+            report(
+                .warning, at: pointer.appending("additionalProperties"),
+                "a map of other properties cannot be generated (no dictionary schema exists); the model is offered only the declared properties"
+            )
         default:
             break
         }

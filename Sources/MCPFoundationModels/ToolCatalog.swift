@@ -1,9 +1,10 @@
+internal import MCP
+
 #if canImport(FoundationModels)
 internal import FoundationModels
 #else
 internal import PortableFoundationModels
 #endif
-internal import MCP
 
 /// Every tool of a provider's servers, bridged, named uniquely and priced in tokens: what
 /// each turn chooses from.
@@ -68,9 +69,10 @@ struct ToolCatalog: Sendable {
         var offered: [(server: String, client: MCPClient, tool: MCPCore.ToolDefinition)] = []
         for (server, client, listing) in listings {
             for skipped in listing.skipped {
-                excluded.append(ToolSelection.Exclusion(
-                    name: skipped.name ?? "entry \(skipped.position)", serverName: skipped.name ?? "entry \(skipped.position)",
-                    reason: "its definition on \(server) is not valid: \(skipped.reason)"))
+                excluded.append(
+                    ToolSelection.Exclusion(
+                        name: skipped.name ?? "entry \(skipped.position)", serverName: skipped.name ?? "entry \(skipped.position)",
+                        reason: "its definition on \(server) is not valid: \(skipped.reason)"))
             }
             for tool in listing.tools {
                 guard configuration.includesTool(tool) else {
@@ -83,7 +85,9 @@ struct ToolCatalog: Sendable {
         // Servers the app trusts (in process) name their tools first, then the others in the provider's order.
         let trust = configuration.defences.trust
         let priority = listings.enumerated().sorted { first, second in
-            let ranks = [first, second].map { trust.origin(ofServer: $0.element.server, connectedInProcess: $0.element.client.isInProcess) == .inProcess ? 0 : 1 }
+            let ranks = [first, second].map {
+                trust.origin(ofServer: $0.element.server, connectedInProcess: $0.element.client.isInProcess) == .inProcess ? 0 : 1
+            }
             return (ranks[0], first.offset) < (ranks[1], second.offset)
         }.map(\.element.server)
         self.priority = priority
@@ -96,7 +100,8 @@ struct ToolCatalog: Sendable {
             let key = Key(server: server, tool: definition.name)
             let modelName = names[key] ?? ToolNameMap.sanitized(definition.name)
             let own = namesByServer[server] ?? []
-            let otherTools = namesByServer.filter { $0.key != server }.values.reduce(into: Set<String>()) { $0.formUnion($1) }.subtracting(own)
+            let otherTools = namesByServer.filter { $0.key != server }.values.reduce(into: Set<String>()) { $0.formUnion($1) }.subtracting(
+                own)
             let bridged: MCPBridgedTool
             do {
                 bridged = try MCPBridgedTool(
@@ -107,8 +112,9 @@ struct ToolCatalog: Sendable {
                 excluded.append(ToolSelection.Exclusion(name: modelName, serverName: definition.name, reason: error.reason))
                 continue
             } catch {
-                excluded.append(ToolSelection.Exclusion(
-                    name: modelName, serverName: definition.name, reason: "its input schema cannot be bridged: \(error)"))
+                excluded.append(
+                    ToolSelection.Exclusion(
+                        name: modelName, serverName: definition.name, reason: "its input schema cannot be bridged: \(error)"))
                 continue
             }
             let properties = definition.inputSchema["properties"]?.objectValue ?? [:]
@@ -163,7 +169,8 @@ struct ToolCatalog: Sendable {
                 owners[name.lowercased(), default: []].insert(server)
             }
         }
-        let prefixes = Dictionary(servers.map { ($0, ToolNameMap.sanitized($0).lowercased() + "_") }, uniquingKeysWith: { first, _ in first })
+        let prefixes = Dictionary(
+            servers.map { ($0, ToolNameMap.sanitized($0).lowercased() + "_") }, uniquingKeysWith: { first, _ in first })
         for key in ordered where result[key] == nil {
             guard let name = local[key] else { continue }
             let lowered = name.lowercased()

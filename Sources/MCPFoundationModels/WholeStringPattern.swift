@@ -78,7 +78,10 @@ enum WholeStringPattern {
                 body += text
             case .anchor(let kind, _):
                 let symbol = kind == .start ? "^" : "$"
-                throw Failure(reason: "the anchor \(symbol) inside it is not at the start or end of the pattern, which a whole-string guide cannot express")
+                throw Failure(
+                    reason:
+                        "the anchor \(symbol) inside it is not at the start or end of the pattern, which a whole-string guide cannot express"
+                )
             }
         }
         if startsAnchored && endsAnchored { return body }

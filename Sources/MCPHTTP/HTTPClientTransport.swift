@@ -81,7 +81,9 @@ public final class HTTPClientTransport: Transport {
     /// What sends the requests: ``HTTPClientCore/HTTPEngine``'s choice for `url` (its own
     /// connections for plain `http://` off Apple platforms unless a proxy applies; URLSession
     /// otherwise), with room for one message or event at its limit, and a margin, to wait unread.
-    package static func exchanger(for url: URL, configuration: HTTPTransportConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) -> any HTTPExchanging {
+    package static func exchanger(
+        for url: URL, configuration: HTTPTransportConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> any HTTPExchanging {
         let waiting = max(configuration.maximumMessageBytes, configuration.maximumEventBytes) + (1 << 20)
         return HTTPEngine.exchanger(for: url, maximumWaitingBytes: waiting, environment: environment)
     }
@@ -149,7 +151,8 @@ public final class HTTPClientTransport: Transport {
     static func validate(url: URL, configuration: HTTPTransportConfiguration) throws {
         let scheme = url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
-            throw TransportError.invalidConfiguration("an MCP endpoint must be an http:// or https:// URL with a host, not \(url.absoluteString)")
+            throw TransportError.invalidConfiguration(
+                "an MCP endpoint must be an http:// or https:// URL with a host, not \(url.absoluteString)")
         }
         guard configuration.maximumMessageBytes > 0, configuration.maximumEventBytes > 0, configuration.idleTimeout > .zero,
             configuration.maximumQueuedMessages > 0, configuration.maximumQueuedBytes > 0

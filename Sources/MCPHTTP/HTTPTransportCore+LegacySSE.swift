@@ -54,7 +54,9 @@ extension HTTPTransportCore {
 
     /// Reads the HTTP+SSE event stream: the `endpoint` event first, then messages. Its end
     /// ends the connection (``receive()`` throws).
-    func readLegacyStream(_ body: HTTPBody, endpoint: OneShot<Result<URL, HTTPTransportError>>, base: URL)
+    func readLegacyStream(
+        _ body: HTTPBody, endpoint: OneShot<Result<URL, HTTPTransportError>>, base: URL
+    )
         async
     {
         var parser = SSEParser(maximumEventBytes: configuration.maximumEventBytes)
@@ -94,7 +96,8 @@ extension HTTPTransportCore {
         } catch {
             failure = error
         }
-        endpoint.fulfill(.failure(HTTPTransportError.make(.invalidEndpoint, "the HTTP+SSE server's stream ended before its endpoint event")))
+        endpoint.fulfill(
+            .failure(HTTPTransportError.make(.invalidEndpoint, "the HTTP+SSE server's stream ended before its endpoint event")))
         let ended = locked.withLock { shared in
             guard !shared.closed else { return false }
             let session = shared.state.sessionID.map { " (session \($0))" } ?? ""

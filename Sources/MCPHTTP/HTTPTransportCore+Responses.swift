@@ -217,7 +217,8 @@ extension HTTPTransportCore {
         while failures < configuration.maximumReconnectionAttempts {
             try await Task.sleep(for: reconnectionDelay(failures: failures, retry: retry))
             let headers = locked.withLock { shared in shared.state.streamHeaders(resumingAfter: lastEventID) }
-            let request = try await request(method: "GET", url: locked.withLock { shared in shared.state.endpoint }, headers: headers, body: nil)
+            let request = try await request(
+                method: "GET", url: locked.withLock { shared in shared.state.endpoint }, headers: headers, body: nil)
             let response: HTTPResponse
             do {
                 response = try await head(of: request)

@@ -19,7 +19,9 @@ extension HTTPTransportCore {
         {
             // Stop reading the cancelled request's response. In 2026-07-28 that is the
             // cancellation itself; before it, the server is told with the notification.
-            let (exchange, modern) = locked.withLock { shared in (shared.inFlight.removeValue(forKey: cancelled.requestID), shared.state.isModern) }
+            let (exchange, modern) = locked.withLock { shared in
+                (shared.inFlight.removeValue(forKey: cancelled.requestID), shared.state.isModern)
+            }
             exchange?.abandon()
             if modern { return }
         }
@@ -210,14 +212,16 @@ extension HTTPTransportCore {
             pages += 1
             var params: JSONObject = ["_meta": .object(meta)]
             if let cursor { params["cursor"] = .string(cursor) }
-            let list = JSONRPCRequest(id: .string("ondevice-mcp-tool-headers-\(pages)"), method: MCPMethod.toolsList, params: .object(params))
+            let list = JSONRPCRequest(
+                id: .string("ondevice-mcp-tool-headers-\(pages)"), method: MCPMethod.toolsList, params: .object(params))
             let outgoing = locked.withLock { shared in shared.state.outgoing(.request(list), modernVersion: call.modernVersion) }
             let httpRequest = try await request(
                 method: "POST", url: outgoing.url, headers: outgoing.headers, body: try JSONRPCMessage.request(list).encoded())
             let response = try await head(of: httpRequest)
             defer { response.close() }
             guard (200..<300).contains(response.head.status) else { return false }
-            let answer = try await readAnswer(response, to: Awaited(id: list.id, method: MCPMethod.toolsList, delivers: false), resumable: false)
+            let answer = try await readAnswer(
+                response, to: Awaited(id: list.id, method: MCPMethod.toolsList, delivers: false), resumable: false)
             guard case .message(.response(let page)) = answer else { return false }
             locked.withLock { shared in shared.state.learnTools(from: page.result) }
             cursor = page.result["nextCursor"]?.stringValue

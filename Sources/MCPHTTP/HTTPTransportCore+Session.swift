@@ -59,12 +59,14 @@ extension HTTPTransportCore {
         guard let initialize = locked.withLock({ shared in shared.state.initializeRequest }) else {
             throw HTTPTransportError.make(.sessionExpired, "the server's session expired", status: 404)
         }
-        let replay = JSONRPCRequest(id: .string("ondevice-mcp-session-renewal-\(number)"), method: initialize.method, params: initialize.params)
+        let replay = JSONRPCRequest(
+            id: .string("ondevice-mcp-session-renewal-\(number)"), method: initialize.method, params: initialize.params)
         let headers: [(name: String, value: String)] = [
             ("Accept", "application/json, text/event-stream"), ("Content-Type", "application/json"),
         ]
         let body = try JSONRPCMessage.request(replay).encoded()
-        let request = try await request(method: "POST", url: locked.withLock { shared in shared.state.endpoint }, headers: headers, body: body)
+        let request = try await request(
+            method: "POST", url: locked.withLock { shared in shared.state.endpoint }, headers: headers, body: body)
         let response = try await head(of: request)
         defer { response.close() }
         guard (200..<300).contains(response.head.status) else {
@@ -75,7 +77,8 @@ extension HTTPTransportCore {
                 status: response.head.status)
         }
         let session = response.head.header("mcp-session-id").flatMap(HTTPSessionState.validSessionID)
-        let answer = try await readAnswer(response, to: Awaited(id: replay.id, method: MCPMethod.initialize, delivers: false), resumable: false)
+        let answer = try await readAnswer(
+            response, to: Awaited(id: replay.id, method: MCPMethod.initialize, delivers: false), resumable: false)
         guard case .message(.response(let result)) = answer else {
             throw HTTPTransportError.make(.sessionExpired, "the server's session expired, and it refused a new initialize: \(answer)")
         }

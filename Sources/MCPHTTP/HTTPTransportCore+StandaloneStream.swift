@@ -30,7 +30,9 @@ extension HTTPTransportCore {
             }
         }
         while !Task.isCancelled, failures < configuration.maximumReconnectionAttempts {
-            let (headers, url) = locked.withLock { shared in (shared.state.streamHeaders(resumingAfter: shared.state.standaloneLastEventID), shared.state.endpoint) }
+            let (headers, url) = locked.withLock { shared in
+                (shared.state.streamHeaders(resumingAfter: shared.state.standaloneLastEventID), shared.state.endpoint)
+            }
             do {
                 let request = try await request(method: "GET", url: url, headers: headers, body: nil)
                 let response = try await head(of: request)

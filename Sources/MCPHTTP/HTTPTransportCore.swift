@@ -4,7 +4,6 @@ internal import MCP
 internal import MCPCore
 internal import MCPPlatform
 
-
 /// The transport's state and I/O, apart from the public object so that tasks can hold it
 /// while the public object's `deinit` still runs when the app drops it.
 final class HTTPTransportCore: Sendable {
@@ -88,7 +87,6 @@ final class HTTPTransportCore: Sendable {
 
     /// The session the server assigned, if any (for tests and diagnostics).
     var sessionID: String? { locked.withLock { shared in shared.state.sessionID } }
-
 
     // MARK: Closing
 

@@ -1,6 +1,8 @@
 // Starting a boxed child: the request, in Swift values, made into the C spec that the child's
 // side (CMCPPlatform) applies between clone and execve; and what the child reported.
 
+internal import CMCPPlatform
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -8,7 +10,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-internal import CMCPPlatform
 
 // The wait family is unavailable on watchOS and tvOS, where no process can start another.
 #if !os(watchOS) && !os(tvOS)
@@ -58,7 +59,8 @@ package enum BoxSpawn {
 
     /// Where the child's set-up stopped.
     package enum Stage: Int32, Sendable, CustomStringConvertible {
-        case userMaps = 1, mountPrivate, mountReadOnly, mountWritable, mountData, dataSubdirectory, mountProc, cgroup
+        case userMaps = 1
+        case mountPrivate, mountReadOnly, mountWritable, mountData, dataSubdirectory, mountProc, cgroup
         case descriptors, session, directory, keyring, limit, capabilities, noNewPrivileges
         case landlockRuleset, landlockRule, landlockRestrict, seccomp, exec, signals
 

@@ -34,7 +34,11 @@ package final class ControlGroups: Sendable {
         var wanted: [(controller: String, settings: [(file: String, value: String, required: Bool)])] = []
         if let taskLimit { wanted.append(("pids", [("pids.max", String(taskLimit), true)])) }
         if let memoryLimit {
-            wanted.append(("memory", [("memory.limit_in_bytes", String(memoryLimit), true), ("memory.memsw.limit_in_bytes", String(memoryLimit), false)]))
+            wanted.append(
+                (
+                    "memory",
+                    [("memory.limit_in_bytes", String(memoryLimit), true), ("memory.memsw.limit_in_bytes", String(memoryLimit), false)]
+                ))
         }
         guard !wanted.isEmpty else { return ControlGroups(procsDescriptors: [], directories: [], notes: []) }
         let memberships = readMemberships()
@@ -65,7 +69,8 @@ package final class ControlGroups: Sendable {
                 let parent = mount.point + (path == "/" ? "" : path)
                 let controllers = (readText(parent + "/cgroup.subtree_control") ?? "").split(separator: " ").map(String.init)
                 guard controllers.contains(controller) else {
-                    notes.append("\(what) are not limited as a whole: the \(controller) controller is not enabled for children of \(parent)")
+                    notes.append(
+                        "\(what) are not limited as a whole: the \(controller) controller is not enabled for children of \(parent)")
                     continue
                 }
                 switch makeGroup(at: parent, named: name + "-" + controller, settings: v2Settings) {

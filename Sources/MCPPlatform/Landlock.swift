@@ -109,9 +109,13 @@ package enum Landlock {
         } catch {
             switch error.code {
             case ENOSYS:
-                return .unavailable("this kernel has no Landlock (landlock_create_ruleset: ENOSYS; Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK has it)")
+                return .unavailable(
+                    "this kernel has no Landlock (landlock_create_ruleset: ENOSYS; Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK has it)"
+                )
             case EOPNOTSUPP:
-                return .unavailable("Landlock is turned off in this kernel (landlock_create_ruleset: EOPNOTSUPP; add 'landlock' to the lsm= boot parameter)")
+                return .unavailable(
+                    "Landlock is turned off in this kernel (landlock_create_ruleset: EOPNOTSUPP; add 'landlock' to the lsm= boot parameter)"
+                )
             default:
                 return .unavailable("Landlock cannot be used: \(error)")
             }

@@ -182,7 +182,9 @@ package enum POSIX {
         var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
         while true {
             let ready = poll(&entry, 1, 0)
-            if ready >= 0 { return ready == 1 && entry.revents & Int16(POLLOUT) != 0 && entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) == 0 }
+            if ready >= 0 {
+                return ready == 1 && entry.revents & Int16(POLLOUT) != 0 && entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) == 0
+            }
             if errno != EINTR { return false }
         }
     }
@@ -290,7 +292,7 @@ package enum POSIX {
     /// The index of the first `byte` in `buffer` (`memchr`, which is vectorised).
     package static func firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer) -> Int? {
         guard let base = buffer.baseAddress, buffer.count > 0,
-              let found = memchr(base, Int32(byte), buffer.count)
+            let found = memchr(base, Int32(byte), buffer.count)
         else { return nil }
         return UnsafeRawPointer(found) - base
     }
@@ -445,8 +447,9 @@ package enum POSIX {
     /// hides the `_np` name, and the macOS 26 SDK deprecates it.
     private typealias AddChdirFunction = @convention(c) (UnsafeMutableRawPointer, UnsafePointer<CChar>) -> Int32
     private static let addChdirFunction: AddChdirFunction? = {
-        guard let symbol = lookUpSymbol("posix_spawn_file_actions_addchdir")
-            ?? lookUpSymbol("posix_spawn_file_actions_addchdir_np")
+        guard
+            let symbol = lookUpSymbol("posix_spawn_file_actions_addchdir")
+                ?? lookUpSymbol("posix_spawn_file_actions_addchdir_np")
         else { return nil }
         return unsafeBitCast(symbol, to: AddChdirFunction.self)
     }()
@@ -642,16 +645,18 @@ package enum POSIX {
         #else
         var thread = pthread_t()
         #endif
-        let status = pthread_create(&thread, &attributes, { context in
-            #if canImport(Darwin)
-            let start = Unmanaged<ThreadStart>.fromOpaque(context).takeRetainedValue()
-            #else
-            guard let context else { return nil }
-            let start = Unmanaged<ThreadStart>.fromOpaque(context).takeRetainedValue()
-            #endif
-            start.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, &attributes,
+            { context in
+                #if canImport(Darwin)
+                let start = Unmanaged<ThreadStart>.fromOpaque(context).takeRetainedValue()
+                #else
+                guard let context else { return nil }
+                let start = Unmanaged<ThreadStart>.fromOpaque(context).takeRetainedValue()
+                #endif
+                start.run()
+                return nil
+            }, context)
         guard status == 0 else {
             // The thread never ran, so it never took the context back.
             start.release()

@@ -54,7 +54,8 @@ package enum Seccomp {
             253, 294, 300,  // inotify_init, inotify_init1, fanotify_init
             321, 298, 323,  // bpf, perf_event_open, userfaultfd
             272, 308, 165, 166, 155,  // unshare, setns, mount, umount2, pivot_root
-            428, 429, 430, 431, 432, 433, 442, 467,  // open_tree, move_mount, fsopen, fsconfig, fsmount, fspick, mount_setattr, open_tree_attr
+            // open_tree, move_mount, fsopen, fsconfig, fsmount, fspick, mount_setattr, open_tree_attr
+            428, 429, 430, 431, 432, 433, 442, 467,
             246, 320, 175, 313, 176,  // kexec_load, kexec_file_load, init_module, finit_module, delete_module
             303, 304,  // name_to_handle_at, open_by_handle_at
         ],
@@ -100,7 +101,8 @@ package enum Seccomp {
     }
 
     /// Every `CLONE_NEW*` flag: `NEWNS`, `NEWCGROUP`, `NEWUTS`, `NEWIPC`, `NEWUSER`, `NEWPID`, `NEWNET`, `NEWTIME`.
-    static let newNamespaceFlags: UInt32 = 0x0002_0000 | 0x0200_0000 | 0x0400_0000 | 0x0800_0000 | 0x1000_0000 | 0x2000_0000
+    static let newNamespaceFlags: UInt32 =
+        0x0002_0000 | 0x0200_0000 | 0x0400_0000 | 0x0800_0000 | 0x1000_0000 | 0x2000_0000
         | 0x4000_0000 | 0x80
 
     /// `AF_UNIX`, `AF_INET`, `AF_INET6`, `AF_NETLINK`; `NETLINK_ROUTE`.

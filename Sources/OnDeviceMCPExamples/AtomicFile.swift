@@ -1,5 +1,7 @@
 // Crash-safe file replacement with open/write/fsync/rename, directly on the C library.
 
+internal import MCPPlatform
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -15,7 +17,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import MCPPlatform
 
 /// Why a file could not be written or its directory synced.
 struct AtomicFileError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,10 +1,11 @@
+internal import MCP
+internal import MCPCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import MCP
-internal import MCPCore
 
 /// `clock_now`: the current date and time in an IANA time zone.
 enum ClockTool {

@@ -1,9 +1,10 @@
+package import MCP
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-package import MCP
 
 /// The example server `ondevice-mcp serve` and `ondevice-mcp-serve` run: the example tools
 /// (``ExampleTools``) on an `MCPServer` named `ondevice-mcp`.

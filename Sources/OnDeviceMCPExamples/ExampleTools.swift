@@ -1,10 +1,11 @@
+package import MCP
+internal import MCPPlatform
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 package import Foundation
 #endif
-package import MCP
-internal import MCPPlatform
 
 /// The example tools `ondevice-mcp serve` offers: the kind of live app data an app exposes.
 ///

@@ -1,10 +1,11 @@
+package import MCPCore
+internal import MCPPlatform
+
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 package import Foundation
 #endif
-internal import MCPPlatform
-package import MCPCore
 
 /// One note in a ``NotesStore``.
 package struct Note: Hashable, Sendable {
@@ -188,7 +189,9 @@ package actor NotesStore {
             return notes
         case .failure(let problem):
             let aside = try moveAside(fileURL, now: now)
-            warnings("the notes file \(fileURL.path) is not a valid notes store (\(problem.description)); moved it to \(aside.path) and started with no notes")
+            warnings(
+                "the notes file \(fileURL.path) is not a valid notes store (\(problem.description)); moved it to \(aside.path) and started with no notes"
+            )
             return []
         }
     }

@@ -1,10 +1,11 @@
+internal import MCP
+internal import MCPCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import MCP
-internal import MCPCore
 
 /// `notes_add`, `notes_search`, `notes_list` and `notes_delete`, over a ``NotesStore``.
 ///
@@ -113,12 +114,17 @@ enum NotesTools {
             inputSchema: [
                 "type": "object",
                 "properties": [
-                    "id": ["type": "string", "description": "The note's id, as notes_add, notes_list or notes_search return it.", "minLength": 1, "maxLength": 100]
+                    "id": [
+                        "type": "string", "description": "The note's id, as notes_add, notes_list or notes_search return it.",
+                        "minLength": 1, "maxLength": 100,
+                    ]
                 ],
                 "required": ["id"],
                 "additionalProperties": false,
             ],
-            outputSchema: ["type": "object", "properties": ["deleted": noteSchema], "required": ["deleted"], "additionalProperties": false],
+            outputSchema: [
+                "type": "object", "properties": ["deleted": noteSchema], "required": ["deleted"], "additionalProperties": false,
+            ],
             annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false),
             concurrency: .serialized
         ) { arguments, _ in

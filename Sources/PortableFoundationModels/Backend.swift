@@ -96,8 +96,9 @@ public struct LanguageModelToolDescription: Sendable {
     }
 
     public init(tool: any Tool) {
-        self.init(name: tool.name, description: tool.description, parameters: tool.parameters,
-                  includesSchemaInInstructions: tool.includesSchemaInInstructions)
+        self.init(
+            name: tool.name, description: tool.description, parameters: tool.parameters,
+            includesSchemaInInstructions: tool.includesSchemaInInstructions)
     }
 }
 

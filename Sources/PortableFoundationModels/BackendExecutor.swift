@@ -44,8 +44,11 @@ struct BackendExecutor: Sendable {
     /// The error of a model that cannot answer, with the 26 session's messages.
     static func unavailability(of model: SystemLanguageModel) -> LanguageModelSession.GenerationError? {
         guard let backend = model.backend else {
-            return .assetsUnavailable(.init(
-                debugDescription: "No on-device language model on this platform (\(model.availability)); create the session with SystemLanguageModel(backend:)."))
+            return .assetsUnavailable(
+                .init(
+                    debugDescription:
+                        "No on-device language model on this platform (\(model.availability)); create the session with SystemLanguageModel(backend:)."
+                ))
         }
         if case .unavailable(let reason) = backend.availability {
             return .assetsUnavailable(.init(debugDescription: "The language model is unavailable: \(reason)."))
@@ -81,7 +84,8 @@ struct BackendExecutor: Sendable {
         switch turn {
         case .toolCalls(let calls):
             if calls.isEmpty {
-                throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "The model asked for an empty list of tool calls."))
+                throw LanguageModelSession.GenerationError.decodingFailure(
+                    .init(debugDescription: "The model asked for an empty list of tool calls."))
             }
             await forwarder.send(calls)
         case .text(let text):
@@ -107,8 +111,9 @@ struct BackendExecutor: Sendable {
     /// Fails with `exceededContextWindowSize` when `tokens` do not fit `size`.
     static func checkContext(_ tokens: Int, size: Int) throws {
         guard tokens > size else { return }
-        throw LanguageModelSession.GenerationError.exceededContextWindowSize(.init(
-            debugDescription: "Content contains \(tokens) tokens, which exceeds the maximum allowed context size of \(size)."))
+        throw LanguageModelSession.GenerationError.exceededContextWindowSize(
+            .init(
+                debugDescription: "Content contains \(tokens) tokens, which exceeds the maximum allowed context size of \(size)."))
     }
 
     /// The backend's view of an executor request.

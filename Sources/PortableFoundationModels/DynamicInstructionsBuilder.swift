@@ -42,14 +42,16 @@ public struct DynamicInstructionsBuilder {
     /// The `if` branch of an `if`/`else`.
     public static func buildEither<TrueContent, FalseContent>(
         first content: TrueContent
-    ) -> ConditionalDynamicInstructions<TrueContent, FalseContent> where TrueContent: DynamicInstructions, FalseContent: DynamicInstructions {
+    ) -> ConditionalDynamicInstructions<TrueContent, FalseContent>
+    where TrueContent: DynamicInstructions, FalseContent: DynamicInstructions {
         ConditionalDynamicInstructions(.trueContent(content))
     }
 
     /// The `else` branch of an `if`/`else`.
     public static func buildEither<TrueContent, FalseContent>(
         second content: FalseContent
-    ) -> ConditionalDynamicInstructions<TrueContent, FalseContent> where TrueContent: DynamicInstructions, FalseContent: DynamicInstructions {
+    ) -> ConditionalDynamicInstructions<TrueContent, FalseContent>
+    where TrueContent: DynamicInstructions, FalseContent: DynamicInstructions {
         ConditionalDynamicInstructions(.falseContent(content))
     }
 

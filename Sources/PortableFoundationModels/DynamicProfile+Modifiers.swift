@@ -92,7 +92,9 @@ extension LanguageModelSession.DynamicProfile {
 
     /// Runs `action` after a prompt is added to the transcript, before the model is asked. A
     /// throw ends the response with that error.
-    public func onPrompt(perform action: nonisolated(nonsending) sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onPrompt(
+        perform action: nonisolated(nonsending) sending @escaping () async throws -> Void
+    ) -> some LanguageModelSession.DynamicProfile {
         ConfiguredProfile(content: self) { $0.hooks.prompt.append { _ in try await action() } }
     }
 
@@ -106,7 +108,9 @@ extension LanguageModelSession.DynamicProfile {
 
     /// Runs `action` when the model's reasoning is added to the transcript (models with
     /// `.reasoning`).
-    public func onReasoning(perform action: nonisolated(nonsending) sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onReasoning(
+        perform action: nonisolated(nonsending) sending @escaping () async throws -> Void
+    ) -> some LanguageModelSession.DynamicProfile {
         ConfiguredProfile(content: self) { $0.hooks.reasoning.append { _ in try await action() } }
     }
 
@@ -118,7 +122,9 @@ extension LanguageModelSession.DynamicProfile {
     }
 
     /// Runs `action` when a response is added to the transcript.
-    public func onResponse(perform action: nonisolated(nonsending) sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onResponse(
+        perform action: nonisolated(nonsending) sending @escaping () async throws -> Void
+    ) -> some LanguageModelSession.DynamicProfile {
         ConfiguredProfile(content: self) { $0.hooks.response.append { _ in try await action() } }
     }
 
@@ -131,7 +137,9 @@ extension LanguageModelSession.DynamicProfile {
 
     /// Runs `action` before the session calls a tool; a throw vetoes the call and ends the
     /// response with that error.
-    public func onToolCall(perform action: nonisolated(nonsending) sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onToolCall(
+        perform action: nonisolated(nonsending) sending @escaping () async throws -> Void
+    ) -> some LanguageModelSession.DynamicProfile {
         ConfiguredProfile(content: self) { $0.hooks.toolCall.append { _ in try await action() } }
     }
 
@@ -144,7 +152,9 @@ extension LanguageModelSession.DynamicProfile {
     }
 
     /// Runs `action` after a tool's output is added to the transcript.
-    public func onToolOutput(perform action: nonisolated(nonsending) sending @escaping () async throws -> Void) -> some LanguageModelSession.DynamicProfile {
+    public func onToolOutput(
+        perform action: nonisolated(nonsending) sending @escaping () async throws -> Void
+    ) -> some LanguageModelSession.DynamicProfile {
         ConfiguredProfile(content: self) { $0.hooks.toolOutput.append { _, _ in try await action() } }
     }
 

@@ -122,10 +122,11 @@ struct EntryAssembler {
     }
 
     private static func apply(_ operation: TextOperation, to segments: inout [Transcript.Segment]) {
-        let (text, segmentID, replaces): (String, String?, Bool) = switch operation {
-        case .append(let text, let id, _): (text, id, false)
-        case .replace(let text, let id, _): (text, id, true)
-        }
+        let (text, segmentID, replaces): (String, String?, Bool) =
+            switch operation {
+            case .append(let text, let id, _): (text, id, false)
+            case .replace(let text, let id, _): (text, id, true)
+            }
         let target: Int?
         if let segmentID, !segmentID.isEmpty {
             target = segments.firstIndex { segment in
@@ -190,7 +191,7 @@ struct EntryAssembler {
                         var parsed = Transcript.ToolCall(id: call.id, toolName: call.name, arguments: try Self.arguments(of: call))
                         parsed.storedMetadata = call.metadata
                         calls.append(parsed)
-                    } catch where lenient {
+                    } catch  where lenient {
                         continue
                     }
                 }
@@ -207,10 +208,12 @@ struct EntryAssembler {
         do {
             parsed = try GeneratedContent(json: call.arguments)
         } catch {
-            throw UnreadableArguments(call: call, reason: "The arguments the model generated for tool '\(call.name)' are not JSON: \(call.arguments)")
+            throw UnreadableArguments(
+                call: call, reason: "The arguments the model generated for tool '\(call.name)' are not JSON: \(call.arguments)")
         }
         guard parsed.isComplete else {
-            throw UnreadableArguments(call: call, reason: "The arguments the model generated for tool '\(call.name)' are incomplete JSON: \(call.arguments)")
+            throw UnreadableArguments(
+                call: call, reason: "The arguments the model generated for tool '\(call.name)' are incomplete JSON: \(call.arguments)")
         }
         return parsed
     }

@@ -237,7 +237,9 @@ extension Decimal: Generable {
 }
 
 extension Never: Generable {
-    public static var generationSchema: GenerationSchema { GenerationSchema(node: .anyOf(name: "Never", description: nil, choices: []), defs: []) }
+    public static var generationSchema: GenerationSchema {
+        GenerationSchema(node: .anyOf(name: "Never", description: nil, choices: []), defs: [])
+    }
     public init(_ content: GeneratedContent) throws { throw conversionFailure(Never.self, content) }
     public var generatedContent: GeneratedContent { switch self {} }
 }

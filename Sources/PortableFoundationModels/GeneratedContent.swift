@@ -299,9 +299,10 @@ struct PartialJSONParser {
     mutating func parseNumber() throws -> GeneratedContent {
         let start = index
         while index < bytes.count,
-              let c = Optional(bytes[index]),
-              (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
-                || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+            let c = Optional(bytes[index]),
+            (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+                || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+        {
             index += 1
         }
         var text = String(decoding: bytes[start..<index], as: UTF8.self)
@@ -375,7 +376,10 @@ struct PartialJSONParser {
     }
 
     mutating func readHex4() -> UInt32? {
-        guard index + 4 <= bytes.count else { index = bytes.count; return nil }
+        guard index + 4 <= bytes.count else {
+            index = bytes.count
+            return nil
+        }
         let text = String(decoding: bytes[index..<index + 4], as: UTF8.self)
         index += 4
         return UInt32(text, radix: 16)

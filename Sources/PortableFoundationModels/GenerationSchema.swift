@@ -141,9 +141,15 @@ extension SchemaNode {
 
     func applying(_ guide: GuideKind) -> SchemaNode {
         switch (self, guide) {
-        case (.string(var c), .constant(let value)): c.constant = value; return .string(c)
-        case (.string(var c), .anyOf(let values)): c.choices = values; return .string(c)
-        case (.string(var c), .pattern(let pattern)): c.pattern = pattern ?? c.pattern; return .string(c)
+        case (.string(var c), .constant(let value)):
+            c.constant = value
+            return .string(c)
+        case (.string(var c), .anyOf(let values)):
+            c.choices = values
+            return .string(c)
+        case (.string(var c), .pattern(let pattern)):
+            c.pattern = pattern ?? c.pattern
+            return .string(c)
         case (.integer(let c), _): return .integer(c.applying(guide))
         case (.number(let c), _): return .number(c.applying(guide))
         case (.array(let item, _, let high), .minimumCount(let n)): return .array(item: item, minimum: n, maximum: high)
@@ -162,7 +168,9 @@ extension NumberConstraints {
         switch guide {
         case .minimum(let value): copy.minimum = value
         case .maximum(let value): copy.maximum = value
-        case .range(let low, let high): copy.minimum = low; copy.maximum = high
+        case .range(let low, let high):
+            copy.minimum = low
+            copy.maximum = high
         default: break
         }
         return copy
@@ -198,9 +206,11 @@ public struct DynamicGenerationSchema: Sendable {
 
     public init(name: String, description: String? = nil, properties: [DynamicGenerationSchema.Property]) {
         self.init(
-            node: .object(name: name, description: description, properties: properties.map {
-                SchemaProperty(name: $0.name, description: $0.description, node: $0.schema.node, isOptional: $0.isOptional)
-            }),
+            node: .object(
+                name: name, description: description,
+                properties: properties.map {
+                    SchemaProperty(name: $0.name, description: $0.description, node: $0.schema.node, isOptional: $0.isOptional)
+                }),
             embedded: properties.flatMap { $0.schema.embedded }
         )
     }
@@ -257,7 +267,8 @@ public struct GenerationSchema: Sendable, Codable, CustomDebugStringConvertible 
             name: String, description: String? = nil, type: Value.Type, guides: [GenerationGuide<Value>] = []
         ) {
             let schema = Value.generationSchema
-            property = SchemaProperty(name: name, description: description, node: schema.node.applying(guides.map(\.kind)), isOptional: false)
+            property = SchemaProperty(
+                name: name, description: description, node: schema.node.applying(guides.map(\.kind)), isOptional: false)
             embedded = schema.defs
         }
 
@@ -265,7 +276,8 @@ public struct GenerationSchema: Sendable, Codable, CustomDebugStringConvertible 
             name: String, description: String? = nil, type: Value?.Type, guides: [GenerationGuide<Value>] = []
         ) {
             let schema = Value.generationSchema
-            property = SchemaProperty(name: name, description: description, node: schema.node.applying(guides.map(\.kind)), isOptional: true)
+            property = SchemaProperty(
+                name: name, description: description, node: schema.node.applying(guides.map(\.kind)), isOptional: true)
             embedded = schema.defs
         }
 
@@ -273,7 +285,8 @@ public struct GenerationSchema: Sendable, Codable, CustomDebugStringConvertible 
             name: String, description: String? = nil, type: String.Type, guides: [Regex<RegexOutput>] = []
         ) {
             let pattern = guides.last.flatMap { $0._literalPattern }
-            property = SchemaProperty(name: name, description: description, node: .string(StringConstraints(pattern: pattern)), isOptional: false)
+            property = SchemaProperty(
+                name: name, description: description, node: .string(StringConstraints(pattern: pattern)), isOptional: false)
             embedded = []
         }
 
@@ -281,7 +294,8 @@ public struct GenerationSchema: Sendable, Codable, CustomDebugStringConvertible 
             name: String, description: String? = nil, type: String?.Type, guides: [Regex<RegexOutput>] = []
         ) {
             let pattern = guides.last.flatMap { $0._literalPattern }
-            property = SchemaProperty(name: name, description: description, node: .string(StringConstraints(pattern: pattern)), isOptional: true)
+            property = SchemaProperty(
+                name: name, description: description, node: .string(StringConstraints(pattern: pattern)), isOptional: true)
             embedded = []
         }
     }

@@ -208,34 +208,37 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
 
     /// What went wrong, with the payload's description.
     public var errorDescription: String? {
-        let summary = switch self {
-        case .contextSizeExceeded(let payload): "The context size of \(payload.contextSize) tokens was exceeded (\(payload.tokenCount) tokens)."
-        case .rateLimited: "The model's provider is limiting requests."
-        case .guardrailViolation: "The content was flagged by guardrails."
-        case .refusal: "The model refused to answer."
-        case .unsupportedCapability(let payload): "The model does not support \(payload.capability.core)."
-        case .unsupportedTranscriptContent: "The transcript holds content the model cannot read."
-        case .unsupportedGenerationGuide: "A generation guide is not supported."
-        case .unsupportedLanguageOrLocale: "The language or locale is not supported."
-        case .timeout: "The model did not answer in time."
-        }
+        let summary =
+            switch self {
+            case .contextSizeExceeded(let payload):
+                "The context size of \(payload.contextSize) tokens was exceeded (\(payload.tokenCount) tokens)."
+            case .rateLimited: "The model's provider is limiting requests."
+            case .guardrailViolation: "The content was flagged by guardrails."
+            case .refusal: "The model refused to answer."
+            case .unsupportedCapability(let payload): "The model does not support \(payload.capability.core)."
+            case .unsupportedTranscriptContent: "The transcript holds content the model cannot read."
+            case .unsupportedGenerationGuide: "A generation guide is not supported."
+            case .unsupportedLanguageOrLocale: "The language or locale is not supported."
+            case .timeout: "The model did not answer in time."
+            }
         let detail = payloadDescription
         return detail.isEmpty ? summary : "\(summary) \(detail)"
     }
 
     /// The case and the payload's description.
     public var debugDescription: String {
-        let name = switch self {
-        case .contextSizeExceeded: "contextSizeExceeded"
-        case .rateLimited: "rateLimited"
-        case .guardrailViolation: "guardrailViolation"
-        case .refusal: "refusal"
-        case .unsupportedCapability: "unsupportedCapability"
-        case .unsupportedTranscriptContent: "unsupportedTranscriptContent"
-        case .unsupportedGenerationGuide: "unsupportedGenerationGuide"
-        case .unsupportedLanguageOrLocale: "unsupportedLanguageOrLocale"
-        case .timeout: "timeout"
-        }
+        let name =
+            switch self {
+            case .contextSizeExceeded: "contextSizeExceeded"
+            case .rateLimited: "rateLimited"
+            case .guardrailViolation: "guardrailViolation"
+            case .refusal: "refusal"
+            case .unsupportedCapability: "unsupportedCapability"
+            case .unsupportedTranscriptContent: "unsupportedTranscriptContent"
+            case .unsupportedGenerationGuide: "unsupportedGenerationGuide"
+            case .unsupportedLanguageOrLocale: "unsupportedLanguageOrLocale"
+            case .timeout: "timeout"
+            }
         return "LanguageModelError.\(name): \(payloadDescription)"
     }
 
@@ -268,8 +271,10 @@ extension LanguageModelError.Refusal {
             guard let text = explanationText else {
                 throw LanguageModelError.refusal(self)
             }
-            let entry = Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: text))]))
-            return LanguageModelSession.Response(content: text, rawContent: GeneratedContent(kind: .string(text)), transcriptEntries: [entry][...])
+            let entry = Transcript.Entry.response(
+                Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: text))]))
+            return LanguageModelSession.Response(
+                content: text, rawContent: GeneratedContent(kind: .string(text)), transcriptEntries: [entry][...])
         }
     }
 

@@ -97,7 +97,9 @@ extension LanguageModelExecutorGenerationChannel {
             }
 
             /// Sets the reasoning entry's signature (the provider's proof of its reasoning).
-            public static func updateSignature(_ signature: Data, tokenCount: Int) -> LanguageModelExecutorGenerationChannel.Reasoning.Action {
+            public static func updateSignature(
+                _ signature: Data, tokenCount: Int
+            ) -> LanguageModelExecutorGenerationChannel.Reasoning.Action {
                 Action(core: .signature(signature, tokenCount: tokenCount))
             }
 

@@ -65,24 +65,25 @@ extension LanguageModelSession {
         var context: Context {
             switch self {
             case .exceededContextWindowSize(let c), .assetsUnavailable(let c), .guardrailViolation(let c),
-                 .unsupportedGuide(let c), .unsupportedLanguageOrLocale(let c), .decodingFailure(let c),
-                 .rateLimited(let c), .concurrentRequests(let c), .refusal(_, let c):
+                .unsupportedGuide(let c), .unsupportedLanguageOrLocale(let c), .decodingFailure(let c),
+                .rateLimited(let c), .concurrentRequests(let c), .refusal(_, let c):
                 c
             }
         }
 
         public var errorDescription: String? {
-            let summary = switch self {
-            case .exceededContextWindowSize: "The context window size was exceeded."
-            case .assetsUnavailable: "The model's assets are unavailable."
-            case .guardrailViolation: "The content was flagged by guardrails."
-            case .unsupportedGuide: "A generation guide is not supported."
-            case .unsupportedLanguageOrLocale: "The language or locale is not supported."
-            case .decodingFailure: "The model's output could not be decoded."
-            case .rateLimited: "The session was rate limited."
-            case .concurrentRequests: "The session is already responding to a request."
-            case .refusal: "The model refused to answer."
-            }
+            let summary =
+                switch self {
+                case .exceededContextWindowSize: "The context window size was exceeded."
+                case .assetsUnavailable: "The model's assets are unavailable."
+                case .guardrailViolation: "The content was flagged by guardrails."
+                case .unsupportedGuide: "A generation guide is not supported."
+                case .unsupportedLanguageOrLocale: "The language or locale is not supported."
+                case .decodingFailure: "The model's output could not be decoded."
+                case .rateLimited: "The session was rate limited."
+                case .concurrentRequests: "The session is already responding to a request."
+                case .refusal: "The model refused to answer."
+                }
             return context.debugDescription.isEmpty ? summary : "\(summary) \(context.debugDescription)"
         }
 
@@ -112,8 +113,10 @@ extension LanguageModelSession.GenerationError.Refusal {
                 throw LanguageModelSession.GenerationError.refusal(
                     self, .init(debugDescription: "The model gave no explanation for its refusal."))
             }
-            let entry = Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: text))]))
-            return LanguageModelSession.Response(content: text, rawContent: GeneratedContent(kind: .string(text)), transcriptEntries: [entry][...])
+            let entry = Transcript.Entry.response(
+                Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: text))]))
+            return LanguageModelSession.Response(
+                content: text, rawContent: GeneratedContent(kind: .string(text)), transcriptEntries: [entry][...])
         }
     }
 

@@ -27,7 +27,9 @@ extension LanguageModelSession {
     /// A session with `model`, `tools` and optional instructions as text.
     @_disfavoredOverload
     public convenience init(model: some LanguageModel, tools: [any Tool] = [], instructions: String? = nil) {
-        self.init(model: modelDriver(for: model), tools: tools, instructionSegments: instructions.map { [.text(Transcript.TextSegment(content: $0))] })
+        self.init(
+            model: modelDriver(for: model), tools: tools,
+            instructionSegments: instructions.map { [.text(Transcript.TextSegment(content: $0))] })
     }
 
     /// A session whose instructions and tools come from `dynamicInstructions`, evaluated before

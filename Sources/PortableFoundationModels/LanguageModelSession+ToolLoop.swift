@@ -132,7 +132,8 @@ extension LanguageModelSession {
         let options = context.settings.options(under: turn.callSiteOptions)
         let enabled = options.toolCalling == .disallowed ? [] : context.tools
         return ModelRequest(
-            id: UUID(), transcript: context.requestTranscript(transcript), enabledTools: enabled.map { Transcript.ToolDefinition(tool: $0) },
+            id: UUID(), transcript: context.requestTranscript(transcript),
+            enabledTools: enabled.map { Transcript.ToolDefinition(tool: $0) },
             schema: turn.schema, generationOptions: options, contextOptions: context.settings.contextOptions(under: turn.callSiteContext),
             metadata: turn.metadata,
             details: ModelRequest.Details(
@@ -146,16 +147,19 @@ extension LanguageModelSession {
         let capabilities = model.capabilities
         if !request.enabledTools.isEmpty, !capabilities.contains(.toolCalling) {
             let names = request.enabledTools.map(\.name).joined(separator: ", ")
-            throw dialect.error(.unsupportedCapability(
-                .toolCalling, reason: "The request enables tools (\(names)), but the model does not declare tool calling."))
+            throw dialect.error(
+                .unsupportedCapability(
+                    .toolCalling, reason: "The request enables tools (\(names)), but the model does not declare tool calling."))
         }
         if request.schema != nil, !capabilities.contains(.guidedGeneration) {
-            throw dialect.error(.unsupportedCapability(
-                .guidedGeneration, reason: "The request has a response schema, but the model does not declare guided generation."))
+            throw dialect.error(
+                .unsupportedCapability(
+                    .guidedGeneration, reason: "The request has a response schema, but the model does not declare guided generation."))
         }
         if request.contextOptions.reasoningLevel != nil, !capabilities.contains(.reasoning) {
-            throw dialect.error(.unsupportedCapability(
-                .reasoning, reason: "The request sets a reasoning level, but the model does not declare reasoning."))
+            throw dialect.error(
+                .unsupportedCapability(
+                    .reasoning, reason: "The request sets a reasoning level, but the model does not declare reasoning."))
         }
     }
 
@@ -346,7 +350,8 @@ extension LanguageModelSession {
             do {
                 raw = try GeneratedContent(json: text)
             } catch {
-                throw dialect.error(.unreadable(raw: text, reason: "The model answered with text that is not JSON for the requested schema: \(text)"))
+                throw dialect.error(
+                    .unreadable(raw: text, reason: "The model answered with text that is not JSON for the requested schema: \(text)"))
             }
             if let schema = turn.schema, let violation = schema.violations(in: raw).first {
                 throw dialect.error(.unreadable(raw: text, reason: "The model's response does not match the schema: \(violation)"))
@@ -387,14 +392,18 @@ extension LanguageModelSession {
     /// guided generation guarantees on a device).
     private func resolveTool(_ call: Transcript.ToolCall, among tools: [any Tool]) throws -> any Tool {
         guard let tool = tools.first(where: { $0.name == call.toolName }) else {
-            throw dialect.error(.unreadable(
-                raw: call.arguments.jsonString,
-                reason: "The model called '\(call.toolName)', which is not one of the session's tools (\(tools.map(\.name).joined(separator: ", ")))."))
+            throw dialect.error(
+                .unreadable(
+                    raw: call.arguments.jsonString,
+                    reason:
+                        "The model called '\(call.toolName)', which is not one of the session's tools (\(tools.map(\.name).joined(separator: ", ")))."
+                ))
         }
         if let violation = tool.parameters.violations(in: call.arguments).first {
-            throw dialect.error(.unreadable(
-                raw: call.arguments.jsonString,
-                reason: "The arguments the model generated for tool '\(tool.name)' do not match its parameters: \(violation)"))
+            throw dialect.error(
+                .unreadable(
+                    raw: call.arguments.jsonString,
+                    reason: "The arguments the model generated for tool '\(tool.name)' do not match its parameters: \(violation)"))
         }
         return tool
     }

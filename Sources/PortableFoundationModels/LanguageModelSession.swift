@@ -156,7 +156,8 @@ extension LanguageModelSession {
     }
 
     public convenience init(model: SystemLanguageModel = .default, tools: [any Tool] = [], transcript: Transcript) {
-        self.init(source: StaticContext(model: SystemModelDriver(model: model), tools: tools), dialect: .generation26, transcript: transcript)
+        self.init(
+            source: StaticContext(model: SystemModelDriver(model: model), tools: tools), dialect: .generation26, transcript: transcript)
     }
 }
 #endif

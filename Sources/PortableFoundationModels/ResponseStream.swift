@@ -54,7 +54,7 @@ extension LanguageModelSession.ResponseStream: AsyncSequence {
                 do {
                     return Snapshot(
                         content: try Content.PartiallyGenerated(raw), rawContent: raw, entries: snapshot.entries, usageCore: snapshot.usage)
-                } catch where !raw.isComplete {
+                } catch  where !raw.isComplete {
                     // A prefix this type cannot represent yet (a required property still
                     // missing): the next, longer one may.
                     continue
@@ -83,7 +83,8 @@ struct StreamSnapshotCore: Sendable {
 /// readers), ended (the outcome). Readers are `AsyncThrowingStream`s that keep only the newest
 /// snapshot; the last reader leaving before the end cancels the task.
 final class StreamedGeneration<Content: Generable>: Sendable {
-    typealias Produce = @Sendable (_ partial: @escaping @Sendable (StreamSnapshotCore) -> Void) async throws
+    typealias Produce =
+        @Sendable (_ partial: @escaping @Sendable (StreamSnapshotCore) -> Void) async throws
         -> LanguageModelSession.Response<Content>
     typealias Reader = AsyncThrowingStream<StreamSnapshotCore, any Error>.Continuation
     /// How a generation ended: the complete answer with its transcript entries and usage, or the error.

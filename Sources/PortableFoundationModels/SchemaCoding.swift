@@ -53,11 +53,17 @@ enum SchemaJSON: Codable, Equatable, Sendable {
             return
         }
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
-        else if let integer = try? container.decode(Int.self) { self = .int(integer) }
-        else if let number = try? container.decode(Double.self) { self = .double(number) }
-        else { self = .string(try container.decode(String.self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let integer = try? container.decode(Int.self) {
+            self = .int(integer)
+        } else if let number = try? container.decode(Double.self) {
+            self = .double(number)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -193,7 +199,8 @@ extension SchemaNode {
         func require(_ key: String) throws -> SchemaJSON {
             guard let value = json[key] else {
                 throw DecodingError.keyNotFound(
-                    SchemaJSON.Key(key), .init(codingPath: decoder.codingPath, debugDescription: "No value associated with key \"\(key)\"."))
+                    SchemaJSON.Key(key), .init(codingPath: decoder.codingPath, debugDescription: "No value associated with key \"\(key)\".")
+                )
             }
             return value
         }
@@ -243,7 +250,8 @@ extension SchemaNode {
             throw corrupted("None of these keys were present: 'type', 'const', '$ref', 'anyOf'")
         }
         guard case .string(let typeName) = type else {
-            throw DecodingError.typeMismatch(String.self, .init(codingPath: decoder.codingPath, debugDescription: "Expected 'type' to be a string."))
+            throw DecodingError.typeMismatch(
+                String.self, .init(codingPath: decoder.codingPath, debugDescription: "Expected 'type' to be a string."))
         }
         switch typeName {
         case "object":
@@ -256,25 +264,28 @@ extension SchemaNode {
             for key in order {
                 guard let property = json["properties"]?[key] else { throw corrupted("Property '\(key)' in x-order is not in properties.") }
                 let description: String? = if case .string(let text)? = property["description"] { text } else { nil }
-                properties.append(SchemaProperty(
-                    name: key, description: description,
-                    node: try SchemaNode(json: property, decoder: decoder), isOptional: !required.contains(key)))
+                properties.append(
+                    SchemaProperty(
+                        name: key, description: description,
+                        node: try SchemaNode(json: property, decoder: decoder), isOptional: !required.contains(key)))
             }
             self = .object(name: name, description: string("description"), properties: properties)
         case "string":
             if let title = string("title"), json["enum"] != nil {
                 self = .stringEnum(name: title, description: string("description"), choices: try strings(json["enum"]))
             } else {
-                self = .string(StringConstraints(
-                    choices: json["enum"] == nil ? nil : try strings(json["enum"]),
-                    pattern: string("pattern")))
+                self = .string(
+                    StringConstraints(
+                        choices: json["enum"] == nil ? nil : try strings(json["enum"]),
+                        pattern: string("pattern")))
             }
         case "integer": self = .integer(NumberConstraints(minimum: double("minimum"), maximum: double("maximum")))
         case "number": self = .number(NumberConstraints(minimum: double("minimum"), maximum: double("maximum")))
         case "boolean": self = .boolean
         case "null": self = .null
         case "array":
-            self = .array(item: try SchemaNode(json: try require("items"), decoder: decoder), minimum: int("minItems"), maximum: int("maxItems"))
+            self = .array(
+                item: try SchemaNode(json: try require("items"), decoder: decoder), minimum: int("minItems"), maximum: int("maxItems"))
         default:
             throw corrupted("Unsupported type '\(typeName)'.")
         }

@@ -48,7 +48,7 @@ extension ErrorDialect {
 
     #if !os(tvOS)
     @available(iOS 27.0, macOS 27.0, macCatalyst 27.0, visionOS 27.0, watchOS 27.0, *)
-@available(tvOS, unavailable)
+    @available(tvOS, unavailable)
     private func error27(_ failure: SessionFailure) -> (any Error)? {
         switch (self, failure) {
         case (_, .transcriptMutationWhileResponding):

@@ -43,7 +43,9 @@ public final class SystemLanguageModel: Sendable {
     /// The default model. Without FoundationModels there is no on-device model, so it is unavailable.
     public static let `default` = SystemLanguageModel()
 
-    public convenience init(useCase: SystemLanguageModel.UseCase = .general, guardrails: SystemLanguageModel.Guardrails = Guardrails.default) {
+    public convenience init(
+        useCase: SystemLanguageModel.UseCase = .general, guardrails: SystemLanguageModel.Guardrails = Guardrails.default
+    ) {
         self.init(backend: nil, useCase: useCase, guardrails: guardrails)
     }
 

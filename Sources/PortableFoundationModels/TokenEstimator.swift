@@ -74,10 +74,16 @@ public enum TokenEstimator {
                 previousWasLowercase = scalar.properties.isLowercase
                 continue
             case .digit:
-                if run != .digits { close(); run = .digits }
+                if run != .digits {
+                    close()
+                    run = .digits
+                }
                 units += 1
             case .punctuation:
-                if run != .punctuation { close(); run = .punctuation }
+                if run != .punctuation {
+                    close()
+                    run = .punctuation
+                }
                 units += 1
             }
             previousWasLowercase = false
@@ -124,11 +130,11 @@ public enum TokenEstimator {
             if scalar.properties.isIdeographic { return true }
             switch scalar.value {
             case 0x1100...0x11FF,  // Hangul Jamo
-                 0x3040...0x30FF,  // Hiragana, Katakana
-                 0x3130...0x318F,  // Hangul Compatibility Jamo
-                 0x31F0...0x31FF,  // Katakana Phonetic Extensions
-                 0xAC00...0xD7AF,  // Hangul Syllables
-                 0xFF66...0xFF9F:  // Halfwidth Katakana
+                0x3040...0x30FF,  // Hiragana, Katakana
+                0x3130...0x318F,  // Hangul Compatibility Jamo
+                0x31F0...0x31FF,  // Katakana Phonetic Extensions
+                0xAC00...0xD7AF,  // Hangul Syllables
+                0xFF66...0xFF9F:  // Halfwidth Katakana
                 return true
             default:
                 return false

@@ -86,9 +86,12 @@ extension Transcript {
         for entry in entries {
             switch entry {
             case .instructions(let value):
-                records.append(EntryRecord(
-                    role: "instructions", id: value.id, contents: Self.records(value.segments),
-                    tools: value.toolDefinitions.map { ToolRecord(name: $0.name, description: $0.description, parameters: $0.storedParameters) }))
+                records.append(
+                    EntryRecord(
+                        role: "instructions", id: value.id, contents: Self.records(value.segments),
+                        tools: value.toolDefinitions.map {
+                            ToolRecord(name: $0.name, description: $0.description, parameters: $0.storedParameters)
+                        }))
             case .prompt(let value):
                 var record = EntryRecord(role: "user", id: value.id, contents: Self.records(value.segments))
                 record.options = OptionsRecord(value.options)
@@ -99,7 +102,8 @@ extension Transcript {
             case .toolCalls(let value):
                 var record = EntryRecord(role: "toolCalls", id: value.id)
                 record.toolCalls = value.map {
-                    ToolCallRecord(id: $0.id, name: $0.toolName, arguments: $0.arguments.jsonString, metadata: Self.record($0.storedMetadata))
+                    ToolCallRecord(
+                        id: $0.id, name: $0.toolName, arguments: $0.arguments.jsonString, metadata: Self.record($0.storedMetadata))
                 }
                 records.append(record)
             case .toolOutput(let value):
@@ -131,8 +135,9 @@ extension Transcript {
                 switch record.type {
                 case "text": return .text(TextSegment(id: record.id, content: record.text ?? ""))
                 case "structure":
-                    return .structure(StructuredSegment(
-                        id: record.id, schemaName: record.source ?? "", content: try GeneratedContent(json: record.content ?? "null")))
+                    return .structure(
+                        StructuredSegment(
+                            id: record.id, schemaName: record.source ?? "", content: try GeneratedContent(json: record.content ?? "null")))
                 case "image":
                     let image = ImageAttachment(data: record.data ?? Data(), contentType: record.contentType ?? "")
                     return .attachment(AttachmentSegment(id: record.id, content: .image(image), label: record.label))
@@ -145,9 +150,13 @@ extension Transcript {
             let metadata = try Self.metadata(record.metadata)
             switch record.role {
             case "instructions":
-                entries.append(.instructions(Instructions(
-                    id: record.id, segments: try segments(record.contents),
-                    toolDefinitions: (record.tools ?? []).map { ToolDefinition(name: $0.name, description: $0.description, parameters: $0.parameters) })))
+                entries.append(
+                    .instructions(
+                        Instructions(
+                            id: record.id, segments: try segments(record.contents),
+                            toolDefinitions: (record.tools ?? []).map {
+                                ToolDefinition(name: $0.name, description: $0.description, parameters: $0.parameters)
+                            })))
             case "user":
                 var prompt = Prompt(
                     id: record.id, segments: try segments(record.contents),
@@ -157,13 +166,18 @@ extension Transcript {
                 prompt.storedMetadata = metadata
                 entries.append(.prompt(prompt))
             case "toolCalls":
-                entries.append(.toolCalls(ToolCalls(id: record.id, try (record.toolCalls ?? []).map {
-                    var call = ToolCall(id: $0.id, toolName: $0.name, arguments: try GeneratedContent(json: $0.arguments))
-                    call.storedMetadata = try Self.metadata($0.metadata)
-                    return call
-                })))
+                entries.append(
+                    .toolCalls(
+                        ToolCalls(
+                            id: record.id,
+                            try (record.toolCalls ?? []).map {
+                                var call = ToolCall(id: $0.id, toolName: $0.name, arguments: try GeneratedContent(json: $0.arguments))
+                                call.storedMetadata = try Self.metadata($0.metadata)
+                                return call
+                            })))
             case "tool":
-                entries.append(.toolOutput(ToolOutput(id: record.id, toolName: record.toolName ?? "", segments: try segments(record.contents))))
+                entries.append(
+                    .toolOutput(ToolOutput(id: record.id, toolName: record.toolName ?? "", segments: try segments(record.contents))))
             case "response":
                 var response = Response(id: record.id, assetIDs: record.assetIDs ?? [], segments: try segments(record.contents))
                 response.metadata = metadata
@@ -212,31 +226,40 @@ extension Transcript.OptionsRecord {
         switch options.sampling?.strategy {
         case nil: break
         case .greedy?: sampling = "greedy"
-        case .randomTopK(let k, let seed)?: sampling = "top"; top = k; self.seed = seed
-        case .randomProbabilityThreshold(let p, let seed)?: sampling = "probabilityThreshold"; probabilityThreshold = p; self.seed = seed
+        case .randomTopK(let k, let seed)?:
+            sampling = "top"
+            top = k
+            self.seed = seed
+        case .randomProbabilityThreshold(let p, let seed)?:
+            sampling = "probabilityThreshold"
+            probabilityThreshold = p
+            self.seed = seed
         }
-        toolCallingMode = switch options.toolCalling {
-        case nil: nil
-        case .allowed?: "allowed"
-        case .required?: "required"
-        case .disallowed?: "disallowed"
-        }
+        toolCallingMode =
+            switch options.toolCalling {
+            case nil: nil
+            case .allowed?: "allowed"
+            case .required?: "required"
+            case .disallowed?: "disallowed"
+            }
     }
 
     var options: GenerationOptions {
-        let mode: GenerationOptions.SamplingMode? = switch sampling {
-        case "greedy": .greedy
-        case "top": .random(top: top ?? 1, seed: seed)
-        case "probabilityThreshold": .random(probabilityThreshold: probabilityThreshold ?? 1, seed: seed)
-        default: nil
-        }
+        let mode: GenerationOptions.SamplingMode? =
+            switch sampling {
+            case "greedy": .greedy
+            case "top": .random(top: top ?? 1, seed: seed)
+            case "probabilityThreshold": .random(probabilityThreshold: probabilityThreshold ?? 1, seed: seed)
+            default: nil
+            }
         var options = GenerationOptions(samplingMode: mode, temperature: temperature, maximumResponseTokens: maximumResponseTokens)
-        options.toolCalling = switch toolCallingMode {
-        case "allowed": .allowed
-        case "required": .required
-        case "disallowed": .disallowed
-        default: nil
-        }
+        options.toolCalling =
+            switch toolCallingMode {
+            case "allowed": .allowed
+            case "required": .required
+            case "disallowed": .disallowed
+            default: nil
+            }
         return options
     }
 }
@@ -244,23 +267,25 @@ extension Transcript.OptionsRecord {
 extension Transcript.ContextRecord {
     init(_ options: ContextOptionsCore) {
         includeSchemaInPrompt = options.includeSchemaInPrompt
-        reasoningLevel = switch options.reasoningLevel {
-        case nil: nil
-        case .light?: "light"
-        case .moderate?: "moderate"
-        case .deep?: "deep"
-        case .custom(let name)?: "custom:" + name
-        }
+        reasoningLevel =
+            switch options.reasoningLevel {
+            case nil: nil
+            case .light?: "light"
+            case .moderate?: "moderate"
+            case .deep?: "deep"
+            case .custom(let name)?: "custom:" + name
+            }
     }
 
     var core: ContextOptionsCore {
-        let level: ReasoningLevelCore? = switch reasoningLevel {
-        case "light": .light
-        case "moderate": .moderate
-        case "deep": .deep
-        case let name? where name.hasPrefix("custom:"): .custom(String(name.dropFirst("custom:".count)))
-        default: nil
-        }
+        let level: ReasoningLevelCore? =
+            switch reasoningLevel {
+            case "light": .light
+            case "moderate": .moderate
+            case "deep": .deep
+            case let name? where name.hasPrefix("custom:"): .custom(String(name.dropFirst("custom:".count)))
+            default: nil
+            }
         return ContextOptionsCore(includeSchemaInPrompt: includeSchemaInPrompt, reasoningLevel: level)
     }
 }

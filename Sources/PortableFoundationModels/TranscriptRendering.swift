@@ -58,8 +58,9 @@ enum TranscriptRendering {
     }
 
     static func piece(tool: LanguageModelToolDescription) -> Piece {
-        piece(toolNamed: tool.name, description: tool.description,
-              parameters: tool.includesSchemaInInstructions ? tool.parameters : nil)
+        piece(
+            toolNamed: tool.name, description: tool.description,
+            parameters: tool.includesSchemaInInstructions ? tool.parameters : nil)
     }
 
     static func piece(toolNamed name: String, description: String, parameters: GenerationSchema?) -> Piece {

@@ -58,8 +58,12 @@ extension GenerationSchema {
         case .integer(let c), .number(let c):
             guard case .number(let number) = content.kind else { return fail("expected a number, got \(content.kindName)") }
             if case .integer = schema, Int(exactly: number) == nil { return fail("expected an integer, got \(formatJSONNumber(number))") }
-            if let minimum = c.minimum, number < minimum { fail("\(formatJSONNumber(number)) is less than the minimum \(formatJSONNumber(minimum))") }
-            if let maximum = c.maximum, number > maximum { fail("\(formatJSONNumber(number)) is greater than the maximum \(formatJSONNumber(maximum))") }
+            if let minimum = c.minimum, number < minimum {
+                fail("\(formatJSONNumber(number)) is less than the minimum \(formatJSONNumber(minimum))")
+            }
+            if let maximum = c.maximum, number > maximum {
+                fail("\(formatJSONNumber(number)) is greater than the maximum \(formatJSONNumber(maximum))")
+            }
         case .array(let item, let minimum, let maximum):
             guard case .array(let elements) = content.kind else { return fail("expected an array, got \(content.kindName)") }
             if let minimum, elements.count < minimum { fail("expected at least \(minimum) elements, got \(elements.count)") }
@@ -82,7 +86,9 @@ extension GenerationSchema {
             }
             let known = Set(properties.map(\.name))
             for key in keys + values.keys.filter({ !keys.contains($0) }).sorted() where !known.contains(key) {
-                fail("unexpected property '\(key)' (\(name) allows \(properties.isEmpty ? "no properties" : properties.map(\.name).joined(separator: ", ")))")
+                fail(
+                    "unexpected property '\(key)' (\(name) allows \(properties.isEmpty ? "no properties" : properties.map(\.name).joined(separator: ", ")))"
+                )
             }
         case .stringEnum(_, _, let choices):
             guard case .string(let text) = content.kind else { return fail("expected a string, got \(content.kindName)") }

@@ -1,3 +1,7 @@
+import MCP
+import MCPPlatform
+import OnDeviceMCPExamples
+
 // ondevice-mcp-serve: `ondevice-mcp serve` alone, for where a server's idle memory matters.
 //
 // It links only MCP and the example tools (no HTTP client, no model client), so Foundation
@@ -9,9 +13,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import MCP
-import MCPPlatform
-import OnDeviceMCPExamples
 
 let usage = """
     Usage: ondevice-mcp-serve [--data-dir DIR] [--root DIR]...

@@ -1,3 +1,5 @@
+import MCPCommandLine
+
 // ondevice-mcp: serve, list and call MCP tools (stdio, process and HTTP servers), and chat with
 // the on-device model (or a model server's) over them. All logic is in MCPCommandLine; only
 // `exit` comes from the C library.
@@ -8,6 +10,5 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import MCPCommandLine
 
 exit(await OnDeviceMCPCommand.main(CommandLine.arguments))

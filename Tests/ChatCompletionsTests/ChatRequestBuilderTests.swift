@@ -12,7 +12,9 @@ struct ChatRequestBuilderTests {
         try GenerationSchema(
             root: DynamicGenerationSchema(
                 name: "Arguments",
-                properties: properties.map { DynamicGenerationSchema.Property(name: $0, schema: DynamicGenerationSchema(type: String.self)) }),
+                properties: properties.map {
+                    DynamicGenerationSchema.Property(name: $0, schema: DynamicGenerationSchema(type: String.self))
+                }),
             dependencies: [])
     }
 
@@ -24,13 +26,15 @@ struct ChatRequestBuilderTests {
     }
 
     static func request(
-        _ entries: [Transcript.Entry] = [], tools: [LanguageModelToolDescription], schema: GenerationSchema? = nil, options: GenerationOptions = GenerationOptions()
+        _ entries: [Transcript.Entry] = [], tools: [LanguageModelToolDescription], schema: GenerationSchema? = nil,
+        options: GenerationOptions = GenerationOptions()
     ) -> LanguageModelRequest {
         let prompt = Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Add a note: buy milk"))])
         let instructions = Transcript.Entry.instructions(
             Transcript.Instructions(segments: [.text(Transcript.TextSegment(content: "Be brief."))], toolDefinitions: []))
         return LanguageModelRequest(
-            transcript: Transcript(entries: [instructions, .prompt(prompt)] + entries), tools: tools, prompt: prompt, schema: schema, options: options)
+            transcript: Transcript(entries: [instructions, .prompt(prompt)] + entries), tools: tools, prompt: prompt, schema: schema,
+            options: options)
     }
 
     @Test("Guided: the answer format offers an answer or one call of each tool, by its exact name, with its arguments' schema")
@@ -61,7 +65,8 @@ struct ChatRequestBuilderTests {
         let point = DynamicGenerationSchema(
             name: "Point", properties: [DynamicGenerationSchema.Property(name: "x", schema: DynamicGenerationSchema(type: Int.self))])
         let root = DynamicGenerationSchema(
-            name: "Shape", properties: [DynamicGenerationSchema.Property(name: "corner", schema: DynamicGenerationSchema(referenceTo: "Point"))])
+            name: "Shape",
+            properties: [DynamicGenerationSchema.Property(name: "corner", schema: DynamicGenerationSchema(referenceTo: "Point"))])
         let parameters = try GenerationSchema(root: root, dependencies: [point])
         let tool = LanguageModelToolDescription(name: "draw", description: "Draws.", parameters: parameters)
         let schema = try ChatRequestBuilder.guidedSchema(tools: [ChatRequest.Tool(tool)], answer: nil)
@@ -77,14 +82,16 @@ struct ChatRequestBuilderTests {
 
     @Test("After the last allowed round of tool calls, the model must answer: no tool is offered")
     func toolRounds() throws {
-        let call = Transcript.Entry.toolCalls(Transcript.ToolCalls([
-            Transcript.ToolCall(id: "c1", toolName: "clock_now", arguments: GeneratedContent(properties: [:]))
-        ]))
+        let call = Transcript.Entry.toolCalls(
+            Transcript.ToolCalls([
+                Transcript.ToolCall(id: "c1", toolName: "clock_now", arguments: GeneratedContent(properties: [:]))
+            ]))
         let output = Transcript.Entry.toolOutput(
             Transcript.ToolOutput(id: "c1", toolName: "clock_now", segments: [.text(Transcript.TextSegment(content: "09:00"))]))
         var configuration = ChatCompletionsConfiguration()
         configuration.maximumToolRounds = 1
-        let built = try ChatRequestBuilder.build(Self.request([call, output], tools: Self.tools()), model: "m", configuration: configuration, stream: false)
+        let built = try ChatRequestBuilder.build(
+            Self.request([call, output], tools: Self.tools()), model: "m", configuration: configuration, stream: false)
         // The same format (and system message, for the server's prompt cache), with only the answer offered.
         #expect(built.shape == .guided(structured: false))
         let choices = try #require(built.body["response_format"]?["json_schema"]?["schema"]?["anyOf"]?.arrayValue)
@@ -99,14 +106,16 @@ struct ChatRequestBuilderTests {
 
     @Test("Native function calling: tools as functions, calls and outputs as tool_calls and tool messages")
     func native() throws {
-        let call = Transcript.Entry.toolCalls(Transcript.ToolCalls([
-            Transcript.ToolCall(id: "c1", toolName: "notes_add", arguments: GeneratedContent(properties: ["text": "milk"]))
-        ]))
+        let call = Transcript.Entry.toolCalls(
+            Transcript.ToolCalls([
+                Transcript.ToolCall(id: "c1", toolName: "notes_add", arguments: GeneratedContent(properties: ["text": "milk"]))
+            ]))
         let output = Transcript.Entry.toolOutput(
             Transcript.ToolOutput(id: "c1", toolName: "notes_add", segments: [.text(Transcript.TextSegment(content: "added"))]))
         var configuration = ChatCompletionsConfiguration()
         configuration.toolCalling = .native
-        let built = try ChatRequestBuilder.build(Self.request([call, output], tools: Self.tools()), model: "m", configuration: configuration, stream: true)
+        let built = try ChatRequestBuilder.build(
+            Self.request([call, output], tools: Self.tools()), model: "m", configuration: configuration, stream: true)
         #expect(built.shape == .native)
         #expect(built.body["tools"]?[0]?["function"]?["name"]?.stringValue == "notes_add")
         #expect(built.body["response_format"] == nil)
@@ -120,8 +129,14 @@ struct ChatRequestBuilderTests {
         "Sampling modes become the server's parameters",
         arguments: [
             (GenerationOptions(samplingMode: .greedy), ["temperature": JSONValue.double(0), "top_k": .int(1)]),
-            (GenerationOptions(samplingMode: .random(top: 40, seed: 7), temperature: 0.7), ["temperature": .double(0.7), "top_k": .int(40), "seed": .int(7)]),
-            (GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9), maximumResponseTokens: 64), ["top_p": .double(0.9), "max_tokens": .int(64)]),
+            (
+                GenerationOptions(samplingMode: .random(top: 40, seed: 7), temperature: 0.7),
+                ["temperature": .double(0.7), "top_k": .int(40), "seed": .int(7)]
+            ),
+            (
+                GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9), maximumResponseTokens: 64),
+                ["top_p": .double(0.9), "max_tokens": .int(64)]
+            ),
         ])
     func sampling(options: GenerationOptions, expected: [String: JSONValue]) {
         var body = JSONObject()
@@ -184,21 +199,23 @@ struct ChatRequestBuilderTests {
         }
     }
 
-    @Test("Portable guide patterns go to the server anchored, others not at all, and the bridge's length guides as minLength/maxLength", arguments: [
-        (#"[\s\S]{1,100}"#, #"{"type":"string","minLength":1,"maxLength":100}"#),
-        (#"[\s\S]{0,8}"#, #"{"type":"string","maxLength":8}"#),
-        (#"[\s\S]{2,}"#, #"{"type":"string","minLength":2}"#),
-        ("[a-z]+", #"{"type":"string","pattern":"^([a-z]+)$"}"#),
-        ("[0-9]{3}-[0-9]{4}", #"{"type":"string","pattern":"^([0-9]{3}-[0-9]{4})$"}"#),
-        ("(?:ab)+|c", #"{"type":"string","pattern":"^((?:ab)+|c)$"}"#),
-        // Not portable: left out of the request (validation still applies it).
-        (#"[\s\S]{5,2}"#, #"{"type":"string"}"#),
-        (#"[\s\S]*(?:@)[\s\S]*"#, #"{"type":"string"}"#),
-        (#"\d+"#, #"{"type":"string"}"#),
-        ("[^x]+", #"{"type":"string"}"#),
-        ("a.c", #"{"type":"string"}"#),
-        ("(?=a)a", #"{"type":"string"}"#),
-    ])
+    @Test(
+        "Portable guide patterns go to the server anchored, others not at all, and the bridge's length guides as minLength/maxLength",
+        arguments: [
+            (#"[\s\S]{1,100}"#, #"{"type":"string","minLength":1,"maxLength":100}"#),
+            (#"[\s\S]{0,8}"#, #"{"type":"string","maxLength":8}"#),
+            (#"[\s\S]{2,}"#, #"{"type":"string","minLength":2}"#),
+            ("[a-z]+", #"{"type":"string","pattern":"^([a-z]+)$"}"#),
+            ("[0-9]{3}-[0-9]{4}", #"{"type":"string","pattern":"^([0-9]{3}-[0-9]{4})$"}"#),
+            ("(?:ab)+|c", #"{"type":"string","pattern":"^((?:ab)+|c)$"}"#),
+            // Not portable: left out of the request (validation still applies it).
+            (#"[\s\S]{5,2}"#, #"{"type":"string"}"#),
+            (#"[\s\S]*(?:@)[\s\S]*"#, #"{"type":"string"}"#),
+            (#"\d+"#, #"{"type":"string"}"#),
+            ("[^x]+", #"{"type":"string"}"#),
+            ("a.c", #"{"type":"string"}"#),
+            ("(?=a)a", #"{"type":"string"}"#),
+        ])
     func guidePatterns(_ pattern: String, _ expected: String) throws {
         let converted = ChatRequestBuilder.jsonSchemaPatterns(["type": "string", "pattern": .string(pattern)])
         #expect(try converted.jsonString() == expected)
@@ -207,11 +224,14 @@ struct ChatRequestBuilderTests {
         #expect(ChatRequestBuilder.jsonSchemaPatterns(property) == property)
     }
 
-    @Test("sendsEveryPattern sends the patterns the portable subset leaves out, in every shape", arguments: [
-        ChatCompletionsConfiguration.ToolCalling.guided, .native,
-    ])
+    @Test(
+        "sendsEveryPattern sends the patterns the portable subset leaves out, in every shape",
+        arguments: [
+            ChatCompletionsConfiguration.ToolCalling.guided, .native,
+        ])
     func everyPattern(_ calling: ChatCompletionsConfiguration.ToolCalling) throws {
-        let json = #"{"type":"object","title":"Code","properties":{"code":{"type":"string","pattern":"[^x]+"}},"required":["code"],"additionalProperties":false,"x-order":["code"]}"#
+        let json =
+            #"{"type":"object","title":"Code","properties":{"code":{"type":"string","pattern":"[^x]+"}},"required":["code"],"additionalProperties":false,"x-order":["code"]}"#
         let parameters = try JSONDecoder().decode(GenerationSchema.self, from: Data(json.utf8))
         let tools = [LanguageModelToolDescription(name: "check", description: "Checks a code.", parameters: parameters)]
         var configuration = ChatCompletionsConfiguration(toolCalling: calling)
@@ -290,9 +310,13 @@ struct ChatRequestBuilderTests {
 
     @Test("llama.cpp's context overflow is Apple's exceededContextWindowSize, with Apple's wording")
     func overflow() throws {
-        let body = #"{"error":{"code":400,"message":"the request exceeds the available context size","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}"#
+        let body =
+            #"{"error":{"code":400,"message":"the request exceeds the available context size","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}"#
         let error = ChatCompletionsModel.failure(status: 400, body: Array(body.utf8))
-        guard case LanguageModelSession.GenerationError.exceededContextWindowSize(let context)? = error as? LanguageModelSession.GenerationError else {
+        guard
+            case LanguageModelSession.GenerationError.exceededContextWindowSize(let context)? = error
+                as? LanguageModelSession.GenerationError
+        else {
             Issue.record("not an overflow: \(error)")
             return
         }

@@ -12,7 +12,9 @@ import Testing
 struct LanguageModelTests {
     typealias Answer = ScriptedExchanger.Answer
 
-    static func model(_ answers: [Answer], configuration: ChatCompletionsConfiguration = .init()) throws -> (ChatCompletionsModel, ScriptedExchanger) {
+    static func model(
+        _ answers: [Answer], configuration: ChatCompletionsConfiguration = .init()
+    ) throws -> (ChatCompletionsModel, ScriptedExchanger) {
         try ScriptedServerTests.model(answers, configuration: configuration)
     }
 
@@ -109,7 +111,9 @@ struct LanguageModelTests {
 
     // MARK: Answers and tools
 
-    @Test("A text answer: the session's response, one request that names the model, streams and asks for usage; the server's usage is the response's")
+    @Test(
+        "A text answer: the session's response, one request that names the model, streams and asks for usage; the server's usage is the response's"
+    )
     func textAnswer() async throws {
         let (model, exchanger) = try Self.model([
             try Self.text(["Hello", ", world"], usage: Self.usage(prompt: 12, completion: 3, cached: 8))
@@ -164,9 +168,10 @@ struct LanguageModelTests {
         let response = try await session.respond(to: "Say hi")
         #expect(response.content == "The tool said hi.")
         #expect(Self.kinds(session.transcript) == ["instructions", "prompt", "toolCalls", "toolOutput", "response"])
-        let calls = try #require(session.transcript.compactMap { entry -> Transcript.ToolCalls? in
-            if case .toolCalls(let calls) = entry { calls } else { nil }
-        }.first)
+        let calls = try #require(
+            session.transcript.compactMap { entry -> Transcript.ToolCalls? in
+                if case .toolCalls(let calls) = entry { calls } else { nil }
+            }.first)
         #expect(calls.map(\.toolName) == ["echo"])
         #expect(calls.first?.arguments.jsonString == #"{"text":"hi"}"#)
         // Usage on the calls' entry did not make an empty answer; the session adds up both requests.
@@ -375,12 +380,15 @@ struct LanguageModelTests {
         }
     }
 
-    @Test("A Generable answer: the schema goes as response_format (alone, or as the guided step's answer beside the tools)", arguments: [false, true])
+    @Test(
+        "A Generable answer: the schema goes as response_format (alone, or as the guided step's answer beside the tools)",
+        arguments: [false, true])
     func schema(withTools: Bool) async throws {
         let answer = #"{"title":"Stretch","minutes":20}"#
         let (model, exchanger) = try Self.model([try Self.guided(withTools ? #"{"answer":"# + answer + "}" : answer)])
         let session = LanguageModelSession(model: model, tools: withTools ? [RealModelTests.Echo()] : [])
-        let reminder = try await session.respond(to: "Remind me to stretch in 20 minutes.", generating: RealModelTests.Reminder.self).content
+        let reminder = try await session.respond(to: "Remind me to stretch in 20 minutes.", generating: RealModelTests.Reminder.self)
+            .content
         #expect(reminder == RealModelTests.Reminder(title: "Stretch", minutes: 20))
         let schema = try #require(try exchanger.body(0)["response_format"]?["json_schema"]?["schema"])
         let reminderSchema = withTools ? schema["anyOf"]?[0]?["properties"]?["answer"] : schema
@@ -423,7 +431,9 @@ struct LanguageModelTests {
             (.fixed, .deep, "sent: nil"), (.reasoningEffort, .light, "sent: low"), (.reasoningEffort, .moderate, "sent: medium"),
             (.reasoningEffort, .deep, "sent: high"), (.reasoningEffort, .custom("minimal"), "sent: minimal"),
         ])
-    func reasoningLevel(_ reasoning: ChatCompletionsConfiguration.Reasoning?, _ level: ContextOptions.ReasoningLevel, _ expected: String) async throws {
+    func reasoningLevel(
+        _ reasoning: ChatCompletionsConfiguration.Reasoning?, _ level: ContextOptions.ReasoningLevel, _ expected: String
+    ) async throws {
         var configuration = ChatCompletionsConfiguration()
         configuration.reasoning = reasoning
         let (model, exchanger) = try Self.model([try Self.text(["ok"])], configuration: configuration)
@@ -480,7 +490,8 @@ struct LanguageModelTests {
         }
         if let error = error as? ChatCompletionsError {
             let kinds: [(String, ChatCompletionsError)] = [
-                ("unauthorized", .unauthorized), ("httpStatus", .httpStatus), ("unreachable", .unreachable), ("invalidResponse", .invalidResponse),
+                ("unauthorized", .unauthorized), ("httpStatus", .httpStatus), ("unreachable", .unreachable),
+                ("invalidResponse", .invalidResponse),
             ]
             return "ChatCompletionsError " + (kinds.first { $0.1 == error }?.0 ?? "\(error)")
         }
@@ -500,19 +511,25 @@ struct LanguageModelTests {
             name: "llama.cpp's overflow",
             answer: .respond(
                 status: 400, contentType: "application/json",
-                body: #"{"error":{"code":400,"message":"the request exceeds the available context size","type":"exceed_context_size_error","n_prompt_tokens":4200,"n_ctx":4096}}"#),
+                body:
+                    #"{"error":{"code":400,"message":"the request exceeds the available context size","type":"exceed_context_size_error","n_prompt_tokens":4200,"n_ctx":4096}}"#
+            ),
             expected: "contextSizeExceeded 4096 4200"),
         ErrorCase(
             name: "OpenAI's overflow",
             answer: .respond(
                 status: 400, contentType: "application/json",
-                body: #"{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}"#),
+                body:
+                    #"{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}"#
+            ),
             expected: "contextSizeExceeded 8192 9000"),
         ErrorCase(
             name: "an overflow inside the stream",
             answer: .respond(
                 status: 200, contentType: "text/event-stream",
-                body: #"data: {"error":{"code":400,"message":"exceeds the available context size","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}"# + "\n\n"),
+                body:
+                    #"data: {"error":{"code":400,"message":"exceeds the available context size","type":"exceed_context_size_error","n_prompt_tokens":5000,"n_ctx":4096}}"#
+                    + "\n\n"),
             expected: "contextSizeExceeded 4096 5000"),
         ErrorCase(
             name: "a 429 with Retry-After as a date",
@@ -521,39 +538,50 @@ struct LanguageModelTests {
                 headers: ["Retry-After": "Wed, 21 Oct 2026 07:28:00 GMT"]),
             expected: "rateLimited 2026-10-21T07:28:00Z"),
         ErrorCase(
-            name: "a 429 without Retry-After", answer: .respond(status: 429, contentType: "application/json", body: #"{"error":{"message":"slow down"}}"#),
+            name: "a 429 without Retry-After",
+            answer: .respond(status: 429, contentType: "application/json", body: #"{"error":{"message":"slow down"}}"#),
             expected: "rateLimited nil"),
         ErrorCase(
             name: "a refusal",
             answer: .respond(
                 status: 200, contentType: "application/json",
-                body: #"{"choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},"finish_reason":"stop"}]}"#),
+                body:
+                    #"{"choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},"finish_reason":"stop"}]}"#
+            ),
             expected: "refusal I can't help with that."),
         ErrorCase(
             name: "a content filter's error status",
             answer: .respond(
                 status: 400, contentType: "application/json",
-                body: #"{"error":{"code":"content_filter","message":"The response was filtered due to the prompt triggering the content management policy."}}"#),
+                body:
+                    #"{"error":{"code":"content_filter","message":"The response was filtered due to the prompt triggering the content management policy."}}"#
+            ),
             expected: "guardrailViolation"),
         ErrorCase(
             name: "an answer cut by the content filter",
             answer: .respond(
                 status: 200, contentType: "text/event-stream",
-                body: #"data: {"choices":[{"index":0,"delta":{"content":"Well"},"finish_reason":"content_filter"}]}"# + "\n\ndata: [DONE]\n\n"),
+                body: #"data: {"choices":[{"index":0,"delta":{"content":"Well"},"finish_reason":"content_filter"}]}"#
+                    + "\n\ndata: [DONE]\n\n"),
             expected: "guardrailViolation"),
         ErrorCase(
-            name: "refused credentials", answer: .respond(status: 401, contentType: "application/json", body: #"{"error":{"message":"Invalid API key"}}"#),
+            name: "refused credentials",
+            answer: .respond(status: 401, contentType: "application/json", body: #"{"error":{"message":"Invalid API key"}}"#),
             expected: "ChatCompletionsError unauthorized"),
         ErrorCase(
-            name: "another error status", answer: .respond(status: 503, contentType: "application/json", body: #"{"error":{"message":"Loading model"}}"#),
+            name: "another error status",
+            answer: .respond(status: 503, contentType: "application/json", body: #"{"error":{"message":"Loading model"}}"#),
             expected: "ChatCompletionsError httpStatus"),
         ErrorCase(
             name: "a stream that ends before the model finished",
-            answer: .respond(status: 200, contentType: "text/event-stream", body: #"data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}"# + "\n\n"),
+            answer: .respond(
+                status: 200, contentType: "text/event-stream", body: #"data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}"# + "\n\n"),
             expected: "ChatCompletionsError invalidResponse"),
     ]
 
-    @Test("Each failure is the LanguageModelError an app matches for every model; the server's own failures stay ChatCompletionsError", arguments: errorCases)
+    @Test(
+        "Each failure is the LanguageModelError an app matches for every model; the server's own failures stay ChatCompletionsError",
+        arguments: errorCases)
     func errors(_ row: ErrorCase) async throws {
         let (model, _) = try Self.model([row.answer])
         do {
@@ -567,7 +595,9 @@ struct LanguageModelTests {
     @Test("An overflow the server does not count is the model's context size and the request's estimated tokens")
     func uncountedOverflow() async throws {
         let (model, _) = try Self.model([
-            .respond(status: 400, contentType: "application/json", body: #"{"error":{"message":"Input is too long: maximum context size exceeded"}}"#)
+            .respond(
+                status: 400, contentType: "application/json",
+                body: #"{"error":{"message":"Input is too long: maximum context size exceeded"}}"#)
         ])
         do {
             _ = try await LanguageModelSession(model: model).respond(to: String(repeating: "word ", count: 200))
@@ -583,7 +613,11 @@ struct LanguageModelTests {
         var configuration = ChatCompletionsConfiguration()
         configuration.idleTimeout = .milliseconds(200)
         let (model, _) = try Self.model(
-            [.hang(status: 200, contentType: "text/event-stream", first: #"data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}"# + "\n\n")],
+            [
+                .hang(
+                    status: 200, contentType: "text/event-stream",
+                    first: #"data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}"# + "\n\n")
+            ],
             configuration: configuration)
         let outcome = try await withHangGuard(.seconds(30), "the idle timeout") { () -> String in
             do {
@@ -599,9 +633,13 @@ struct LanguageModelTests {
     @Test("A transcript with an attachment is unsupportedTranscriptContent, before anything is sent")
     func attachment() async throws {
         let (model, exchanger) = try Self.model([try Self.text(["ok"])])
-        let image = Transcript.AttachmentSegment(content: .image(Transcript.ImageAttachment(data: Data([0x89, 0x50]), contentType: "image/png")))
-        let history = Transcript(entries: [.prompt(Transcript.Prompt(segments: [.attachment(image)])), .response(
-            Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: "A picture."))]))])
+        let image = Transcript.AttachmentSegment(
+            content: .image(Transcript.ImageAttachment(data: Data([0x89, 0x50]), contentType: "image/png")))
+        let history = Transcript(entries: [
+            .prompt(Transcript.Prompt(segments: [.attachment(image)])),
+            .response(
+                Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: "A picture."))])),
+        ])
         let session = LanguageModelSession(model: model, transcript: history)
         do {
             _ = try await session.respond(to: "What is in it?")
@@ -615,7 +653,9 @@ struct LanguageModelTests {
     @Test("Cancelling the task waiting for a turn ends it with CancellationError and closes the request's connection")
     func cancellation() async throws {
         let (model, exchanger) = try Self.model([
-            .hang(status: 200, contentType: "text/event-stream", first: #"data: {"choices":[{"index":0,"delta":{"content":"1\n2\n"}}]}"# + "\n\n")
+            .hang(
+                status: 200, contentType: "text/event-stream",
+                first: #"data: {"choices":[{"index":0,"delta":{"content":"1\n2\n"}}]}"# + "\n\n")
         ])
         let session = LanguageModelSession(model: model)
         let turn = Task { try await session.respond(to: "Count to 5000.") }

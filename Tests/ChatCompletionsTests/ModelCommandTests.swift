@@ -63,10 +63,13 @@ extension RealModelTests {
                 environment: ["ONDEVICE_MCP_MODEL_API_KEY": key], hangGuard: Self.hangLimit)
             #expect(keyed.status == .exited(0), "\(keyed.standardErrorTail)")
             #expect(keyed.standardErrorTail.contains("Chatting with the model at \(root.absoluteString)"), "\(keyed.standardErrorTail)")
-            #expect(!keyed.standardErrorTail.contains("error:") && !keyed.output.contains("error:"), "\(keyed.output) \(keyed.standardErrorTail)")
+            #expect(
+                !keyed.standardErrorTail.contains("error:") && !keyed.output.contains("error:"),
+                "\(keyed.output) \(keyed.standardErrorTail)")
 
             let refused = try await runOndeviceMCP(
-                ["chat", "--model-url", root.absoluteString, "--data-dir", home.path], input: "What time is it?\n", hangGuard: Self.hangLimit)
+                ["chat", "--model-url", root.absoluteString, "--data-dir", home.path], input: "What time is it?\n",
+                hangGuard: Self.hangLimit)
             #expect(refused.status == .exited(3))
             let message = refused.standardErrorTail
             #expect(message.contains("refused the credentials (HTTP 401)"), "\(message)")
@@ -84,15 +87,19 @@ struct ModelCommandTests {
         defer { home.remove() }
         let limit = Sanitizers.stretched(.seconds(60))
         let runs = [
-            try await runOndeviceMCP(["chat", "--model-url", "http://127.0.0.1:1", "--data-dir", home.path], input: "Hello\n", hangGuard: limit),
             try await runOndeviceMCP(
-                [], input: "Hello\n", environment: ["ONDEVICE_MCP_MODEL_URL": "http://127.0.0.1:1", "XDG_DATA_HOME": home.path], hangGuard: limit),
+                ["chat", "--model-url", "http://127.0.0.1:1", "--data-dir", home.path], input: "Hello\n", hangGuard: limit),
+            try await runOndeviceMCP(
+                [], input: "Hello\n", environment: ["ONDEVICE_MCP_MODEL_URL": "http://127.0.0.1:1", "XDG_DATA_HOME": home.path],
+                hangGuard: limit),
         ]
         for outcome in runs {
             #expect(outcome.status == .exited(3))
             #expect(outcome.output.isEmpty)
             let message = outcome.standardErrorTail
-            #expect(message.hasPrefix("error: cannot chat with the model at http://127.0.0.1:1: the model server could not be reached"), "\(message)")
+            #expect(
+                message.hasPrefix("error: cannot chat with the model at http://127.0.0.1:1: the model server could not be reached"),
+                "\(message)")
             #expect(message.hasSuffix("\n") && message.split(separator: "\n").count == 1, "\(message)")
         }
         // Nothing started: no notes were written.

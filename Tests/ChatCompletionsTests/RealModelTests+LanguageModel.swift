@@ -26,7 +26,8 @@ extension RealModelTests {
         }
     }
 
-    @Test("27: a session on the model itself calls a real MCP tool (guided) and answers after its output; llama.cpp's usage is the session's")
+    @Test(
+        "27: a session on the model itself calls a real MCP tool (guided) and answers after its output; llama.cpp's usage is the session's")
     func guidedTurn27() async throws {
         try await ModelServer.with { root in
             try await withHangGuard(Self.hangLimit, "a guided turn through the 27 path") {
@@ -46,7 +47,9 @@ extension RealModelTests {
                     // llama.cpp reports each request's tokens: two requests (the call, the answer).
                     #expect(session.usage.input.totalTokenCount > 0)
                     #expect(session.usage.output.totalTokenCount > 0)
-                    print("real model 27 turn: \(calls.map { "\($0.toolName) \($0.arguments.jsonString)" }) → \(answer.prefix(80)); usage \(session.usage)")
+                    print(
+                        "real model 27 turn: \(calls.map { "\($0.toolName) \($0.arguments.jsonString)" }) → \(answer.prefix(80)); usage \(session.usage)"
+                    )
                 }
             }
         }
@@ -61,7 +64,8 @@ extension RealModelTests {
                     configuration.maximumToolRounds = 1
                     configuration.defaultOptions = GenerationOptions(temperature: 0, maximumResponseTokens: 16)
                     let model = try await ChatCompletionsModel.connect(to: root, configuration: configuration)
-                    let schemas = try await Dictionary(uniqueKeysWithValues: client.listTools().map { ($0.name, try JSONSchema($0.inputSchema)) })
+                    let schemas = try await Dictionary(
+                        uniqueKeysWithValues: client.listTools().map { ($0.name, try JSONSchema($0.inputSchema)) })
                     let tools = try await Self.bridgedTools(client)
                     var count = 0
                     var invalid: [String] = []

@@ -1,11 +1,11 @@
 import ChatCompletions
 import Foundation
+import HTTPClientCore
 import JSONCore
 import JSONSchema
 import MCP
 import MCPCore
 import MCPFoundationModels
-import HTTPClientCore
 import OnDeviceMCPExamples
 import OnDeviceMCPTestSupport
 import PortableFoundationModels
@@ -128,7 +128,8 @@ struct RealModelTests {
         "Search my notes for milk.", "Find the note about the dentist.", "Do I have a note mentioning the meeting?",
         "Look for notes about the project.", "Search notes for kids.", "Delete the note about milk.", "Remove the dentist note.",
         "Delete my first note.", "Erase the note about the meeting.", "What time is it in UTC?", "Note that the car needs a service.",
-        "Add a shopping note: eggs, bread, butter.", "Search my notes for eggs.", "What is on my notes list now?", "What's the time, please?",
+        "Add a shopping note: eggs, bread, butter.", "Search my notes for eggs.", "What is on my notes list now?",
+        "What's the time, please?",
         "Jot down: water the plants.", "Find notes containing plants.",
     ]
 
@@ -142,7 +143,8 @@ struct RealModelTests {
                     // Answers are cut short: this test looks at the calls (which are never cut).
                     configuration.defaultOptions = GenerationOptions(temperature: 0, maximumResponseTokens: 16)
                     let backend = try await ChatCompletionsModel.connect(to: root, configuration: configuration)
-                    let schemas = try await Dictionary(uniqueKeysWithValues: client.listTools().map { ($0.name, try JSONSchema($0.inputSchema)) })
+                    let schemas = try await Dictionary(
+                        uniqueKeysWithValues: client.listTools().map { ($0.name, try JSONSchema($0.inputSchema)) })
                     var seen = Set<String>()
                     var calls = 0
                     var invalid: [String] = []
@@ -153,7 +155,8 @@ struct RealModelTests {
                         // its own tokens only. The notes tools write and delete: this test's app
                         // allows them.
                         let provider = MCPSessionProvider(
-                            client: client, model: backend.systemLanguageModel, configuration: .init(policy: .allowAll, pinnedTools: Set(schemas.keys)))
+                            client: client, model: backend.systemLanguageModel,
+                            configuration: .init(policy: .allowAll, pinnedTools: Set(schemas.keys)))
                         let answer = try await provider.respond(to: prompt)
                         if !answer.isEmpty { answered += 1 }
                         var turnCalls: [String] = []
@@ -173,9 +176,13 @@ struct RealModelTests {
                             }
                         }
                         await provider.close()
-                        print("real model turn: \(prompt) → \(turnCalls.isEmpty ? "no tool" : turnCalls.joined(separator: ", ")) → \(answer.prefix(80))")
+                        print(
+                            "real model turn: \(prompt) → \(turnCalls.isEmpty ? "no tool" : turnCalls.joined(separator: ", ")) → \(answer.prefix(80))"
+                        )
                     }
-                    print("real model report: \(Self.prompts.count) turns, \(answered) answered, \(calls) tool calls, \(calls - invalid.count) valid")
+                    print(
+                        "real model report: \(Self.prompts.count) turns, \(answered) answered, \(calls) tool calls, \(calls - invalid.count) valid"
+                    )
                     #expect(calls > 0)
                     #expect(invalid.isEmpty, "\(invalid)")
                     #expect(answered == Self.prompts.count)
@@ -187,7 +194,8 @@ struct RealModelTests {
     @Test("A schema with a pattern the server's grammar cannot take still constrains the answer (the pattern stays local)")
     func unportablePattern() async throws {
         // llama.cpp drops the whole schema for a negated class: the answer would then be any JSON.
-        let json = #"{"type":"object","title":"Code","properties":{"code":{"type":"string","pattern":"[^x]+"}},"required":["code"],"additionalProperties":false,"x-order":["code"]}"#
+        let json =
+            #"{"type":"object","title":"Code","properties":{"code":{"type":"string","pattern":"[^x]+"}},"required":["code"],"additionalProperties":false,"x-order":["code"]}"#
         let schema = try JSONDecoder().decode(GenerationSchema.self, from: Data(json.utf8))
         try await ModelServer.with { root in
             try await withHangGuard(Self.hangLimit, "a structured answer") {
@@ -273,8 +281,12 @@ struct RealModelTests {
                     let animals = ["cat", "dog", "horse", "owl", "whale", "fox", "bee", "crow", "seal", "wolf", "hare", "deer"]
                     var total = 0
                     for (turn, animal) in animals.enumerated() {
-                        let facts = (1...12).map { "Fact \($0) about the \(animal): it is an animal that people have watched for a long time." }
-                        let prompt = "Turn \(turn + 1). Read these notes.\n" + facts.joined(separator: "\n") + "\nIn one sentence, what animal are the notes about?"
+                        let facts = (1...12).map {
+                            "Fact \($0) about the \(animal): it is an animal that people have watched for a long time."
+                        }
+                        let prompt =
+                            "Turn \(turn + 1). Read these notes.\n" + facts.joined(separator: "\n")
+                            + "\nIn one sentence, what animal are the notes about?"
                         let answer = try await provider.respond(to: prompt)
                         #expect(!answer.isEmpty)
                         total += try await backend.tokenCount(for: prompt) + backend.tokenCount(for: answer)

@@ -1,7 +1,8 @@
-@testable import ChatCompletions
 import JSONCore
 import PortableFoundationModels
 import Testing
+
+@testable import ChatCompletions
 
 /// The request bodies the builder makes, without a server.
 @Suite("ChatRequestBuilder")

@@ -1,6 +1,6 @@
 import Foundation
-import JSONCore
 import HTTPClientCore
+import JSONCore
 
 /// A chat-completions server played by a script: one answer per request, as the test writes it.
 final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
@@ -66,7 +66,8 @@ final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
             continuation.yield(Data(text.utf8))
             continuation.finish()
             return HTTPResponse(
-                head: HTTPResponseHead(status: status, headers: headers.merging(["Content-Type": type]) { first, _ in first }), body: HTTPBody(body),
+                head: HTTPResponseHead(status: status, headers: headers.merging(["Content-Type": type]) { first, _ in first }),
+                body: HTTPBody(body),
                 close: close)
         case .hang(let status, let type, let first):
             continuation.yield(Data(first.utf8))

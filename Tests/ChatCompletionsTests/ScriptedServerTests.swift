@@ -1,6 +1,6 @@
 import Foundation
-import JSONCore
 import HTTPClientCore
+import JSONCore
 import OnDeviceMCPTestSupport
 import PortableFoundationModels
 import Testing
@@ -9,10 +9,15 @@ import Testing
 
 @Suite("The chat-completions backend against a scripted server")
 struct ScriptedServerTests {
-    static func model(_ answers: [ScriptedExchanger.Answer], configuration: ChatCompletionsConfiguration = .init()) throws -> (ChatCompletionsModel, ScriptedExchanger) {
+    static func model(
+        _ answers: [ScriptedExchanger.Answer], configuration: ChatCompletionsConfiguration = .init()
+    ) throws -> (ChatCompletionsModel, ScriptedExchanger) {
         let exchanger = ScriptedExchanger(answers)
         let base = try #require(URL(string: "http://127.0.0.1:9/v1"))
-        return (ChatCompletionsModel(baseURL: base, model: "m", contextSize: 4096, tokenizer: nil, configuration: configuration, exchanger: exchanger), exchanger)
+        return (
+            ChatCompletionsModel(
+                baseURL: base, model: "m", contextSize: 4096, tokenizer: nil, configuration: configuration, exchanger: exchanger), exchanger
+        )
     }
 
     static func events(_ chunks: [String]) -> String {
@@ -71,10 +76,12 @@ struct ScriptedServerTests {
     @Test("A streamed answer becomes the session's response; the request names the model and streams")
     func streamedAnswer() async throws {
         let (model, exchanger) = try Self.model([
-            .respond(status: 200, contentType: "text/event-stream", body: Self.events([
-                #"{"choices":[{"index":0,"delta":{"content":"Hello"}}]}"#,
-                #"{"choices":[{"index":0,"delta":{"content":", world"},"finish_reason":"stop"}]}"#,
-            ]))
+            .respond(
+                status: 200, contentType: "text/event-stream",
+                body: Self.events([
+                    #"{"choices":[{"index":0,"delta":{"content":"Hello"}}]}"#,
+                    #"{"choices":[{"index":0,"delta":{"content":", world"},"finish_reason":"stop"}]}"#,
+                ]))
         ])
         let session = LanguageModelSession(model: model.systemLanguageModel)
         let answer = try await session.respond(to: "Hi").content
@@ -89,7 +96,11 @@ struct ScriptedServerTests {
     @Test("A refusal is Apple's refusal, and its explanation is the model's text")
     func refusal() async throws {
         let (model, _) = try Self.model([
-            .respond(status: 200, contentType: "application/json", body: #"{"choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},"finish_reason":"stop"}]}"#)
+            .respond(
+                status: 200, contentType: "application/json",
+                body:
+                    #"{"choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},"finish_reason":"stop"}]}"#
+            )
         ])
         let session = LanguageModelSession(model: model.systemLanguageModel)
         do {
@@ -103,7 +114,9 @@ struct ScriptedServerTests {
 
     @Test("An error status in the middle of a session is the server's error")
     func httpError() async throws {
-        let (model, _) = try Self.model([.respond(status: 503, contentType: "application/json", body: #"{"error":{"message":"Loading model"}}"#)])
+        let (model, _) = try Self.model([
+            .respond(status: 503, contentType: "application/json", body: #"{"error":{"message":"Loading model"}}"#)
+        ])
         let session = LanguageModelSession(model: model.systemLanguageModel)
         let error = await #expect(throws: ChatCompletionsError.self) { _ = try await session.respond(to: "Hi") }
         #expect(error == .httpStatus)
@@ -116,7 +129,11 @@ struct ScriptedServerTests {
         var configuration = ChatCompletionsConfiguration()
         configuration.idleTimeout = .milliseconds(200)
         let (model, _) = try Self.model(
-            [.hang(status: 200, contentType: "text/event-stream", first: #"data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}"# + "\n\n")],
+            [
+                .hang(
+                    status: 200, contentType: "text/event-stream",
+                    first: #"data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}"# + "\n\n")
+            ],
             configuration: configuration)
         let session = LanguageModelSession(model: model.systemLanguageModel)
         let error = try await withHangGuard(.seconds(30), "the idle timeout") {
@@ -128,7 +145,9 @@ struct ScriptedServerTests {
     @Test("A stream that ends before the model finished is an error, not a short answer")
     func truncated() async throws {
         let (model, _) = try Self.model([
-            .respond(status: 200, contentType: "text/event-stream", body: "data: " + #"{"choices":[{"index":0,"delta":{"content":"Hel"}}]}"# + "\n\n")
+            .respond(
+                status: 200, contentType: "text/event-stream",
+                body: "data: " + #"{"choices":[{"index":0,"delta":{"content":"Hel"}}]}"# + "\n\n")
         ])
         let error = await #expect(throws: ChatCompletionsError.self) {
             _ = try await LanguageModelSession(model: model.systemLanguageModel).respond(to: "Hi")
@@ -141,7 +160,9 @@ struct ScriptedServerTests {
         let (model, _) = try Self.model([
             .respond(
                 status: 400, contentType: "application/json",
-                body: #"{"error":{"code":400,"message":"request exceeds the available context size","type":"exceed_context_size_error","n_prompt_tokens":4200,"n_ctx":4096}}"#)
+                body:
+                    #"{"error":{"code":400,"message":"request exceeds the available context size","type":"exceed_context_size_error","n_prompt_tokens":4200,"n_ctx":4096}}"#
+            )
         ])
         do {
             _ = try await LanguageModelSession(model: model.systemLanguageModel).respond(to: "Hi")

@@ -9,7 +9,9 @@ struct HTTP1ResponseParserTests {
 
     /// Feeds `text` to a parser in pieces of `piece` bytes (then the connection's end, when
     /// `close`), and returns the head, the body and how it ended.
-    static func parse(_ text: String, method: String = "POST", piece: Int, close: Bool = false) throws -> (head: Event?, body: String, end: Event?) {
+    static func parse(
+        _ text: String, method: String = "POST", piece: Int, close: Bool = false
+    ) throws -> (head: Event?, body: String, end: Event?) {
         var parser = HTTP1ResponseParser(requestMethod: method)
         var events: [Event] = []
         let bytes = Array(text.utf8)
@@ -37,7 +39,8 @@ struct HTTP1ResponseParserTests {
 
     @Test("A Content-Length body, split anywhere", arguments: pieces)
     func contentLength(piece: Int) throws {
-        let parsed = try Self.parse("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{\"jsonrpc\":1}", piece: piece)
+        let parsed = try Self.parse(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{\"jsonrpc\":1}", piece: piece)
         #expect(parsed.head == .head(status: 200, headers: ["content-type": "application/json", "content-length": "13"]))
         #expect(parsed.body == "{\"jsonrpc\":1}")
         #expect(parsed.end == .end(reusable: true))
@@ -45,7 +48,8 @@ struct HTTP1ResponseParserTests {
 
     @Test("A chunked body with extensions and trailers, split anywhere", arguments: pieces)
     func chunked(piece: Int) throws {
-        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;name=value\r\nhello\r\n1A\r\n, abcdefghijklmnopqrstuvwx\r\n0\r\nX-Trailer: 1\r\n\r\n"
+        let text =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;name=value\r\nhello\r\n1A\r\n, abcdefghijklmnopqrstuvwx\r\n0\r\nX-Trailer: 1\r\n\r\n"
         let parsed = try Self.parse(text, piece: piece)
         #expect(parsed.body == "hello, abcdefghijklmnopqrstuvwx")
         #expect(parsed.end == .end(reusable: true))
@@ -86,7 +90,8 @@ struct HTTP1ResponseParserTests {
 
     @Test("Repeated fields are joined; names are lowercased; values trimmed")
     func fields() throws {
-        let parsed = try Self.parse("HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer a\r\nwww-authenticate:  Basic b \r\nContent-Length: 0\r\n\r\n", piece: 3)
+        let parsed = try Self.parse(
+            "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer a\r\nwww-authenticate:  Basic b \r\nContent-Length: 0\r\n\r\n", piece: 3)
         #expect(parsed.head == .head(status: 401, headers: ["www-authenticate": "Bearer a, Basic b", "content-length": "0"]))
     }
 

@@ -42,7 +42,8 @@ struct SSEParserTests {
 
     @Test("chunk boundaries anywhere give the same events")
     func everySplit() throws {
-        let text = "\u{FEFF}: hello\r\nid: 7\r\nevent: message\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r\n\r\nretry: 250\ndata:é\rdata\n\n"
+        let text =
+            "\u{FEFF}: hello\r\nid: 7\r\nevent: message\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r\n\r\nretry: 250\ndata:é\rdata\n\n"
         let whole = try events(text)
         #expect(whole == [event("{\"jsonrpc\":\"2.0\",\"method\":\"x\"}", id: "7"), event("é\n", id: "7")])
         let count = text.utf8.count
@@ -91,7 +92,9 @@ struct SSEParserTests {
         #expect(parser.lastEventID == "prime-1")
     }
 
-    @Test("an id takes effect when its event ends: a stream cut in the middle of an event keeps the last complete one", arguments: [false, true])
+    @Test(
+        "an id takes effect when its event ends: a stream cut in the middle of an event keeps the last complete one",
+        arguments: [false, true])
     func idAtDispatch(finished: Bool) throws {
         var parser = SSEParser(maximumEventBytes: 1024)
         #expect(try parser.feed(Array("id: 1\ndata: a\n\nid: 2\ndata: {\"jsonrpc\":".utf8)) == [event("a", id: "1")])

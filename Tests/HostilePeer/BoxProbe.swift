@@ -5,6 +5,8 @@
 // attempt succeeded, "stopped: …" (with the error) when it failed. `cpu` has no answer when
 // the CPU limit ends the process first.
 
+import MCPCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,7 +14,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MCPCore
 
 /// What `box-probe` tries, by action name.
 func boxProbe(action: String, target: String) -> String {

@@ -8,6 +8,8 @@
 // client falls back to the handshake era), answers `ping`, and lists one tool, `probe`; then it
 // misbehaves on `tools/call` as its mode says. `listen-never-acks` speaks 2026-07-28 instead.
 
+import MCPCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,7 +17,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MCPCore
 
 /// The faults, one per mode; the raw value is the command-line argument.
 enum Mode: String, CaseIterable {
@@ -276,9 +277,12 @@ func callFault(_ mode: Mode, id: JSONValue, pendingClientReplies: inout JSONValu
             nap(milliseconds: 1)
         }
     case .clientRequests:
-        send(["jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage", "params": [
-            "messages": [["role": "user", "content": ["type": "text", "text": "hello"]]], "maxTokens": 10,
-        ]])
+        send([
+            "jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage",
+            "params": [
+                "messages": [["role": "user", "content": ["type": "text", "text": "hello"]]], "maxTokens": 10,
+            ],
+        ])
         send(["jsonrpc": "2.0", "id": "s2", "method": "roots/list"])
         pendingClientReplies = ["call": id, "s1": .null, "s2": .null]
     case .manyTools, .closeOutput, .wellBehaved, .boxProbe:

@@ -36,11 +36,13 @@ struct CommandLineCall: Sendable, CustomTestStringConvertible {
 
 @Suite("A hostile server, through the ondevice-mcp CLI")
 struct HostileServerCommandLineTests {
-    @Test("ondevice-mcp call against a hostile server: the right exit status and message, in bounded memory",
-          arguments: CommandLineCall.all)
+    @Test(
+        "ondevice-mcp call against a hostile server: the right exit status and message, in bounded memory",
+        arguments: CommandLineCall.all)
     func call(_ expected: CommandLineCall) async throws {
         // A call that must succeed gets more time under ThreadSanitizer, which is several times slower.
-        let timeoutSeconds = expected.status == 0 && Sanitizers.threadSanitizerIsActive ? expected.timeoutSeconds * 5 : expected.timeoutSeconds
+        let timeoutSeconds =
+            expected.status == 0 && Sanitizers.threadSanitizerIsActive ? expected.timeoutSeconds * 5 : expected.timeoutSeconds
         let run = try await SpawnedProcess.run(
             try BuiltProducts.ondeviceMCP(),
             arguments: ["call", "probe", "{}", "--timeout", String(timeoutSeconds)] + BoxArguments.forThisBuild

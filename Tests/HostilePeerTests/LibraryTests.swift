@@ -19,8 +19,10 @@ struct FailingCall: Sendable, CustomTestStringConvertible {
     }
 
     static let all: [FailingCall] = [
-        FailingCall(mode: .crashMidCall, error: .connectionClosed, mentions: .all("status 3", "hostile: crashing"), requestTimeout: .seconds(60)),
-        FailingCall(mode: .nonJSON, error: .timedOut, mentions: .any("not valid JSON", "not JSON", "invalid JSON"), requestTimeout: .seconds(3)),
+        FailingCall(
+            mode: .crashMidCall, error: .connectionClosed, mentions: .all("status 3", "hostile: crashing"), requestTimeout: .seconds(60)),
+        FailingCall(
+            mode: .nonJSON, error: .timedOut, mentions: .any("not valid JSON", "not JSON", "invalid JSON"), requestTimeout: .seconds(3)),
         FailingCall(mode: .wrongID, error: .timedOut, mentions: .any("id", "request"), namesStrayID: true, requestTimeout: .seconds(3)),
         FailingCall(mode: .hugeResult, error: .invalidResponse, mentions: .any("16777216", "limit"), requestTimeout: .seconds(60)),
         FailingCall(mode: .endlessLine, error: .invalidResponse, mentions: .any("16777216", "limit"), requestTimeout: .seconds(60)),
@@ -59,7 +61,9 @@ struct HostileServerLibraryTests {
             expect(error.detail, mentions: fault.mentions)
             if fault.namesStrayID {
                 let log = transport.capturedStandardError()
-                let call = log.split(separator: "\n").first { $0.hasPrefix("hostile: call ") }.flatMap { Int($0.dropFirst("hostile: call ".count)) }
+                let call = log.split(separator: "\n").first { $0.hasPrefix("hostile: call ") }.flatMap {
+                    Int($0.dropFirst("hostile: call ".count))
+                }
                 let id = try #require(call, "the server logged no tools/call: \(log)")
                 expect(error.detail, mentions: .any(String(id + 1000)))
             }
@@ -71,7 +75,9 @@ struct HostileServerLibraryTests {
     @Test("A slow or odd server is not a broken one: the call succeeds", arguments: SucceedingCall.all)
     func succeedingCall(_ peer: SucceedingCall) async throws {
         let (client, _) = try await connectHostile(peer.mode, configuration(requestTimeout: Sanitizers.stretched(peer.requestTimeout)))
-        try await withHangGuard(Sanitizers.stretched(.seconds(60)), "tools/call against \(peer.mode.rawValue)") { try await expectWorking(client) }
+        try await withHangGuard(Sanitizers.stretched(.seconds(60)), "tools/call against \(peer.mode.rawValue)") {
+            try await expectWorking(client)
+        }
         try await withHangGuard(hangGuard, "a second call") { try await expectWorking(client) }
         await client.close()
     }

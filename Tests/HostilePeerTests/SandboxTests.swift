@@ -1,3 +1,8 @@
+import Foundation
+import MCP
+import OnDeviceMCPTestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,10 +10,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import MCP
-import OnDeviceMCPTestSupport
-import Testing
 
 /// One forbidden thing the `box-probe` server tries.
 enum ForbiddenAttempt: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -144,7 +145,10 @@ func runProbe(
             try await MCPClient.connect(over: transport, configuration: configuration(requestTimeout: Sanitizers.stretched(.seconds(60))))
         }
         do {
-            answer = .success(try await withHangGuard(hangGuard * 2, "calling the probe") { try await client.callTool(name: "probe", arguments: arguments).text })
+            answer = .success(
+                try await withHangGuard(hangGuard * 2, "calling the probe") {
+                    try await client.callTool(name: "probe", arguments: arguments).text
+                })
         } catch {
             answer = .failure(error)
         }
@@ -215,16 +219,19 @@ struct SandboxEnforcementTests {
     @Test("Boxed, the server writes its private data directory, which goes when the connection closes")
     func dataDirectory() async throws {
         let box = Sandboxes.defaultForThisBuild
-        let transport = try ProcessTransport.launch(try BuiltProducts.hostilePeer(), arguments: ["box-probe"], standardError: .capture, sandbox: box)
+        let transport = try ProcessTransport.launch(
+            try BuiltProducts.hostilePeer(), arguments: ["box-probe"], standardError: .capture, sandbox: box)
         let directory = try #require(transport.sandboxDataDirectory)
         let client = try await withHangGuard(hangGuard, "connecting to the probe") {
             try await MCPClient.connect(over: transport, configuration: configuration(requestTimeout: Sanitizers.stretched(.seconds(60))))
         }
         let temporary = try await client.callTool(name: "probe", arguments: ["action": "env", "target": "TMPDIR"]).text
         #expect(temporary == "done: TMPDIR=\(directory)/tmp")
-        let written = try await client.callTool(name: "probe", arguments: ["action": "write", "target": .string(directory + "/tmp/note")]).text
+        let written = try await client.callTool(name: "probe", arguments: ["action": "write", "target": .string(directory + "/tmp/note")])
+            .text
         #expect(written.hasPrefix("done"), "\(written)")
-        let readBack = try await client.callTool(name: "probe", arguments: ["action": "read", "target": .string(directory + "/tmp/note")]).text
+        let readBack = try await client.callTool(name: "probe", arguments: ["action": "read", "target": .string(directory + "/tmp/note")])
+            .text
         #expect(readBack.contains("written by the probe"), "\(readBack)")
         let system = try await client.callTool(name: "probe", arguments: ["action": "read", "target": "/etc/passwd"]).text
         #expect(system.hasPrefix("done"), "\(system)")

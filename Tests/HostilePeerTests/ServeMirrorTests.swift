@@ -1,3 +1,8 @@
+import Foundation
+import MCPCore
+import OnDeviceMCPTestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,10 +10,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import MCPCore
-import OnDeviceMCPTestSupport
-import Testing
 
 /// The mirror image of the hostile server: the test is a hostile client of a real
 /// `ondevice-mcp serve`, writing raw lines to its standard input, and `wait4` measures the
@@ -31,7 +32,9 @@ struct HostileClientOfServeTests {
     }
 
     /// Starts `serve` with a data directory of its own.
-    static func launchServe(standardOutput: SpawnedProcess.OutputHandling = .collect(keepingFirst: 16 << 20)) throws -> (SpawnedProcess, URL) {
+    static func launchServe(
+        standardOutput: SpawnedProcess.OutputHandling = .collect(keepingFirst: 16 << 20)
+    ) throws -> (SpawnedProcess, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-client-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let process = try SpawnedProcess.launch(
@@ -123,8 +126,9 @@ struct HostileClientOfServeTests {
         ]
     }
 
-    @Test("Pipelined requests written before any answer is read are all answered, in bounded memory",
-          arguments: Pipelined.all)
+    @Test(
+        "Pipelined requests written before any answer is read are all answered, in bounded memory",
+        arguments: Pipelined.all)
     func pipelinedWithoutReading(_ pipelined: Pipelined) async throws {
         let (serve, directory) = try Self.launchServe(standardOutput: .lines)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,12 +1,13 @@
+import Foundation
+import MCP
+import OnDeviceMCPTestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
-import MCP
-import OnDeviceMCPTestSupport
-import Testing
 
 #if os(Linux)
 
@@ -207,7 +208,8 @@ struct BoxRedTeamTests {
     }
 
     /// Finding 3: a child and a double-forked daemon survived the call.
-    @Test("Every process the server started, a double-forked daemon included, is gone when the connection closes", arguments: [true, false])
+    @Test(
+        "Every process the server started, a double-forked daemon included, is gone when the connection closes", arguments: [true, false])
     func processTree(boxed: Bool) async throws {
         let token = "ondevice-mcp-red-team-\(UInt32.random(in: 0...UInt32.max))"
         let transport = try RedTeamProbe.launch(sandbox: boxed ? RedTeamProbe.box() : nil)
@@ -340,8 +342,9 @@ struct BoxRedTeamTests {
 /// with `setpriv` as `nobody`: only where this test runs as root.
 @Suite(
     "The box holds for an ordinary user too", .serialized,
-    .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
-        && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")),
+    .enabled(
+        if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")),
     .timeLimit(.minutes(3)))
 struct BoxRedTeamOrdinaryUserTests {
     /// A directory `nobody` can reach, with copies of the CLI and the probe.
@@ -353,7 +356,8 @@ struct BoxRedTeamOrdinaryUserTests {
 
         init() throws {
             directory = "/tmp/ondevice-mcp-nobody-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
             cli = directory + "/ondevice-mcp"
             probe = directory + "/box_probe.py"
             victim = directory + "/victim"
@@ -384,7 +388,8 @@ struct BoxRedTeamOrdinaryUserTests {
 
         /// `ondevice-mcp call probe` as nobody; the text it printed.
         func call(_ action: String, _ target: String, boxed: Bool) async throws -> (status: SpawnedProcess.Status, output: String) {
-            let arguments = try String(data: JSONSerialization.data(withJSONObject: ["action": action, "target": target]), encoding: .utf8) ?? "{}"
+            let arguments =
+                try String(data: JSONSerialization.data(withJSONObject: ["action": action, "target": target]), encoding: .utf8) ?? "{}"
             var command = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", cli, "call", "probe", arguments]
             if !boxed { command.append("--no-sandbox") }
             command += ["--", "/usr/bin/python3", probe]

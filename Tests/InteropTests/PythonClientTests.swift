@@ -1,8 +1,8 @@
 import Foundation
-import OnDeviceMCPTestSupport
 import MCP
 import MCPCommandLine
 import OnDeviceMCPExamples
+import OnDeviceMCPTestSupport
 import Testing
 
 /// What `Tests/Interop/python_client.py` prints: what the official Python SDK client saw

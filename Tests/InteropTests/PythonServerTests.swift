@@ -228,7 +228,8 @@ struct PythonServerTests {
         arguments: [MCPClient.Handshake.version(.v2026_07_28), .version(.v2025_11_25)])
     func timeoutCancelsTheCall(handshake: MCPClient.Handshake) async throws {
         let python = try PythonPeers.python()
-        try await withServerProcess(python, arguments: [Package.interopScript("python_echo_server.py"), "--slow"], handshake: handshake) { client in
+        try await withServerProcess(python, arguments: [Package.interopScript("python_echo_server.py"), "--slow"], handshake: handshake) {
+            client in
             let tools = try await client.listTools()
             #expect(tools.map(\.name).sorted() == ["echo", "sleep"])
             // The tool sleeps 60 s: a timeout error, not a result, shows the deadline fired

@@ -102,7 +102,8 @@ struct ReadmeTests {
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.prefix(2) == ["notes_search", "Lisbon: book the tram tour"], "\(run.standardOutput)")
         #expect(run.standardOutput.contains(#"{"titles":["Lisbon trip"]}"#))
-        #expect(run.standardOutput.contains(#""query":{"type":"string","description":"Words in the note's title"}"#), "\(run.standardOutput)")
+        #expect(
+            run.standardOutput.contains(#""query":{"type":"string","description":"Words in the note's title"}"#), "\(run.standardOutput)")
         #expect(run.standardOutput.contains("Added: Call the bank"))
         #expect(run.standardOutput.contains(#""timezone": "Europe/Lisbon""#), "\(run.standardOutput)")
         #expect(run.standardOutput.contains(#"["echo", "#), "\(run.standardOutput)")

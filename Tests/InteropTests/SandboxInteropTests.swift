@@ -10,8 +10,9 @@ struct SandboxInteropTests {
     /// built with ThreadSanitizer runs under its address-space limit).
     static var defaultBox: Sandbox { Sandbox.standard }
 
-    @Test("mcp-server-time works in the default box (library: ServerEndpoint.process boxes by default)",
-          .enabled(if: PythonPeers.enabled, PythonPeers.skipComment))
+    @Test(
+        "mcp-server-time works in the default box (library: ServerEndpoint.process boxes by default)",
+        .enabled(if: PythonPeers.enabled, PythonPeers.skipComment))
     func timeServerBoxed() async throws {
         let server = try PythonPeers.script("mcp-server-time")
         let client = try await MCPClient.connect(
@@ -22,8 +23,9 @@ struct SandboxInteropTests {
         #expect(now.structuredContent?["timezone"] == "Asia/Tokyo")
     }
 
-    @Test("mcp-server-git works in the default box with its repository writable; without that it cannot commit",
-          .enabled(if: PythonPeers.enabled, PythonPeers.skipComment))
+    @Test(
+        "mcp-server-git works in the default box with its repository writable; without that it cannot commit",
+        .enabled(if: PythonPeers.enabled, PythonPeers.skipComment))
     func gitServerBoxed() async throws {
         let server = try PythonPeers.script("mcp-server-git")
         let directory = try TemporaryDirectory("git-box")
@@ -58,8 +60,9 @@ struct SandboxInteropTests {
         await reader.close()
     }
 
-    @Test("ondevice-mcp call runs mcp-server-time and mcp-server-git in its default box",
-          .enabled(if: PythonPeers.enabled, PythonPeers.skipComment))
+    @Test(
+        "ondevice-mcp call runs mcp-server-time and mcp-server-git in its default box",
+        .enabled(if: PythonPeers.enabled, PythonPeers.skipComment))
     func commandLineBoxed() async throws {
         let binary = try BuiltProducts.ondeviceMCP()
         let box = BoxArguments.forThisBuild

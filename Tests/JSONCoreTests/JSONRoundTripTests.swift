@@ -52,8 +52,9 @@ struct RoundTripCase: Sendable, CustomTestStringConvertible {
         .init("whitespace around", " \t\r\n[ 1 , 2 ]\n", [1, 2], "[1,2]"),
         .init("key order kept", #"{"z":1,"a":2,"m":3}"#, ["z": 1, "a": 2, "m": 3]),
         .init("nested", #"{"a":[1,{"b":null}],"c":{"d":[]}}"#, ["a": [1, ["b": nil]], "c": ["d": []]]),
-        .init("mcp request", #"{"jsonrpc":"2.0","id":"abc","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#,
-              ["jsonrpc": "2.0", "id": "abc", "method": "tools/call", "params": ["name": "echo", "arguments": ["text": "hi"]]]),
+        .init(
+            "mcp request", #"{"jsonrpc":"2.0","id":"abc","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}"#,
+            ["jsonrpc": "2.0", "id": "abc", "method": "tools/call", "params": ["name": "echo", "arguments": ["text": "hi"]]]),
     ]
 }
 

@@ -840,11 +840,13 @@ struct JSONValueCodingTests {
         #expect(error.jsonPointer.description == "/blob")
     }
 
-    @Test("decoding matches JSONDecoder for text both can read", arguments: [
-        #"{"city":"Oslo","days":3,"metric":true}"#,
-        #"{"city":"Oslo","days":3.0,"metric":false,"note":null}"#,
-        #"{"city":"","days":-1,"metric":true,"note":"n"}"#,
-    ])
+    @Test(
+        "decoding matches JSONDecoder for text both can read",
+        arguments: [
+            #"{"city":"Oslo","days":3,"metric":true}"#,
+            #"{"city":"Oslo","days":3.0,"metric":false,"note":null}"#,
+            #"{"city":"","days":-1,"metric":true,"note":"n"}"#,
+        ])
     func matchesJSONDecoder(text: String) throws {
         let foundation = try JSONDecoder().decode(Arguments.self, from: Data(text.utf8))
         let direct = try decoder.decode(Arguments.self, from: JSONValue(parsing: text))

@@ -95,9 +95,11 @@ struct JSONValueTests {
 
 @Suite("JSONPointer")
 struct JSONPointerTests {
-    @Test("escapes and parses tokens", arguments: [
-        (["a", "b"], "/a/b"), (["a/b", "m~n"], "/a~1b/m~0n"), ([], ""), ([""], "/"), (["~1"], "/~01"),
-    ] as [([String], String)])
+    @Test(
+        "escapes and parses tokens",
+        arguments: [
+            (["a", "b"], "/a/b"), (["a/b", "m~n"], "/a~1b/m~0n"), ([], ""), ([""], "/"), (["~1"], "/~01"),
+        ] as [([String], String)])
     func roundTrip(tokens: [String], text: String) throws {
         #expect(JSONPointer(tokens: tokens).description == text)
         #expect(try JSONPointer(parsing: text).tokens == tokens)

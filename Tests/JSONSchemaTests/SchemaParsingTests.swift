@@ -1,6 +1,6 @@
 import Foundation
-import JSONSchema
 import JSONCore
+import JSONSchema
 import Testing
 
 @Suite("Parsing and dialects")

@@ -1,6 +1,6 @@
 import Foundation
-import JSONSchema
 import JSONCore
+import JSONSchema
 import Testing
 
 /// Runs the official JSON Schema Test Suite (json-schema-org/JSON-Schema-Test-Suite), read at test
@@ -30,28 +30,35 @@ enum OfficialSuite {
     static let exclusions: [String: [String: [String: String]]] = [
         "draft2020-12": [
             "refRemote.json": [
-                "*": "needs remote documents (http://localhost:1234/…); remote references are never fetched and are reported as SchemaError.unresolvedReference at parse time"
+                "*":
+                    "needs remote documents (http://localhost:1234/…); remote references are never fetched and are reported as SchemaError.unresolvedReference at parse time"
             ],
             "vocabulary.json": [
                 "*": "custom meta-schemas with $vocabulary need the meta-schema document fetched; $vocabulary is not supported"
             ],
             "ref.json": [
-                "remote ref, containing refs itself": "$ref to the 2020-12 meta-schema, a remote document that is not bundled",
+                "remote ref, containing refs itself": "$ref to the 2020-12 meta-schema, a remote document that is not bundled"
             ],
             "defs.json": [
                 "validate definition against metaschema": "$ref to the 2020-12 meta-schema, a remote document that is not bundled"
             ],
             "dynamicRef.json": [
-                "strict-tree schema, guards against misspelled properties": "$ref to http://localhost:1234/draft2020-12/tree.json, a remote document",
-                "tests for implementation dynamic anchor and reference link": "$ref to http://localhost:1234/draft2020-12/extendible-dynamic-ref.json, a remote document",
-                "$ref and $dynamicAnchor are independent of order - $defs first": "$ref to http://localhost:1234/draft2020-12/extendible-dynamic-ref.json, a remote document",
-                "$ref and $dynamicAnchor are independent of order - $ref first": "$ref to http://localhost:1234/draft2020-12/extendible-dynamic-ref.json, a remote document",
-                "$ref to $dynamicRef finds detached $dynamicAnchor": "$ref to http://localhost:1234/draft2020-12/detached-dynamicref.json, a remote document",
+                "strict-tree schema, guards against misspelled properties":
+                    "$ref to http://localhost:1234/draft2020-12/tree.json, a remote document",
+                "tests for implementation dynamic anchor and reference link":
+                    "$ref to http://localhost:1234/draft2020-12/extendible-dynamic-ref.json, a remote document",
+                "$ref and $dynamicAnchor are independent of order - $defs first":
+                    "$ref to http://localhost:1234/draft2020-12/extendible-dynamic-ref.json, a remote document",
+                "$ref and $dynamicAnchor are independent of order - $ref first":
+                    "$ref to http://localhost:1234/draft2020-12/extendible-dynamic-ref.json, a remote document",
+                "$ref to $dynamicRef finds detached $dynamicAnchor":
+                    "$ref to http://localhost:1234/draft2020-12/detached-dynamicref.json, a remote document",
             ],
         ],
         "draft7": [
             "refRemote.json": [
-                "*": "needs remote documents (http://localhost:1234/…); remote references are never fetched and are reported as SchemaError.unresolvedReference at parse time"
+                "*":
+                    "needs remote documents (http://localhost:1234/…); remote references are never fetched and are reported as SchemaError.unresolvedReference at parse time"
             ],
             "ref.json": [
                 "remote ref, containing refs itself": "$ref to the draft-07 meta-schema, a remote document that is not bundled"

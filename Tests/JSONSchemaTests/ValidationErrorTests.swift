@@ -1,5 +1,5 @@
-import JSONSchema
 import JSONCore
+import JSONSchema
 import Testing
 
 /// One keyword family's failure: the schema, an invalid instance and the first error expected.

@@ -26,10 +26,11 @@ struct ToolCallChainTests {
     ) async throws -> ToolCall {
         let server = MCPServer(name: "Test", version: "1.0")
         let schema: JSONValue = ["type": "object", "properties": ["text": ["type": "string"]], "required": ["text"]]
-        try await server.register(MCPTool(name: "echo", description: "Echoes its text", inputSchema: schema) { arguments in
-            received.append(arguments)
-            return .text(arguments["text"]?.stringValue ?? "")
-        })
+        try await server.register(
+            MCPTool(name: "echo", description: "Echoes its text", inputSchema: schema) { arguments in
+                received.append(arguments)
+                return .text(arguments["text"]?.stringValue ?? "")
+            })
         let client = try await MCPClient.connect(to: server)
         let trust = defences.trust
         let origin = trust.origin(ofServer: "Test", connectedInProcess: client.isInProcess)

@@ -302,7 +302,8 @@ struct ToolSelectorTests {
         #expect(selection.selected.map(\.name) == ["notes_search", "notes_list"])
         #expect(
             selection.excluded.first?.reason
-                == "its definition (about 70 tokens) does not fit the 40 tokens left of the 100-token tool budget (rank 2 of 3 for this prompt)")
+                == "its definition (about 70 tokens) does not fit the 40 tokens left of the 100-token tool budget (rank 2 of 3 for this prompt)"
+        )
     }
 
     @Test("A tool far less relevant than the best match is left out even when there is room")
@@ -338,7 +339,8 @@ struct ToolSelectorTests {
         #expect(reasons["huge"] == "pinned, but its definition (about 500 tokens) alone exceeds the 100-token tool budget")
         #expect(
             reasons["second"]
-                == "pinned, but its definition (about 60 tokens) does not fit the 40 tokens left of the 100-token tool budget after the other pinned tools")
+                == "pinned, but its definition (about 60 tokens) does not fit the 40 tokens left of the 100-token tool budget after the other pinned tools"
+        )
         #expect(reasons["other"] == "pinned tools take the 2 places (rank 1 of 5 for this prompt)")
 
         let crowded = ToolSelector(maximumTools: 1, tokenBudget: 100, pinned: ["first", "third"]).select(tools, prompt: "")

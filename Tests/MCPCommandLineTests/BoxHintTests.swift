@@ -16,7 +16,10 @@ struct BoxHintTests {
     @Test(
         "Each kind of refusal names its option",
         arguments: [
-            ("/root/.pyenv/shims/python3: line 12: /root/.pyenv/libexec/pyenv: Permission denied", "try --allow-read /root/.pyenv/libexec/pyenv"),
+            (
+                "/root/.pyenv/shims/python3: line 12: /root/.pyenv/libexec/pyenv: Permission denied",
+                "try --allow-read /root/.pyenv/libexec/pyenv"
+            ),
             ("httpx.ConnectError: [Errno -3] Temporary failure in name resolution", "try --allow-network"),
             ("invalid peer certificate: UnknownIssuer", "try --allow-network --pass-env SSL_CERT_FILE --pass-env SSL_CERT_DIR"),
         ])

@@ -1,8 +1,3 @@
-#if canImport(FoundationModels)
-import FoundationModels
-#else
-import PortableFoundationModels
-#endif
 import Foundation
 import MCP
 import OnDeviceMCPExamples
@@ -10,6 +5,12 @@ import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCPCommandLine
+
+#if canImport(FoundationModels)
+import FoundationModels
+#else
+import PortableFoundationModels
+#endif
 
 /// A tool's input schema with keywords generation cannot carry: `format`, `not`, a title.
 private let weatherSchema = #"""
@@ -150,7 +151,9 @@ struct BridgeCommandTests {
         #expect(run.output.contains(#""title":{"description":"A short title.","pattern":"[\\s\\S]{1,200}","type":"string"}"#))
         #expect(run.output.contains("  diagnostics: none\n"))  // notes_list: every keyword maps
         #expect(run.output.contains("\nContext budget: 5 tools, "))
-        #expect(run.output.contains(" tokens in all, for a 1536-token tool budget and at most 5 tools a turn, in the model's 4096-token context. "))
+        #expect(
+            run.output.contains(
+                " tokens in all, for a 1536-token tool budget and at most 5 tools a turn, in the model's 4096-token context. "))
         #if !canImport(FoundationModels)
         #expect(run.output.contains("Tokens estimated by the portable token estimator (no language model here).\n"))
         #endif
@@ -195,8 +198,10 @@ struct BridgeCommandTests {
         #expect(run.output.contains("  model name: tool_1\n"))
         #expect(run.output.matches(of: #/\n  context: \d+ tokens\n/#).count == 6)
         #expect(run.output.contains("Context budget: 6 tools, "))
-        #expect(run.output.hasSuffix(
-            "They do not all fit: each turn gets the tools most relevant to its prompt ('ondevice-mcp tools --for-prompt TEXT' shows which).\n"))
+        #expect(
+            run.output.hasSuffix(
+                "They do not all fit: each turn gets the tools most relevant to its prompt ('ondevice-mcp tools --for-prompt TEXT' shows which).\n"
+            ))
     }
 
     #if !canImport(FoundationModels)
@@ -335,9 +340,11 @@ struct PoisonedDescriptionTests {
         #expect(run.status == .success)
         #expect(run.output.contains("  warning: the description reads as an instruction to the model: overrides earlier instructions"))
         #expect(run.output.contains("  warning: the description reads as an instruction to the model: orders a tool call"))
-        #expect(run.output.contains("  warning: the description reads as an instruction to the model: asks to hide something from the user"))
+        #expect(
+            run.output.contains("  warning: the description reads as an instruction to the model: asks to hide something from the user"))
         #expect(run.output.contains("  warning: the description has 2 invisible or control characters (removed before the model reads it)"))
-        #expect(run.output.contains("  warning: the parameter description reads as an instruction to the model: redefines the model's role"))
+        #expect(
+            run.output.contains("  warning: the parameter description reads as an instruction to the model: redefines the model's role"))
         let clock = try #require(run.output.components(separatedBy: "\n\n").first { $0.hasPrefix("clock") })
         #expect(!clock.contains("warning:"))
 

@@ -47,9 +47,11 @@ struct ChatDisplayTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("Without a terminal the chat is quiet unless --show-tool-calls; on one, --hide-tool-calls quiets it", arguments: [
-        ([String](), false, false), (["--show-tool-calls"], false, true), (["--hide-tool-calls"], true, false),
-    ])
+    @Test(
+        "Without a terminal the chat is quiet unless --show-tool-calls; on one, --hide-tool-calls quiets it",
+        arguments: [
+            ([String](), false, false), (["--show-tool-calls"], false, true), (["--hide-tool-calls"], true, false),
+        ])
     func quietByDefaultOffTerminal(flags: [String], terminal: Bool, shown: Bool) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -95,7 +97,9 @@ struct ChatDisplayTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("--allow-writes runs the write without asking; the main job takes it too", arguments: [["chat", "--allow-writes"], ["--allow-writes"]])
+    @Test(
+        "--allow-writes runs the write without asking; the main job takes it too",
+        arguments: [["chat", "--allow-writes"], ["--allow-writes"]])
     func allowWrites(arguments: [String]) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -1,7 +1,7 @@
 import Foundation
-import OnDeviceMCPTestSupport
 import MCP
 import OnDeviceMCPExamples
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCPCommandLine
@@ -79,7 +79,9 @@ struct CommandTests {
         #expect(run.output.contains(#"Unknown time zone "Mars/Base""#))
     }
 
-    @Test("call of an unknown tool says so, with the nearest name, and exits 3", arguments: [("nope", ""), ("clock_nwo", "; did you mean clock_now?")])
+    @Test(
+        "call of an unknown tool says so, with the nearest name, and exits 3",
+        arguments: [("nope", ""), ("clock_nwo", "; did you mean clock_now?")])
     func unknownTool(name: String, suggestion: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -184,7 +186,8 @@ struct CommandTests {
         let tools = await CommandRun(["tools"] + box + ["--", binary, "serve", "--data-dir", directory.path])
         #expect(tools.status == .success, "\(tools.errors)")
         #expect(tools.output.contains("notes_search — Search notes"))
-        let call = await CommandRun(["call", "clock_now", #"{"timezone":"Asia/Tokyo"}"#] + box + ["--", binary, "serve", "--data-dir", directory.path])
+        let call = await CommandRun(
+            ["call", "clock_now", #"{"timezone":"Asia/Tokyo"}"#] + box + ["--", binary, "serve", "--data-dir", directory.path])
         #expect(call.status == .success, "\(call.errors)")
         #expect(call.output.contains("+09:00 (Asia/Tokyo, "))
     }

@@ -1,8 +1,3 @@
-#if canImport(FoundationModels)
-import FoundationModels
-#else
-import PortableFoundationModels
-#endif
 import Foundation
 import MCP
 import OnDeviceMCPExamples
@@ -10,6 +5,12 @@ import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCPCommandLine
+
+#if canImport(FoundationModels)
+import FoundationModels
+#else
+import PortableFoundationModels
+#endif
 
 /// A configuration file in `directory` whose servers all run the built `ondevice-mcp serve`
 /// as child processes, each with its own data directory; `environment` gives an entry's `env`.
@@ -58,7 +59,8 @@ let configUsageCases: [ConfigUsageCase] = [
     ConfigUsageCase(
         name: "invalid JSON", text: #"{"mcpServers": {"a": {"command": "x"}}"#, argv: ["tools", "--for-prompt", "x"], command: .tools,
         message: "is not valid JSON: invalid JSON at byte 38"),
-    ConfigUsageCase(name: "no mcpServers", text: "{}", argv: ["chat"], command: .chat, message: #"has no "mcpServers" (or VS Code's "servers") object"#),
+    ConfigUsageCase(
+        name: "no mcpServers", text: "{}", argv: ["chat"], command: .chat, message: #"has no "mcpServers" (or VS Code's "servers") object"#),
     ConfigUsageCase(
         name: "an entry without command", text: #"{"mcpServers": {"git": {"args": []}}}"#, argv: ["tools", "--schemas"], command: .tools,
         message: #"server "git" in '"#),
@@ -203,7 +205,8 @@ struct ConfigCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try builtInServersConfiguration(["alpha", "beta"], in: directory)
-        let run = await CommandRun(["tools", "--for-prompt", "what time is it in Tokyo", "--json", "--config", file] + boxOptions(writing: directory))
+        let run = await CommandRun(
+            ["tools", "--for-prompt", "what time is it in Tokyo", "--json", "--config", file] + boxOptions(writing: directory))
         #expect(run.status == .success, "\(run.errors)")
         let report = try JSONValue(parsing: run.output)
         let details = try #require(report["selectedTools"]?.arrayValue)
@@ -215,7 +218,8 @@ struct ConfigCommandTests {
         #expect(excluded.allSatisfy { ["alpha", "beta"].contains($0["server"]?.stringValue ?? "") })
         #expect(excluded.allSatisfy { ($0["modelName"]?.stringValue ?? "").hasSuffix($0["name"]?.stringValue ?? "?") })
 
-        let text = await CommandRun(["tools", "--for-prompt", "what time is it in Tokyo", "--config", file] + boxOptions(writing: directory))
+        let text = await CommandRun(
+            ["tools", "--for-prompt", "what time is it in Tokyo", "--config", file] + boxOptions(writing: directory))
         #expect(text.status == .success, "\(text.errors)")
         #expect(text.output.contains(" of 10 tools, in this order:\n  "))
         #expect(text.output.contains("\nLeft out:\n"))
@@ -232,7 +236,8 @@ struct ConfigCommandTests {
         #expect(run.status == .failure)
         #expect(run.output.hasPrefix("== good: 5 tools =="), "\(run.output)")
         #expect(
-            run.errors.hasPrefix("warning: server \"broken\" of '\(file)' failed: cannot launch '/nonexistent/mcp-server'"), "\(run.errors)")
+            run.errors.hasPrefix("warning: server \"broken\" of '\(file)' failed: cannot launch '/nonexistent/mcp-server'"), "\(run.errors)"
+        )
         #expect(run.errors.contains("(it is left out; the other servers are used)"))
         #expect(run.errors.hasSuffix("error: server \"broken\" failed and was left out\n"), "\(run.errors)")
     }
@@ -346,7 +351,9 @@ struct ConfigCommandTests {
         let file = try builtInServersConfiguration(["alpha", "beta"], in: directory)
         let run = await CommandRun(["--config", file] + boxOptions(writing: directory))
         #expect(run.status == .success, "\(run.errors)")
-        #expect(run.output.hasPrefix("ondevice-mcp \(OnDeviceMCPVersion.string): the 2 servers of '\(file)' (alpha, beta), each in its own box"))
+        #expect(
+            run.output.hasPrefix("ondevice-mcp \(OnDeviceMCPVersion.string): the 2 servers of '\(file)' (alpha, beta), each in its own box")
+        )
         #expect(run.output.contains("\n== alpha: 5 tools ==\n"))
         #expect(run.output.contains("  model name: beta_clock_now\n"))
         #expect(run.output.contains("\nContext budget: 10 tools, "))

@@ -1,13 +1,14 @@
-#if canImport(FoundationModels)
-import FoundationModels
-#else
-import PortableFoundationModels
-#endif
 import MCP
 import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCPCommandLine
+
+#if canImport(FoundationModels)
+import FoundationModels
+#else
+import PortableFoundationModels
+#endif
 
 /// `--model-url URL [--model NAME]` and `ONDEVICE_MCP_MODEL_URL` in process, with models
 /// standing in for the program's (the real model client is tested against llama.cpp in
@@ -155,6 +156,7 @@ struct ModelServerCommandTests {
     func noModelClient() async {
         let run = await CommandRun(["chat", "--model-url", Self.url], input: "Hello\n", models: UnusableModels())
         #expect(run.status == .failure)
-        #expect(run.errors.hasPrefix("error: this build has no model client: --model-url (ONDEVICE_MCP_MODEL_URL) is for platforms without"))
+        #expect(
+            run.errors.hasPrefix("error: this build has no model client: --model-url (ONDEVICE_MCP_MODEL_URL) is for platforms without"))
     }
 }

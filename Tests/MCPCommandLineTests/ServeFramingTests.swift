@@ -32,10 +32,13 @@ struct FramingCase: Sendable, CustomTestStringConvertible {
         FramingCase(
             "nested too deeply", #"{"jsonrpc":"2.0","id":4,"method":"ping","params":{"a":"# + String(repeating: "[", count: 600),
             code: -32700, id: "null"),
-        FramingCase("a cut reply to one of the server's requests", #"{"jsonrpc":"2.0","id":5,"result":{"roots":["#, code: -32700, id: "null"),
+        FramingCase(
+            "a cut reply to one of the server's requests", #"{"jsonrpc":"2.0","id":5,"result":{"roots":["#, code: -32700, id: "null"),
         FramingCase("a reply in the wrong version", #"{"jsonrpc":"1.0","id":6,"result":{}}"#, code: -32600, id: "null"),
         FramingCase("a request in the wrong version", #"{"jsonrpc":"1.0","id":7,"method":"ping"}"#, code: -32600, id: "null"),
-        FramingCase("a request whose params are not structured", #"{"jsonrpc":"2.0","id":"p7","method":"ping","params":7}"#, code: -32600, id: #""p7""#),
+        FramingCase(
+            "a request whose params are not structured", #"{"jsonrpc":"2.0","id":"p7","method":"ping","params":7}"#, code: -32600,
+            id: #""p7""#),
         FramingCase(
             "an oversized request whose first bytes are well-formed",
             #"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"clock_now","arguments":{"timezone":""#,

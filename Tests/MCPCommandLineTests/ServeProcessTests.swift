@@ -1,3 +1,11 @@
+import Foundation
+import MCP
+import OnDeviceMCPExamples
+import OnDeviceMCPTestSupport
+import Testing
+
+@testable import MCPCommandLine
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,14 +13,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-import Foundation
-import OnDeviceMCPTestSupport
-import MCP
-import OnDeviceMCPExamples
-import Testing
-
-@testable import MCPCommandLine
 
 /// The ids of acknowledged notes, recorded from many tasks.
 final class Acknowledgements: @unchecked Sendable {
@@ -64,7 +64,9 @@ struct ServeProcessTests {
         }
     }
 
-    func launchServe(in directory: TemporaryDirectory, grace: Duration = .seconds(2), server: Server = .ondeviceMCP) throws -> ProcessTransport {
+    func launchServe(
+        in directory: TemporaryDirectory, grace: Duration = .seconds(2), server: Server = .ondeviceMCP
+    ) throws -> ProcessTransport {
         let (executable, arguments) = try server.command()
         return try ProcessTransport.launch(
             executable, arguments: arguments + ["--data-dir", directory.path], standardError: .capture, terminationGracePeriod: grace)
@@ -117,7 +119,10 @@ struct ServeProcessTests {
                 group.addTask {
                     do {
                         let result = try await client.callTool(
-                            name: "notes_add", arguments: ["title": .string("burst \(index)"), "body": .string(String(repeating: "note \(index) ", count: 20))])
+                            name: "notes_add",
+                            arguments: [
+                                "title": .string("burst \(index)"), "body": .string(String(repeating: "note \(index) ", count: 20)),
+                            ])
                         guard !result.isError, let id = result.structuredContent?["id"]?.stringValue else {
                             acknowledged.recordFailure()
                             return
@@ -139,7 +144,9 @@ struct ServeProcessTests {
         let document = try JSONValue(parsing: data)
         let stored = Set((document["notes"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
         let lost = Set(acked).subtracting(stored)
-        print("kill -9 mid-burst: acknowledged \(acked.count), present \(stored.count), failed \(acknowledged.failureCount), acknowledged but lost \(lost.count)")
+        print(
+            "kill -9 mid-burst: acknowledged \(acked.count), present \(stored.count), failed \(acknowledged.failureCount), acknowledged but lost \(lost.count)"
+        )
         #expect(acked.count >= 100)
         #expect(acknowledged.failureCount > 0, "the kill came after every call had finished")
         #expect(lost.isEmpty)

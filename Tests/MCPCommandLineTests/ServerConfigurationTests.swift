@@ -40,13 +40,16 @@ let refusedConfigurations: [RefusedConfiguration] = [
         "is not valid JSON: invalid JSON at byte "),
     RefusedConfiguration("empty", "", .invalidJSON, "is not valid JSON: invalid JSON at byte 0"),
     // Not a configuration.
-    RefusedConfiguration("an array", #"[{"command": "x"}]"#, .notAConfiguration, "is not an mcpServers configuration: it is an array, not an object"),
     RefusedConfiguration(
-        "no mcpServers", #"{"servers_": {}}"#, .notAConfiguration, #"the configuration has no "mcpServers" (or VS Code's "servers") object"#),
+        "an array", #"[{"command": "x"}]"#, .notAConfiguration, "is not an mcpServers configuration: it is an array, not an object"),
+    RefusedConfiguration(
+        "no mcpServers", #"{"servers_": {}}"#, .notAConfiguration, #"the configuration has no "mcpServers" (or VS Code's "servers") object"#
+    ),
     RefusedConfiguration(
         "mcpServers is an array", #"{"mcpServers": [{"command": "x"}]}"#, .notAConfiguration,
         #""mcpServers" in the configuration must be an object of servers, not an array"#),
-    RefusedConfiguration("mcpServers is empty", #"{"mcpServers": {}}"#, .notAConfiguration, #""mcpServers" in the configuration has no server"#),
+    RefusedConfiguration(
+        "mcpServers is empty", #"{"mcpServers": {}}"#, .notAConfiguration, #""mcpServers" in the configuration has no server"#),
     RefusedConfiguration(
         "every server disabled", #"{"mcpServers": {"a": {"command": "x", "disabled": true}}}"#, .notAConfiguration,
         "has no server that is not disabled"),
@@ -87,7 +90,8 @@ let refusedConfigurations: [RefusedConfiguration] = [
         "disabled that is not a boolean", #"{"mcpServers": {"a": {"command": "x", "disabled": "yes"}}}"#, .invalidEntry,
         #"has "disabled" a string, not true or false"#, server: "a"),
     RefusedConfiguration(
-        "an empty name", #"{"mcpServers": {"": {"command": "x"}}}"#, .invalidEntry, "a server in the configuration has an empty name", server: ""),
+        "an empty name", #"{"mcpServers": {"": {"command": "x"}}}"#, .invalidEntry, "a server in the configuration has an empty name",
+        server: ""),
     // Remote servers that cannot be reached as written.
     RefusedConfiguration(
         "a url that is not http", #"{"mcpServers": {"docs": {"url": "ftp://example.com/mcp"}}}"#, .remoteServer,
@@ -140,7 +144,8 @@ struct ServerConfigurationTests {
 
     @Test("Remote entries keep their URL and headers, beside commands, in the file's order", arguments: ["url", "serverUrl", "httpUrl"])
     func remote(_ key: String) throws {
-        let text = #"{"mcpServers": {"time": {"command": "uvx"}, "docs": {"type": "http", "\#(key)": "https://example.com/mcp", "headers": {"Authorization": "Bearer t"}}}}"#
+        let text =
+            #"{"mcpServers": {"time": {"command": "uvx"}, "docs": {"type": "http", "\#(key)": "https://example.com/mcp", "headers": {"Authorization": "Bearer t"}}}}"#
         let configuration = try ServerConfiguration(parsing: Array(text.utf8))
         #expect(configuration.servers.map(\.name) == ["time", "docs"])
         let docs = try #require(configuration.servers.last)

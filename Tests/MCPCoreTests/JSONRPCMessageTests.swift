@@ -41,14 +41,23 @@ import Testing
     }
 
     static let invalidCases: [InvalidCase] = [
-        InvalidCase(name: "a request with the wrong version", json: ["jsonrpc": "1.0", "id": 3, "method": "ping"], answerID: nil, apparentID: 3),
+        InvalidCase(
+            name: "a request with the wrong version", json: ["jsonrpc": "1.0", "id": 3, "method": "ping"], answerID: nil, apparentID: 3),
         InvalidCase(name: "a request without a version", json: ["id": 3, "method": "ping"], answerID: nil, apparentID: 3),
-        InvalidCase(name: "a method that is not a string", json: ["jsonrpc": "2.0", "id": 900, "method": ["roots": []]], answerID: nil, apparentID: 900),
-        InvalidCase(name: "a request with bad params", json: ["jsonrpc": "2.0", "id": "p", "method": "ping", "params": 1], answerID: "p", apparentID: "p"),
-        InvalidCase(name: "a response with the wrong version", json: ["jsonrpc": "1.0", "id": 4, "result": [:]], answerID: nil, apparentID: 4),
-        InvalidCase(name: "an error response with a bad error", json: ["jsonrpc": "2.0", "id": 5, "error": "bad"], answerID: nil, apparentID: 5),
+        InvalidCase(
+            name: "a method that is not a string", json: ["jsonrpc": "2.0", "id": 900, "method": ["roots": []]], answerID: nil,
+            apparentID: 900),
+        InvalidCase(
+            name: "a request with bad params", json: ["jsonrpc": "2.0", "id": "p", "method": "ping", "params": 1], answerID: "p",
+            apparentID: "p"),
+        InvalidCase(
+            name: "a response with the wrong version", json: ["jsonrpc": "1.0", "id": 4, "result": [:]], answerID: nil, apparentID: 4),
+        InvalidCase(
+            name: "an error response with a bad error", json: ["jsonrpc": "2.0", "id": 5, "error": "bad"], answerID: nil, apparentID: 5),
         InvalidCase(name: "an object with an id and nothing else", json: ["jsonrpc": "2.0", "id": 6], answerID: nil, apparentID: 6),
-        InvalidCase(name: "a request whose id is an object", json: ["jsonrpc": "2.0", "id": ["x": 1], "method": "ping"], answerID: nil, apparentID: nil),
+        InvalidCase(
+            name: "a request whose id is an object", json: ["jsonrpc": "2.0", "id": ["x": 1], "method": "ping"], answerID: nil,
+            apparentID: nil),
     ]
 
     @Test("Only a request's id names the answer to an invalid message; a response's id is only apparent", arguments: invalidCases)

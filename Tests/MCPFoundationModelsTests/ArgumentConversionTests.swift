@@ -49,9 +49,13 @@ struct ArgumentConversionTests {
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Key order is the model's")
     func keyOrder() throws {
-        let content = GeneratedContent(kind: .structure(
-            properties: ["name": GeneratedContent(kind: .string("x")), "count": GeneratedContent(kind: .number(1)), "ratio": GeneratedContent(kind: .number(0.5))],
-            orderedKeys: ["ratio", "name", "count"]))
+        let content = GeneratedContent(
+            kind: .structure(
+                properties: [
+                    "name": GeneratedContent(kind: .string("x")), "count": GeneratedContent(kind: .number(1)),
+                    "ratio": GeneratedContent(kind: .number(0.5)),
+                ],
+                orderedKeys: ["ratio", "name", "count"]))
         let arguments = try SchemaConversion(inputSchema: Self.schema).arguments(from: content)
         #expect(arguments.keys == ["ratio", "name", "count", "cursor"])
     }
@@ -62,7 +66,8 @@ struct ArgumentConversionTests {
         let arguments = try convert(#"{"count": 1, "filter": {"limit": 10, "tags": [1, 2]}, "ref": {"n": 7}}"#)
         #expect(arguments["filter"] == ["limit": .int(10), "tags": [.int(1), .int(2)]])
         #expect(arguments["ref"] == ["n": .int(7)])
-        #expect(try JSONValue.object(arguments).jsonString() == #"{"count":1,"filter":{"limit":10,"tags":[1,2]},"ref":{"n":7},"cursor":null}"#)
+        #expect(
+            try JSONValue.object(arguments).jsonString() == #"{"count":1,"filter":{"limit":10,"tags":[1,2]},"ref":{"n":7},"cursor":null}"#)
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)

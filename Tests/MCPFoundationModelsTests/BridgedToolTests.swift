@@ -29,7 +29,9 @@ struct BridgedToolTests {
     func endToEnd() async throws {
         let received = Recorder<JSONObject>()
         let (_, client) = try await connectedServer([
-            MCPTool(name: "weather.forecast", description: "Forecast for a city", inputSchema: Self.forecastSchema, annotations: Self.readOnly) {
+            MCPTool(
+                name: "weather.forecast", description: "Forecast for a city", inputSchema: Self.forecastSchema, annotations: Self.readOnly
+            ) {
                 arguments in
                 received.append(arguments)
                 return .text("Sunny, 21°C for \(arguments["days"]?.intValue ?? 0) days")
@@ -63,7 +65,8 @@ struct BridgedToolTests {
     @Test("The seed's initializer bridges a tool by its own name")
     func seedInitializer() async throws {
         let (_, client) = try await connectedServer([
-            MCPTool(name: "echo", description: "Echo", inputSchema: ["type": "object", "properties": ["n": ["type": "integer"]]]) { arguments in
+            MCPTool(name: "echo", description: "Echo", inputSchema: ["type": "object", "properties": ["n": ["type": "integer"]]]) {
+                arguments in
                 .text("n=\(arguments["n"] ?? nil)")
             }
         ])
@@ -94,7 +97,9 @@ struct BridgedToolTests {
         let (_, client) = try await connectedServer([
             MCPTool(
                 name: "pick", description: "Pick",
-                inputSchema: ["type": "object", "properties": ["email": ["type": "string", "format": "email", "maxLength": 5]], "required": ["email"]],
+                inputSchema: [
+                    "type": "object", "properties": ["email": ["type": "string", "format": "email", "maxLength": 5]], "required": ["email"],
+                ],
                 annotations: Self.readOnly
             ) { arguments in
                 calls.append(arguments)
@@ -188,7 +193,9 @@ struct BridgedToolTests {
         let structured = CallToolResult(content: [], structuredContent: ["temp": 21, "unit": "C"])
         #expect(format.render(structured, toolName: "t").contains(#"{"temp":21,"unit":"C"}"#))
 
-        let image = CallToolResult(content: [.text("chart below"), .image(data: String(repeating: "A", count: 4096), mimeType: "image/png")])
+        let image = CallToolResult(content: [
+            .text("chart below"), .image(data: String(repeating: "A", count: 4096), mimeType: "image/png"),
+        ])
         let rendered = format.render(image, toolName: "t")
         #expect(rendered.contains("[image: image/png, 3 KB]"))
         #expect(!rendered.contains("AAAA"))

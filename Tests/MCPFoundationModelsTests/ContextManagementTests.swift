@@ -32,15 +32,19 @@ struct ContextManagementTests {
         ScriptedLanguageModel(contextSize: contextSize) { request in
             let number = Int(request.promptText.split(separator: " ").last ?? "") ?? 0
             if request.toolResults.isEmpty {
-                return .toolCalls([LanguageModelToolCall(
-                    toolName: "report_fetch", arguments: GeneratedContent(properties: ["number": number]))])
+                return .toolCalls([
+                    LanguageModelToolCall(
+                        toolName: "report_fetch", arguments: GeneratedContent(properties: ["number": number]))
+                ])
             }
             return .text("Answer \(number): the report says revenue is up.")
         }
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("50 turns with large tool outputs at 4,096 tokens: no turn fails and the latest turns are intact; unmanaged, it overflows", arguments: Self.ways)
+    @Test(
+        "50 turns with large tool outputs at 4,096 tokens: no turn fails and the latest turns are intact; unmanaged, it overflows",
+        arguments: Self.ways)
     func longConversation(rebuildsSessions: Bool) async throws {
         let (_, client) = try await connectedServer([Self.reportTool(characters: 6000)])
         let model = Self.reportingModel()
@@ -73,7 +77,8 @@ struct ContextManagementTests {
         // The same conversation in one session, unmanaged, overflows.
         let unmanagedModel = Self.reportingModel()
         let tool = try MCPBridgedTool(tool: try #require(await client.listTools().first), client: client)
-        let unmanaged = LanguageModelSession(model: unmanagedModel.model, tools: [tool], instructions: MCPSessionProvider.defaultInstructions)
+        let unmanaged = LanguageModelSession(
+            model: unmanagedModel.model, tools: [tool], instructions: MCPSessionProvider.defaultInstructions)
         var overflowTurn: Int?
         for turn in 1...50 {
             do {
@@ -114,7 +119,9 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("An overflow the model's backend throws itself (a real model's tokenizer) is recovered like the session's own", arguments: Self.ways)
+    @Test(
+        "An overflow the model's backend throws itself (a real model's tokenizer) is recovered like the session's own", arguments: Self.ways
+    )
     func backendOverflowRecovered(rebuildsSessions: Bool) async throws {
         // The session estimates 4 characters per token and never finds a request too long;
         // the backend's "tokenizer" counts 2, and it throws Apple's overflow error itself,
@@ -125,12 +132,16 @@ struct ContextManagementTests {
         let model = ScriptedLanguageModel(contextSize: 4096) { request in
             let tokens = realTokens(request)
             if tokens > 4096 {
-                throw LanguageModelSession.GenerationError.exceededContextWindowSize(.init(
-                    debugDescription: "This model's maximum context length is 4096 tokens. However, your messages resulted in \(tokens) tokens."))
+                throw LanguageModelSession.GenerationError.exceededContextWindowSize(
+                    .init(
+                        debugDescription:
+                            "This model's maximum context length is 4096 tokens. However, your messages resulted in \(tokens) tokens."))
             }
             let number = Int(request.promptText.split(separator: " ").last ?? "") ?? 0
             if request.toolResults.isEmpty {
-                return .toolCalls([LanguageModelToolCall(toolName: "report_fetch", arguments: GeneratedContent(properties: ["number": number]))])
+                return .toolCalls([
+                    LanguageModelToolCall(toolName: "report_fetch", arguments: GeneratedContent(properties: ["number": number]))
+                ])
             }
             return .text("Answer \(number)")
         }
@@ -159,7 +170,8 @@ struct ContextManagementTests {
         let model = Self.reportingModel(contextSize: 2000)
         // Each tool may return 8,000 characters; the context has room for far less.
         let budget = ContextBudget(toolOutputTokens: 2000)
-        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(budget: budget, rebuildsSessions: rebuildsSessions))
+        let provider = MCPSessionProvider(
+            client: client, model: model.model, configuration: .init(budget: budget, rebuildsSessions: rebuildsSessions))
         #expect(try await provider.respond(to: "Turn 1") == "Answer 1: the report says revenue is up.")
         await provider.close()
         var finishes: [ToolCallFinish] = []
@@ -196,7 +208,8 @@ struct ContextManagementTests {
         for turn in 1...20 {
             if turn % 3 == 0 {
                 let name = "extra_\(turn)"
-                try await server.register(MCPTool(name: name, description: "Extra tool \(turn)", annotations: Self.readOnly) { _ in .text("x") })
+                try await server.register(
+                    MCPTool(name: name, description: "Extra tool \(turn)", annotations: Self.readOnly) { _ in .text("x") })
                 registered.append(name)
                 while let event = await events.next(), !Self.isListChange(event) {}
             } else if turn % 5 == 0, let removed = registered.last(where: { $0 != "report_fetch" }) {
@@ -228,7 +241,9 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("Two servers with the same tool name: both offered under unique names that stay the same across tool list changes", arguments: Self.ways)
+    @Test(
+        "Two servers with the same tool name: both offered under unique names that stay the same across tool list changes",
+        arguments: Self.ways)
     func manyServers(rebuildsSessions: Bool) async throws {
         func search(_ what: String) -> MCPTool {
             MCPTool(
@@ -251,7 +266,8 @@ struct ContextManagementTests {
         #expect(answer.contains("found in mail"))
         #expect(model.requests[0].tools.map(\.name).sorted() == ["mail_search", "notes_search"])
         // A rebuild (a new tool on one server) keeps both names.
-        try await notesServer.register(MCPTool(name: "notes_list", description: "List notes", annotations: Self.readOnly) { _ in .text("") })
+        try await notesServer.register(
+            MCPTool(name: "notes_list", description: "List notes", annotations: Self.readOnly) { _ in .text("") })
         await provider.toolListDidChange(server: "notes")
         _ = try await provider.respond(to: "anything else?")
         #expect(model.requests.last?.tools.map(\.name).sorted() == ["mail_search", "notes_list", "notes_search"])
@@ -262,14 +278,16 @@ struct ContextManagementTests {
     func perTurnChoice(rebuildsSessions: Bool) async throws {
         var tools: [MCPTool] = []
         for topic in ["weather", "calendar", "notes", "mail", "contacts", "music", "photos", "maps", "reminders", "files"] {
-            tools.append(MCPTool(
-                name: "\(topic)_lookup", description: "Look up the user's \(topic)",
-                inputSchema: ["type": "object", "properties": ["query": ["type": "string"]]], annotations: Self.readOnly
-            ) { _ in .text(topic) })
+            tools.append(
+                MCPTool(
+                    name: "\(topic)_lookup", description: "Look up the user's \(topic)",
+                    inputSchema: ["type": "object", "properties": ["query": ["type": "string"]]], annotations: Self.readOnly
+                ) { _ in .text(topic) })
         }
         let (_, client) = try await connectedServer(tools)
         let model = ScriptedLanguageModel { _ in .text("ok") }
-        let provider = MCPSessionProvider(client: client, model: model.model, configuration: .init(pinnedTools: ["files_lookup"], rebuildsSessions: rebuildsSessions))
+        let provider = MCPSessionProvider(
+            client: client, model: model.model, configuration: .init(pinnedTools: ["files_lookup"], rebuildsSessions: rebuildsSessions))
         _ = try await provider.respond(to: "What's the weather tomorrow?")
         let first = model.requests[0].tools.map(\.name)
         #expect(first.count <= 5)
@@ -310,7 +328,9 @@ struct ContextManagementTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("Tool calls are reported: started with redacted arguments, finished with size and duration, declined with the reason", arguments: Self.ways)
+    @Test(
+        "Tool calls are reported: started with redacted arguments, finished with size and duration, declined with the reason",
+        arguments: Self.ways)
     func toolCallEvents(rebuildsSessions: Bool) async throws {
         let write = MCPTool(
             name: "notes_add", description: "Add a note", inputSchema: ["type": "object", "properties": ["text": ["type": "string"]]],
@@ -383,7 +403,9 @@ struct ContextManagementTests {
             try await respond(to: request) { _ in }
         }
 
-        func respond(to request: LanguageModelRequest, partialAnswer: @escaping @Sendable (GeneratedContent) -> Void) async throws -> LanguageModelTurn {
+        func respond(
+            to request: LanguageModelRequest, partialAnswer: @escaping @Sendable (GeneratedContent) -> Void
+        ) async throws -> LanguageModelTurn {
             let attempt: Int = lock.withLock {
                 attempts += 1
                 return attempts
@@ -401,7 +423,8 @@ struct ContextManagementTests {
     func streamingOverflowRecovered(rebuildsSessions: Bool) async throws {
         let (_, client) = try await connectedServer([Self.reportTool(characters: 100)])
         let provider = MCPSessionProvider(
-            client: client, model: SystemLanguageModel(backend: OverflowAfterPartial()), configuration: .init(rebuildsSessions: rebuildsSessions))
+            client: client, model: SystemLanguageModel(backend: OverflowAfterPartial()),
+            configuration: .init(rebuildsSessions: rebuildsSessions))
         var snapshots: [String] = []
         for try await snapshot in provider.streamResponse(to: "Turn 1") { snapshots.append(snapshot) }
         #expect(snapshots.first == "A long ans")
@@ -415,8 +438,13 @@ struct ContextManagementTests {
         func turn(_ number: Int, output: Int) -> [Transcript.Entry] {
             [
                 .prompt(Transcript.Prompt(segments: [.text(.init(content: "Turn \(number)"))])),
-                .toolCalls(Transcript.ToolCalls([Transcript.ToolCall(id: "c\(number)", toolName: "t", arguments: GeneratedContent(properties: [:]))])),
-                .toolOutput(Transcript.ToolOutput(id: "c\(number)", toolName: "t", segments: [.text(.init(content: String(repeating: "x", count: output)))])),
+                .toolCalls(
+                    Transcript.ToolCalls([
+                        Transcript.ToolCall(id: "c\(number)", toolName: "t", arguments: GeneratedContent(properties: [:]))
+                    ])),
+                .toolOutput(
+                    Transcript.ToolOutput(
+                        id: "c\(number)", toolName: "t", segments: [.text(.init(content: String(repeating: "x", count: output)))])),
                 .response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "Answer \(number)"))])),
             ]
         }

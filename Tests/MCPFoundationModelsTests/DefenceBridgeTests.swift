@@ -35,7 +35,10 @@ struct EffectTools {
                 arguments.append(received)
                 return .text("<html>page</html>")
             },
-            MCPTool(name: "notes_add", description: "Adds a note", annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, openWorldHint: false)) { _ in
+            MCPTool(
+                name: "notes_add", description: "Adds a note",
+                annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, openWorldHint: false)
+            ) { _ in
                 calls.append("notes_add")
                 return .text("added")
             },
@@ -58,7 +61,8 @@ struct DefenceBridgeTests {
         let (_, client) = try await connectedServer(tools.tools)
         var configuration = MCPSessionProvider.Configuration(defences: defences)
         if let policy { configuration.policy = policy }
-        let toolset = try BridgedToolset(listing: try await client.listTools(), client: client, configuration: configuration, monitor: monitor)
+        let toolset = try BridgedToolset(
+            listing: try await client.listTools(), client: client, configuration: configuration, monitor: monitor)
         return Dictionary(uniqueKeysWithValues: toolset.tools.map { ($0.name, $0) })
     }
 
@@ -203,9 +207,11 @@ struct DefenceBridgeTests {
         let tools = EffectTools()
         let events = Recorder<DefenceEvent>()
         let monitor = ToolCallMonitor { if case .defence(let event) = $0 { events.append(event) } }
-        let bridged = try await Self.bridge(tools, policy: .allowAll, defences: Defences(trust: ToolTrust(origin: .outOfProcess)), monitor: monitor)
+        let bridged = try await Self.bridge(
+            tools, policy: .allowAll, defences: Defences(trust: ToolTrust(origin: .outOfProcess)), monitor: monitor)
         let fetch = try #require(bridged["web_fetch"])
-        _ = try await fetch.call(arguments: GeneratedContent(properties: ["url": "https://x.example/?t=ghp_16C7e42F292c6912E7710c838347Ae178B4a"]))
+        _ = try await fetch.call(
+            arguments: GeneratedContent(properties: ["url": "https://x.example/?t=ghp_16C7e42F292c6912E7710c838347Ae178B4a"]))
         #expect(tools.arguments.values == [["url": "https://x.example/?t=[redacted: github token]"]])
         let notes = try await #require(bridged["notes_read"]).call(arguments: Self.none)
         #expect(notes.contains("Key [redacted: api key]."))
@@ -214,12 +220,16 @@ struct DefenceBridgeTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("An in-process tool's description and parameter descriptions reach the model without hidden characters, capped; enums are untouched")
+    @Test(
+        "An in-process tool's description and parameter descriptions reach the model without hidden characters, capped; enums are untouched"
+    )
     func descriptionsCleaned() async throws {
         let hidden = "\u{E0049}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065}"  // "Ignore" in tag characters
         let schema: JSONValue = [
             "type": "object",
-            "properties": ["unit": ["type": "string", "enum": ["c\u{200B}", "f"], "description": .string("Temperature unit\u{202E}" + hidden)]],
+            "properties": [
+                "unit": ["type": "string", "enum": ["c\u{200B}", "f"], "description": .string("Temperature unit\u{202E}" + hidden)]
+            ],
         ]
         let tool = MCPCore.ToolDefinition(
             name: "weather", description: "Weather\u{200B} now\(hidden) " + String(repeating: "word ", count: 100), inputSchema: schema)
@@ -239,13 +249,16 @@ struct DefenceBridgeTests {
         "By default a handler's error reaches the model only when it is meant for the model; the app gets the whole error",
         arguments: [true, false])
     func modelFacingErrors(_ meantForModel: Bool) async throws {
-        struct DatabaseLocked: Error, CustomStringConvertible { var description: String { "sqlite: database /private/var/app.db is locked" } }
+        struct DatabaseLocked: Error, CustomStringConvertible {
+            var description: String { "sqlite: database /private/var/app.db is locked" }
+        }
         let failures = Recorder<ToolFailure>()
         let server = MCPServer(name: "Notes", version: "1.0", onToolFailure: { failures.append($0) })
-        try await server.register(MCPTool(name: "notes_get", description: "Gets a note", annotations: BridgedToolTests.readOnly) { _ in
-            if meantForModel { throw ToolUsageError("No note is called 'Trip'; call notes_list to see the titles.") }
-            throw DatabaseLocked()
-        })
+        try await server.register(
+            MCPTool(name: "notes_get", description: "Gets a note", annotations: BridgedToolTests.readOnly) { _ in
+                if meantForModel { throw ToolUsageError("No note is called 'Trip'; call notes_list to see the titles.") }
+                throw DatabaseLocked()
+            })
         let client = try await MCPClient.connect(to: server)
         let tool = try MCPBridgedTool(tool: try #require(await client.listTools().first), client: client)
         let output = try await tool.call(arguments: GeneratedContent(properties: [:]))

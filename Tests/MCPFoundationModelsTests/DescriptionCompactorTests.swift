@@ -237,7 +237,8 @@ struct DescriptionCompactorTests {
         // Sections to drop and no sentence end before the limit: only what is read counts.
         let huge = "Args:\n" + String(repeating: "    x: y\n", count: 1_000) + "\n" + String(repeating: "word ", count: 100_000)
         let start = String(huge.prefix(DescriptionCompactor.minimumRead))
-        #expect(DescriptionCompactor.compacted(huge, maximumCharacters: 100) == DescriptionCompactor.compacted(start, maximumCharacters: 100))
+        #expect(
+            DescriptionCompactor.compacted(huge, maximumCharacters: 100) == DescriptionCompactor.compacted(start, maximumCharacters: 100))
         #expect(DescriptionCompactor.compacted(huge, maximumCharacters: 100).hasPrefix("word word"))
         let wide = DescriptionCompactor.compacted(huge, maximumCharacters: 10_000)
         #expect(wide.count <= 10_000 && wide.count > 9_000)

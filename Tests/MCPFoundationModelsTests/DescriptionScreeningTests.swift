@@ -60,9 +60,14 @@ extension DescriptionScreeningTests {
 
     @Test("Held out (never tuned on): at least 7 of the 8 poisoned descriptions are reported, none of the 10 ordinary ones")
     func heldOut() {
-        let missed = HeldOutDescriptions.poisoned.filter { UntrustedText.instructionFindings(in: $0, otherTools: Self.otherServers).isEmpty }
-        let flagged = HeldOutDescriptions.benign.filter { !UntrustedText.instructionFindings(in: $0, otherTools: Self.otherServers).isEmpty }
-        print("""
+        let missed = HeldOutDescriptions.poisoned.filter {
+            UntrustedText.instructionFindings(in: $0, otherTools: Self.otherServers).isEmpty
+        }
+        let flagged = HeldOutDescriptions.benign.filter {
+            !UntrustedText.instructionFindings(in: $0, otherTools: Self.otherServers).isEmpty
+        }
+        print(
+            """
             Held-out descriptions: \(HeldOutDescriptions.poisoned.count - missed.count) of \(HeldOutDescriptions.poisoned.count) poisoned reported, \
             \(flagged.count) of \(HeldOutDescriptions.benign.count) ordinary ones reported
             """)
@@ -75,7 +80,10 @@ extension DescriptionScreeningTests {
     @Test("A description that names another server's tool is reported; its own tools and generic words are not")
     func mentionsOfOtherTools() {
         let others: Set<String> = ["send_message", "fetch", "delete_repository"]
-        #expect(UntrustedText.instructionFindings(in: "Use send_message to reply.", otherTools: others).map(\.kind) == ["mentions another server's tool"])
+        #expect(
+            UntrustedText.instructionFindings(in: "Use send_message to reply.", otherTools: others).map(\.kind) == [
+                "mentions another server's tool"
+            ])
         #expect(UntrustedText.instructionFindings(in: "Fetches a page; use list_pages first.", otherTools: others).isEmpty)
         #expect(UntrustedText.instructionFindings(in: "Deletes a repository (see delete_repository_rule).", otherTools: others).isEmpty)
     }
@@ -87,7 +95,8 @@ extension DescriptionScreeningTests {
         for listed in ListedTool.all { namesByFile[listed.file, default: []].insert(listed.tool.name) }
         return ListedTool.all.map { listed in
             let own = namesByFile[listed.file] ?? []
-            let others = namesByFile.filter { $0.key != listed.file }.values.reduce(into: Set<String>()) { $0.formUnion($1) }.subtracting(own)
+            let others = namesByFile.filter { $0.key != listed.file }.values.reduce(into: Set<String>()) { $0.formUnion($1) }.subtracting(
+                own)
             return (listed, UntrustedText.definitionFindings(of: listed.tool, otherTools: others))
         }
     }
@@ -99,7 +108,9 @@ extension DescriptionScreeningTests {
         let flagged = results.filter { !$0.findings.isEmpty }
         let strings = results.reduce(0) { $0 + Self.stringCount(of: $1.tool.tool) }
         let rate = Double(flagged.count) / Double(results.count)
-        print("Description screening over \(results.count) real tools (\(Set(results.map(\.tool.file)).count) servers, \(strings) strings): \(flagged.count) flagged (\(String(format: "%.1f", rate * 100)) %)")
+        print(
+            "Description screening over \(results.count) real tools (\(Set(results.map(\.tool.file)).count) servers, \(strings) strings): \(flagged.count) flagged (\(String(format: "%.1f", rate * 100)) %)"
+        )
         for (tool, findings) in flagged { print("  flagged: \(tool.testDescription): \(findings)") }
         #expect(rate < 0.02)
     }

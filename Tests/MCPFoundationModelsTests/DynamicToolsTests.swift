@@ -26,7 +26,9 @@ struct DynamicToolsTests {
 
     static let calendarAdd = MCPTool(
         name: "calendar_add", description: "Add a calendar event",
-        inputSchema: ["type": "object", "properties": ["title": ["type": "string"], "day": ["type": "integer"]], "required": ["title", "day"]],
+        inputSchema: [
+            "type": "object", "properties": ["title": ["type": "string"], "day": ["type": "integer"]], "required": ["title", "day"],
+        ],
         annotations: readOnly
     ) { arguments in
         .text("Added \(arguments["title"]?.stringValue ?? "") on day \(arguments["day"]?.intValue ?? 0)")
@@ -89,9 +91,10 @@ struct DynamicToolsTests {
         #expect(requests[2].toolNames == ["calendar_add", "notes_search"])
         // One session all along: its transcript holds both turns, and its instructions entry
         // lists the tools of the latest request.
-        #expect(session.transcript.map(\.kindName) == [
-            "instructions", "prompt", "toolCalls", "toolOutput", "response", "prompt", "toolCalls", "toolOutput", "response",
-        ])
+        #expect(
+            session.transcript.map(\.kindName) == [
+                "instructions", "prompt", "toolCalls", "toolOutput", "response", "prompt", "toolCalls", "toolOutput", "response",
+            ])
         guard case .instructions(let instructions) = session.transcript.first else {
             Issue.record("The transcript does not start with instructions")
             return
@@ -110,15 +113,19 @@ struct DynamicToolsTests {
     func newToolReachesFollowUp() async throws {
         let server = MCPServer(name: "App", version: "1.0")
         let holder = ToolboxHolder()
-        try await server.register(Self.notesSearch {
-            // Mid-response: the server adds a tool, and the toolbox hears it.
-            guard let toolbox = holder.toolbox else { return }
-            var events = toolbox.events.makeAsyncIterator()
-            try? await server.register(Self.calendarAdd)
-            await Self.waitForListChange(&events)
-        })
+        try await server.register(
+            Self.notesSearch {
+                // Mid-response: the server adds a tool, and the toolbox hears it.
+                guard let toolbox = holder.toolbox else { return }
+                var events = toolbox.events.makeAsyncIterator()
+                try? await server.register(Self.calendarAdd)
+                await Self.waitForListChange(&events)
+            })
         let client = try await MCPClient.connect(to: server)
-        let model = ThirdPartyModel([.call("notes_search", json: #"{"query": "trip"}"#), .call("calendar_add", json: #"{"title": "Flight", "day": 3}"#), .text("done")])
+        let model = ThirdPartyModel([
+            .call("notes_search", json: #"{"query": "trip"}"#), .call("calendar_add", json: #"{"title": "Flight", "day": 3}"#),
+            .text("done"),
+        ])
         let toolbox = MCPToolbox(client: client)
         holder.toolbox = toolbox
         let session = LanguageModelSession(profile: Assistant(toolbox: toolbox, model: model))
@@ -172,7 +179,8 @@ struct DynamicToolsTests {
         let model = ThirdPartyModel { request in
             let tokens = realTokens(request)
             if tokens > 4096 {
-                throw LanguageModelError.contextSizeExceeded(.init(contextSize: 4096, tokenCount: tokens, debugDescription: "\(tokens) tokens"))
+                throw LanguageModelError.contextSizeExceeded(
+                    .init(contextSize: 4096, tokenCount: tokens, debugDescription: "\(tokens) tokens"))
             }
             let number = Int(request.promptText.split(separator: " ").last ?? "") ?? 0
             return request.hasToolOutput ? .text("Answer \(number)") : .call("report_fetch", json: #"{"number": \#(number)}"#)
@@ -271,7 +279,8 @@ struct DynamicToolsTests {
         }
         // The package's policy as a modifier: fits 1,500 tokens of history.
         let fitted = LanguageModelSession(
-            profile: LanguageModelSession.Profile { Instructions("Answer.") }.model(model).historyPolicy(TrimmingHistoryPolicy(), toFit: 1500),
+            profile: LanguageModelSession.Profile { Instructions("Answer.") }.model(model).historyPolicy(
+                TrimmingHistoryPolicy(), toFit: 1500),
             history: history)
         _ = try await fitted.respond(to: "New")
         let seen = try #require(model.requests.last).transcript.filter { if case .instructions = $0 { false } else { true } }

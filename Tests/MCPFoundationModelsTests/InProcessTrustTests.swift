@@ -60,10 +60,11 @@ struct InProcessTrustTests {
     @Test("An in-process tool that declares effects is still asked about")
     func declaredEffectsStillAsked() async throws {
         let server = MCPServer(name: "Notes", version: "1.0")
-        try await server.register(MCPTool(
-            name: "notes_delete", description: "Deletes a note",
-            annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: true, openWorldHint: false)
-        ) { _ in .text("deleted") })
+        try await server.register(
+            MCPTool(
+                name: "notes_delete", description: "Deletes a note",
+                annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: true, openWorldHint: false)
+            ) { _ in .text("deleted") })
         let client = try await MCPClient.connect(to: server)
         let toolset = try BridgedToolset(listing: try await client.listTools(), client: client, configuration: .init())
         let tool = try #require(toolset.tools.first)

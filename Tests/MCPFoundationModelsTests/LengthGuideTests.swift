@@ -26,7 +26,9 @@ struct LengthCase: CustomTestStringConvertible, Sendable {
 @Suite("Length guides")
 struct LengthGuideTests {
     static let cases: [LengthCase] = [
-        LengthCase(property: ["type": "string", "minLength": 1, "maxLength": 5], guide: #"[\s\S]{1,5}"#, texts: ["", "a", "abcde", "abcdef", "a\nb", "ééééé", "e\u{301}e\u{301}e"]),
+        LengthCase(
+            property: ["type": "string", "minLength": 1, "maxLength": 5], guide: #"[\s\S]{1,5}"#,
+            texts: ["", "a", "abcde", "abcdef", "a\nb", "ééééé", "e\u{301}e\u{301}e"]),
         LengthCase(property: ["type": "string", "maxLength": 3], guide: #"[\s\S]{0,3}"#, texts: ["", "abc", "abcd", "🙂🙂🙂", "🙂🙂🙂🙂"]),
         LengthCase(property: ["type": "string", "minLength": 2], guide: #"[\s\S]{2,}"#, texts: ["a", "ab", "\n\n"]),
         LengthCase(property: ["type": "string", "minLength": 0], guide: nil, texts: ["", "a"]),
@@ -63,9 +65,13 @@ struct LengthGuideTests {
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("What cannot be a length guide is said: lengths that cross, a length beside a pattern, one too long to guide")
     func reported() throws {
-        let crossing = try SchemaConversion(inputSchema: ["type": "object", "properties": ["p": ["type": "string", "minLength": 3, "maxLength": 2]]])
+        let crossing = try SchemaConversion(inputSchema: [
+            "type": "object", "properties": ["p": ["type": "string", "minLength": 3, "maxLength": 2]],
+        ])
         #expect(crossing.diagnostics.contains { $0.severity == .warning && $0.message.contains("no string is at least 3 and at most 2") })
-        let beside = try SchemaConversion(inputSchema: ["type": "object", "properties": ["p": ["type": "string", "pattern": "^a", "maxLength": 4]]])
+        let beside = try SchemaConversion(inputSchema: [
+            "type": "object", "properties": ["p": ["type": "string", "pattern": "^a", "maxLength": 4]],
+        ])
         #expect(beside.diagnostics.contains { $0.location.description == "/properties/p/maxLength" && $0.severity == .warning })
         let long = try SchemaConversion(inputSchema: ["type": "object", "properties": ["p": ["type": "string", "maxLength": 100_000]]])
         #expect(long.diagnostics.contains { $0.location.description == "/properties/p/maxLength" && $0.severity == .note })

@@ -42,7 +42,8 @@ struct PatternAnchoringTests {
         PatternCase(pattern: #"\\$"#, accepted: [#"a\"#, #"\"#], rejected: [#"\a"#, "a"]),
         PatternCase(pattern: "[^x]", accepted: ["a", "xa", "xxa"], rejected: ["x", "xx", ""]),
         PatternCase(pattern: "[$^]", accepted: ["$", "a^", "^$"], rejected: ["a", ""]),
-        PatternCase(pattern: #"^\d{3}-\d{4}$"#, accepted: ["555-1234"], rejected: ["555-12345", "\u{665}\u{665}\u{665}-1234", "a555-1234"]),
+        PatternCase(
+            pattern: #"^\d{3}-\d{4}$"#, accepted: ["555-1234"], rejected: ["555-12345", "\u{665}\u{665}\u{665}-1234", "a555-1234"]),
         PatternCase(pattern: #"^\w+$"#, accepted: ["snake_case1"], rejected: ["café", "a b", ""]),
         PatternCase(pattern: #"^[\w.-]+$"#, accepted: ["a.b-c_d"], rejected: ["a/b", "é"]),
         PatternCase(pattern: "^.$", accepted: ["a", "\u{0B}", "\u{85}", "é"], rejected: ["\n", "\r", "\u{2028}", "ab", "e\u{301}", ""]),
@@ -58,7 +59,8 @@ struct PatternAnchoringTests {
         PatternCase(pattern: #"[a\-z]"#, accepted: ["-", "xa"], rejected: ["b", "y"]),
         PatternCase(pattern: #"^[\D]+$"#, accepted: ["abc", "a b"], rejected: ["a1", ""]),
         PatternCase(pattern: #"^[[]$"#, accepted: ["["], rejected: ["]", "[["]),
-        PatternCase(pattern: #"^(?=.*\d)[A-Za-z\d]{8,}$"#, accepted: ["abcdefg1", "1abcdefgh"], rejected: ["abcdefgh", "abc1", "abcdefg1!"]),
+        PatternCase(
+            pattern: #"^(?=.*\d)[A-Za-z\d]{8,}$"#, accepted: ["abcdefg1", "1abcdefgh"], rejected: ["abcdefgh", "abc1", "abcdefg1!"]),
         PatternCase(pattern: "colou?r", accepted: ["color", "my colour"], rejected: ["colr", "colouur"]),
     ]
 
@@ -88,34 +90,38 @@ struct PatternAnchoringTests {
         }
     }
 
-    @Test("Anchors at the ends of each top-level alternative are dropped; the rest is padded to match anywhere", arguments: [
-        ("abc", #"[\s\S]*(?:abc)[\s\S]*"#),
-        ("^abc", #"(?:abc)[\s\S]*"#),
-        ("abc$", #"[\s\S]*(?:abc)"#),
-        ("^abc$", "abc"),
-        ("^a|b$", #"(?:a)[\s\S]*|[\s\S]*(?:b)"#),
-        ("^(a|b)$", "(a|b)"),
-        ("", #"[\s\S]*"#),
-        ("^", #"[\s\S]*"#),
-        ("^$", ""),
-        (#"\^a\$"#, #"[\s\S]*(?:\^a\$)[\s\S]*"#),
-        ("[^$]", #"[\s\S]*(?:[^$])[\s\S]*"#),
-        (#"^\d\w$"#, "[0-9][A-Za-z0-9_]"),
-    ])
+    @Test(
+        "Anchors at the ends of each top-level alternative are dropped; the rest is padded to match anywhere",
+        arguments: [
+            ("abc", #"[\s\S]*(?:abc)[\s\S]*"#),
+            ("^abc", #"(?:abc)[\s\S]*"#),
+            ("abc$", #"[\s\S]*(?:abc)"#),
+            ("^abc$", "abc"),
+            ("^a|b$", #"(?:a)[\s\S]*|[\s\S]*(?:b)"#),
+            ("^(a|b)$", "(a|b)"),
+            ("", #"[\s\S]*"#),
+            ("^", #"[\s\S]*"#),
+            ("^$", ""),
+            (#"\^a\$"#, #"[\s\S]*(?:\^a\$)[\s\S]*"#),
+            ("[^$]", #"[\s\S]*(?:[^$])[\s\S]*"#),
+            (#"^\d\w$"#, "[0-9][A-Za-z0-9_]"),
+        ])
     func rewrite(_ pattern: String, _ expected: String) throws {
         #expect(try WholeStringPattern.rewrite(pattern) == expected)
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("A pattern that cannot be rewritten safely is left out of the guide and reported; validation still applies it", arguments: [
-        ("a^b", "anchor ^"),
-        ("(^a|b)", "anchor ^"),
-        ("(abc$)", "anchor $"),
-        ("(?<=^|,)x", "anchor ^"),
-        ("^[+--]$", "'--'"),
-        ("^[&&a]$", "'&&'"),
-        ("(?<=a)b", "Swift's Regex does not accept"),
-    ])
+    @Test(
+        "A pattern that cannot be rewritten safely is left out of the guide and reported; validation still applies it",
+        arguments: [
+            ("a^b", "anchor ^"),
+            ("(^a|b)", "anchor ^"),
+            ("(abc$)", "anchor $"),
+            ("(?<=^|,)x", "anchor ^"),
+            ("^[+--]$", "'--'"),
+            ("^[&&a]$", "'&&'"),
+            ("(?<=a)b", "Swift's Regex does not accept"),
+        ])
     func notRewritten(_ pattern: String, _ reason: String) throws {
         let input: JSONValue = ["type": "object", "properties": ["p": ["type": "string", "pattern": .string(pattern)]]]
         let conversion = try SchemaConversion(inputSchema: input)
@@ -131,7 +137,9 @@ struct PatternAnchoringTests {
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("Without a guide, the arguments are still validated against the pattern as JSON Schema reads it")
     func validationKeepsUnanchoredSemantics() throws {
-        let conversion = try SchemaConversion(inputSchema: ["type": "object", "properties": ["p": ["type": "string", "pattern": "(^a|b)"]]])
+        let conversion = try SchemaConversion(inputSchema: [
+            "type": "object", "properties": ["p": ["type": "string", "pattern": "(^a|b)"]],
+        ])
         #expect(conversion.validationErrors(for: ["p": "xb"])?.isEmpty == true)
         #expect(conversion.validationErrors(for: ["p": "ab"])?.isEmpty == true)
         #expect(conversion.validationErrors(for: ["p": "xa"])?.isEmpty == false)

@@ -71,9 +71,11 @@ struct ProviderCorpusEvaluationTests {
     @Test("The tools used recently are read from the transcript, oldest first, each at its latest call")
     func recentlyUsed() {
         func calls(_ names: [String]) -> Transcript.Entry {
-            .toolCalls(Transcript.ToolCalls(names.map {
-                Transcript.ToolCall(id: $0, toolName: $0, arguments: GeneratedContent(properties: [:]))
-            }))
+            .toolCalls(
+                Transcript.ToolCalls(
+                    names.map {
+                        Transcript.ToolCall(id: $0, toolName: $0, arguments: GeneratedContent(properties: [:]))
+                    }))
         }
         let history: [Transcript.Entry] = [calls(["a", "b"]), calls(["c"]), calls(["a"])]
         #expect(MCPToolbox.recentlyUsed(history) == ["b", "c", "a"])

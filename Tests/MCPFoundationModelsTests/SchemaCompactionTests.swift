@@ -27,7 +27,8 @@ struct LoweredSchema {
         definitions = lowering.definitions
         diagnostics = lowering.diagnostics
         schema = try GenerationSchema(
-            root: SchemaConversion.dynamicSchema(.object(shape)), dependencies: definitions.map { SchemaConversion.dynamicSchema($0.shape) })
+            root: SchemaConversion.dynamicSchema(.object(shape)), dependencies: definitions.map { SchemaConversion.dynamicSchema($0.shape) }
+        )
     }
 
     /// The shape and the definitions without descriptions, for comparing what else was lowered.
@@ -134,7 +135,9 @@ struct SchemaCompactionTests {
                     "type": "string", "enum": ["fast", "full"],
                     "description": "How to search: `fast` or `full`.\n\n    Example: mode=\"fast\"",
                 ],
-                "depth": ["type": "integer", "minimum": 0, "maximum": 9, "title": "Depth", "description": "How **deep** to go. Default 2."],
+                "depth": [
+                    "type": "integer", "minimum": 0, "maximum": 9, "title": "Depth", "description": "How **deep** to go. Default 2.",
+                ],
                 "glob": ["type": "string", "pattern": "^[a-z*]+$", "title": "Glob"],
                 "owner": ["$ref": "#/$defs/Person", "description": "Who owns the files"],
                 "kind": ["const": "file", "description": "Kind"],

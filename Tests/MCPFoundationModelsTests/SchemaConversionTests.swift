@@ -32,7 +32,8 @@ struct SchemaConversionTests {
 
     @Test("The captured tools cover 159 tools in 17 files")
     func captureIsComplete() {
-        #expect(ListedTool.all.count == 159, "the captured tool lists are vendored at \(Paths.schemas.path); a checkout without them is broken")
+        #expect(
+            ListedTool.all.count == 159, "the captured tool lists are vendored at \(Paths.schemas.path); a checkout without them is broken")
         #expect(Set(ListedTool.all.map(\.file)).count == 17)
     }
 
@@ -127,7 +128,9 @@ struct SchemaConversionTests {
         KeywordCase(
             testDescription: "minLength beside a pattern", property: ["type": "string", "pattern": "^a", "minLength": 2],
             reported: "/properties/p/minLength"),
-        KeywordCase(testDescription: "a maxLength too long to guide", property: ["type": "string", "maxLength": 5000], reported: "/properties/p/maxLength"),
+        KeywordCase(
+            testDescription: "a maxLength too long to guide", property: ["type": "string", "maxLength": 5000],
+            reported: "/properties/p/maxLength"),
         KeywordCase(testDescription: "multipleOf", property: ["type": "integer", "multipleOf": 5], reported: "/properties/p/multipleOf"),
         KeywordCase(
             testDescription: "additionalProperties map", property: ["type": "object", "additionalProperties": ["type": "integer"]],
@@ -141,10 +144,15 @@ struct SchemaConversionTests {
         KeywordCase(testDescription: "remote $ref", property: ["$ref": "https://example.com/a.json"], reported: "/properties/p/$ref"),
         KeywordCase(testDescription: "dangling $ref", property: ["$ref": "#/$defs/Nope"], reported: "/properties/p/$ref"),
         KeywordCase(testDescription: "invalid pattern", property: ["type": "string", "pattern": "(a"], reported: "/properties/p/pattern"),
-        KeywordCase(testDescription: "uniqueItems", property: ["type": "array", "items": ["type": "string"], "uniqueItems": true], reported: "/properties/p/uniqueItems"),
+        KeywordCase(
+            testDescription: "uniqueItems", property: ["type": "array", "items": ["type": "string"], "uniqueItems": true],
+            reported: "/properties/p/uniqueItems"),
         KeywordCase(testDescription: "default", property: ["type": "string", "default": "x"], reported: "/properties/p/default"),
-        KeywordCase(testDescription: "an unknown keyword", property: ["type": "string", "frobnicate": 1], reported: "/properties/p/frobnicate"),
-        KeywordCase(testDescription: "mapped keywords are not reported", property: ["type": "integer", "minimum": 1, "maximum": 3, "description": "n"], reported: nil),
+        KeywordCase(
+            testDescription: "an unknown keyword", property: ["type": "string", "frobnicate": 1], reported: "/properties/p/frobnicate"),
+        KeywordCase(
+            testDescription: "mapped keywords are not reported",
+            property: ["type": "integer", "minimum": 1, "maximum": 3, "description": "n"], reported: nil),
     ]
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
@@ -174,15 +182,18 @@ struct SchemaConversionTests {
     @Test("A valid pattern becomes a pattern guide for the whole string")
     func patternGuide() throws {
         let schema = try encoded(
-            try SchemaConversion(inputSchema: ["type": "object", "properties": ["code": ["type": "string", "pattern": "^[A-Z]{3}$"]]]).schema)
+            try SchemaConversion(inputSchema: ["type": "object", "properties": ["code": ["type": "string", "pattern": "^[A-Z]{3}$"]]])
+                .schema)
         #expect(schema["properties"]?["code"]?["pattern"] == "[A-Z]{3}")
     }
 
-    @Test("Nullable forms become optional properties", arguments: [
-        ["type": ["string", "null"]],
-        ["anyOf": [["type": "string"], ["type": "null"]]],
-        ["enum": ["a", "b", nil]],
-    ] as [JSONValue])
+    @Test(
+        "Nullable forms become optional properties",
+        arguments: [
+            ["type": ["string", "null"]],
+            ["anyOf": [["type": "string"], ["type": "null"]]],
+            ["enum": ["a", "b", nil]],
+        ] as [JSONValue])
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     func nullableIsOptional(_ property: JSONValue) throws {
         let conversion = try SchemaConversion(inputSchema: ["type": "object", "properties": ["p": property], "required": ["p"]])
@@ -218,7 +229,9 @@ struct SchemaConversionTests {
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("schema(from:) is the seed's adapter")
     func seedAdapter() throws {
-        let parameters = try SchemaConversion.schema(from: ["type": "object", "properties": ["query": ["type": "string"]], "required": ["query"]])
+        let parameters = try SchemaConversion.schema(from: [
+            "type": "object", "properties": ["query": ["type": "string"]], "required": ["query"],
+        ])
         #expect(try encoded(parameters)["required"] == ["query"])
         #expect(try encoded(try SchemaConversion.schema(from: nil))["properties"] == [:])
     }

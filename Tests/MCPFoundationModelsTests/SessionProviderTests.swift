@@ -54,7 +54,10 @@ struct SessionProviderTests {
             .reply { request in "You noted: \(request.toolOutput("notes_search") ?? "nothing")" },
             .turn { request in
                 guard request.tools.contains(where: { $0.name == "calendar_add" }) else { return .text("no calendar tool") }
-                return .toolCalls([LanguageModelToolCall(toolName: "calendar_add", arguments: try GeneratedContent(json: #"{"title": "Flight to Porto", "day": 3}"#))])
+                return .toolCalls([
+                    LanguageModelToolCall(
+                        toolName: "calendar_add", arguments: try GeneratedContent(json: #"{"title": "Flight to Porto", "day": 3}"#))
+                ])
             },
             .reply { request in "Done: \(request.toolOutput("calendar_add") ?? "nothing")" },
         ])
@@ -103,9 +106,10 @@ struct SessionProviderTests {
             default: "other"
             }
         }
-        #expect(carried == [
-            "instructions:calendar_add,notes_search", "prompt", "call:notes_search", "output:notes_search", "response", "prompt",
-        ])
+        #expect(
+            carried == [
+                "instructions:calendar_add,notes_search", "prompt", "call:notes_search", "output:notes_search", "response", "prompt",
+            ])
         // The arguments reached the handler with JSON types.
         #expect(received.values == [["title": "Flight to Porto", "day": .int(3)]])
     }
@@ -117,15 +121,16 @@ struct SessionProviderTests {
         let holder = ProviderHolder()
         let observed = Recorder<(sameSession: Bool, wasResponding: Bool)>()
         let received = Recorder<JSONObject>()
-        try await server.register(Self.notesSearch {
-            // Mid-turn: the server's tool list changes, and the provider hears it.
-            guard let provider = holder.provider, let before = holder.session else { return }
-            try? await server.register(Self.calendarAdd(received))
-            var events = provider.events.makeAsyncIterator()
-            while let event = await events.next(), !ContextManagementTests.isListChange(event) {}
-            let during = try? await provider.session()
-            observed.append((during === before, before.isResponding))
-        })
+        try await server.register(
+            Self.notesSearch {
+                // Mid-turn: the server's tool list changes, and the provider hears it.
+                guard let provider = holder.provider, let before = holder.session else { return }
+                try? await server.register(Self.calendarAdd(received))
+                var events = provider.events.makeAsyncIterator()
+                while let event = await events.next(), !ContextManagementTests.isListChange(event) {}
+                let during = try? await provider.session()
+                observed.append((during === before, before.isResponding))
+            })
         let client = try await MCPClient.connect(to: server)
         let script = ScriptedLanguageModel([
             .callTool("notes_search", json: #"{"query": "trip"}"#),

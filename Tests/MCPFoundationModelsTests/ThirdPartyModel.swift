@@ -46,14 +46,16 @@ struct ThirdPartyExecutor: LanguageModelExecutor {
     init(configuration: Configuration) {}
 
     func respond(
-        to request: LanguageModelExecutorGenerationRequest, model: ThirdPartyModel, streamingInto channel: LanguageModelExecutorGenerationChannel
+        to request: LanguageModelExecutorGenerationRequest, model: ThirdPartyModel,
+        streamingInto channel: LanguageModelExecutorGenerationChannel
     ) async throws {
         model.recorder.append(request)
         switch try await model.reply(request) {
         case .text(let text):
             await channel.send(.response(action: .appendText(text, tokenCount: 1)))
         case .call(let tool, let json):
-            await channel.send(.toolCalls(action: .toolCall(id: UUID().uuidString, name: tool, action: .appendArguments(json, tokenCount: 1))))
+            await channel.send(
+                .toolCalls(action: .toolCall(id: UUID().uuidString, name: tool, action: .appendArguments(json, tokenCount: 1))))
         }
     }
 }

@@ -89,7 +89,8 @@ struct ToolSelectionEvaluationTests {
         }
     }
 
-    @Test("Each prompt's selection fits: at most 5 tools, within 1536 tokens, every other tool excluded with a reason",
+    @Test(
+        "Each prompt's selection fits: at most 5 tools, within 1536 tokens, every other tool excluded with a reason",
         arguments: SelectionPrompts.all)
     func selectionFits(_ prompt: SelectionPrompt) throws {
         let candidates = SelectionCorpus.candidates

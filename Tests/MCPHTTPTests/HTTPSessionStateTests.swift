@@ -12,13 +12,18 @@ private func header(_ outgoing: HTTPSessionState.Outgoing, _ name: String) -> St
 }
 
 private let initialize = JSONRPCMessage.request(
-    JSONRPCRequest(id: 1, method: "initialize", params: ["protocolVersion": "2025-11-25", "capabilities": [:], "clientInfo": ["name": "t", "version": "1"]]))
+    JSONRPCRequest(
+        id: 1, method: "initialize",
+        params: ["protocolVersion": "2025-11-25", "capabilities": [:], "clientInfo": ["name": "t", "version": "1"]]))
 
 private func modernCall(_ name: String, id: RequestID = 9) -> JSONRPCMessage {
     .request(
         JSONRPCRequest(
             id: id, method: "tools/call",
-            params: ["name": .string(name), "arguments": [:], "_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": [:]]]))
+            params: [
+                "name": .string(name), "arguments": [:],
+                "_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": [:]],
+            ]))
 }
 
 /// A state after a completed handshake with session `s-1` at `2025-06-18`.
@@ -26,7 +31,10 @@ private func handshaken() -> HTTPSessionState {
     var state = HTTPSessionState(endpoint: url)
     let outgoing = state.prepare(initialize)
     state.succeeded(HTTPResponseHead(status: 200, headers: ["Mcp-Session-Id": "s-1"]), for: outgoing)
-    state.observe(.response(JSONRPCResponse(id: 1, result: ["protocolVersion": "2025-06-18", "capabilities": [:], "serverInfo": ["name": "s", "version": "1"]])))
+    state.observe(
+        .response(
+            JSONRPCResponse(
+                id: 1, result: ["protocolVersion": "2025-06-18", "capabilities": [:], "serverInfo": ["name": "s", "version": "1"]])))
     _ = state.prepare(.notification(JSONRPCNotification(method: "notifications/initialized")))
     return state
 }
@@ -70,13 +78,16 @@ struct HTTPSessionStateTests {
         #expect(header(call, "Mcp-Session-Id") == nil)
         #expect(state.isModern)
         let discover = state.prepare(
-            .request(JSONRPCRequest(id: 3, method: "server/discover", params: ["_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"]])))
+            .request(
+                JSONRPCRequest(
+                    id: 3, method: "server/discover", params: ["_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"]])))
         #expect(header(discover, "Mcp-Method") == "server/discover")
         #expect(header(discover, "Mcp-Name") == nil)
         let read = state.prepare(
             .request(
                 JSONRPCRequest(
-                    id: 4, method: "resources/read", params: ["uri": "file:///a b", "_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"]])))
+                    id: 4, method: "resources/read",
+                    params: ["uri": "file:///a b", "_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"]])))
         #expect(header(read, "Mcp-Name") == "file:///a b")
     }
 
@@ -103,7 +114,9 @@ struct HTTPSessionStateTests {
                 "query": ["type": "string"],
             ],
         ]
-        state.learnTools(from: ["tools": [["name": "execute_sql", "inputSchema": schema], ["name": "plain", "inputSchema": ["type": "object"]]]])
+        state.learnTools(from: [
+            "tools": [["name": "execute_sql", "inputSchema": schema], ["name": "plain", "inputSchema": ["type": "object"]]]
+        ])
         let call = state.prepare(
             .request(
                 JSONRPCRequest(
@@ -123,7 +136,10 @@ struct HTTPSessionStateTests {
             .request(
                 JSONRPCRequest(
                     id: 2, method: "tools/call",
-                    params: ["name": "execute_sql", "arguments": ["region": nil], "_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"]])))
+                    params: [
+                        "name": "execute_sql", "arguments": ["region": nil],
+                        "_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"],
+                    ])))
         #expect(!sparse.headers.contains { $0.name.hasPrefix("Mcp-Param-") })
     }
 
@@ -157,7 +173,8 @@ struct HTTPSessionStateTests {
     func legacyFallback(status: Int) {
         var state = HTTPSessionState(endpoint: url)
         let outgoing = state.prepare(initialize)
-        #expect(state.failureAction(status: status, body: Array("Not Found".utf8), contentType: "text/plain", for: outgoing) == .tryLegacySSE)
+        #expect(
+            state.failureAction(status: status, body: Array("Not Found".utf8), contentType: "text/plain", for: outgoing) == .tryLegacySSE)
         let first = state.beginLegacyProbe()
         let second = state.beginLegacyProbe()
         #expect(first && !second)
@@ -172,16 +189,23 @@ struct HTTPSessionStateTests {
     func modernErrorsAreAnswers() {
         var state = HTTPSessionState(endpoint: url)
         let discover = state.prepare(
-            .request(JSONRPCRequest(id: 5, method: "server/discover", params: ["_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"]])))
-        let unsupported = Array(#"{"jsonrpc":"2.0","id":5,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2027-01-01"]}}}"#.utf8)
-        guard case .deliver(let answer) = state.failureAction(status: 400, body: unsupported, contentType: "application/json", for: discover) else {
+            .request(
+                JSONRPCRequest(
+                    id: 5, method: "server/discover", params: ["_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"]])))
+        let unsupported = Array(
+            #"{"jsonrpc":"2.0","id":5,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2027-01-01"]}}}"#
+                .utf8)
+        guard
+            case .deliver(let answer) = state.failureAction(status: 400, body: unsupported, contentType: "application/json", for: discover)
+        else {
             Issue.record("expected the error to be delivered")
             return
         }
         #expect(answer.id == 5)
         #expect(answer.error.code == .unsupportedProtocolVersion)
         let unknown = Array(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found"}}"#.utf8)
-        guard case .deliver(let named) = state.failureAction(status: 404, body: unknown, contentType: "application/json", for: discover) else {
+        guard case .deliver(let named) = state.failureAction(status: 404, body: unknown, contentType: "application/json", for: discover)
+        else {
             Issue.record("expected the error to be delivered")
             return
         }
@@ -193,8 +217,13 @@ struct HTTPSessionStateTests {
         var state = HTTPSessionState(endpoint: url)
         _ = state.beginLegacyProbe()
         let discover = state.prepare(
-            .request(JSONRPCRequest(id: 5, method: "server/discover", params: ["_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"]])))
-        guard case .refuseProbe(let answer) = state.failureAction(status: 400, body: Array("Bad Request: Missing session ID".utf8), contentType: "text/plain", for: discover) else {
+            .request(
+                JSONRPCRequest(
+                    id: 5, method: "server/discover", params: ["_meta": ["io.modelcontextprotocol/protocolVersion": "2026-07-28"]])))
+        guard
+            case .refuseProbe(let answer) = state.failureAction(
+                status: 400, body: Array("Bad Request: Missing session ID".utf8), contentType: "text/plain", for: discover)
+        else {
             Issue.record("expected a refused probe")
             return
         }
@@ -248,8 +277,14 @@ struct HTTPSessionStateTests {
     @Test(
         "the resource metadata URL comes from the challenge",
         arguments: [
-            (#"Bearer resource_metadata="https://example.com/.well-known/oauth-protected-resource""#, "https://example.com/.well-known/oauth-protected-resource"),
-            (#"Bearer realm="mcp", error="invalid_token", resource_metadata="https://a.example/m\/x", scope="read""#, "https://a.example/m/x"),
+            (
+                #"Bearer resource_metadata="https://example.com/.well-known/oauth-protected-resource""#,
+                "https://example.com/.well-known/oauth-protected-resource"
+            ),
+            (
+                #"Bearer realm="mcp", error="invalid_token", resource_metadata="https://a.example/m\/x", scope="read""#,
+                "https://a.example/m/x"
+            ),
             ("Bearer resource_metadata=https://b.example/meta, realm=x", "https://b.example/meta"),
             (#"Bearer realm="resource_metadata=https://evil.example/""#, nil),
             ("Basic realm=x", nil),

@@ -131,7 +131,8 @@ struct HTTPTransportTests {
         }
         var inbound = transport.receive().makeAsyncIterator()
         try await transport.send(.request(JSONRPCRequest(id: 3, method: "tools/call", params: ["name": "b"])))
-        #expect(try await read(3, from: &inbound) == [Scripted.progress("t", 1), Scripted.toolResult(3, text: "b"), Scripted.progress("t", 2)])
+        #expect(
+            try await read(3, from: &inbound) == [Scripted.progress("t", 1), Scripted.toolResult(3, text: "b"), Scripted.progress("t", 2)])
         await transport.close()
     }
 
@@ -206,7 +207,9 @@ struct HTTPTransportTests {
         let (transport, _) = try fakeTransport(with: configuration) { request in
             if request.rpcMethod == "tools/list" {
                 // Declared too large: not read at all.
-                return FakeResponse(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "99999999"], body: .endless(chunkSize: 4096))
+                return FakeResponse(
+                    status: 200, headers: ["Content-Type": "application/json", "Content-Length": "99999999"],
+                    body: .endless(chunkSize: 4096))
             }
             // Endless: only a reader that stops ends it.
             return FakeResponse(status: 200, headers: ["Content-Type": "application/json"], body: .endless(chunkSize: 4096))
@@ -291,9 +294,11 @@ struct HTTPTransportTests {
             }
         }
         // Without credentials, plain http anywhere is fine; with the opt-in, too.
-        _ = try HTTPClientTransport(url: try #require(URL(string: url)), configuration: HTTPTransportConfiguration(), exchanger: FakeExchanger { _ in .accepted })
+        _ = try HTTPClientTransport(
+            url: try #require(URL(string: url)), configuration: HTTPTransportConfiguration(), exchanger: FakeExchanger { _ in .accepted })
         withToken.allowsInsecureCredentials = true
-        _ = try HTTPClientTransport(url: try #require(URL(string: url)), configuration: withToken, exchanger: FakeExchanger { _ in .accepted })
+        _ = try HTTPClientTransport(
+            url: try #require(URL(string: url)), configuration: withToken, exchanger: FakeExchanger { _ in .accepted })
     }
 
     @Test("URLs that are not http(s), and limits that are not positive, are refused")
@@ -493,14 +498,17 @@ struct HTTPTransportTests {
         await transport.close()
     }
 
-    @Test("the GET stream that drops reopens after its last complete event, so nothing is missed or repeated", arguments: [Drop.failure, .midEvent])
+    @Test(
+        "the GET stream that drops reopens after its last complete event, so nothing is missed or repeated",
+        arguments: [Drop.failure, .midEvent])
     func standaloneStreamResumesAfterDrop(_ drop: Drop) async throws {
         var configuration = HTTPTransportConfiguration()
         configuration.reconnectionDelay = .milliseconds(10)
         let gets = Counter()
         let lastEventIDs = Recorded<String?>()
         let updated = { @Sendable (n: Int) in
-            JSONRPCMessage.notification(JSONRPCNotification(method: "notifications/resources/updated", params: ["uri": .string("test://\(n)")]))
+            JSONRPCMessage.notification(
+                JSONRPCNotification(method: "notifications/resources/updated", params: ["uri": .string("test://\(n)")]))
         }
         let later = Feed()
         let base = handshakeServer()

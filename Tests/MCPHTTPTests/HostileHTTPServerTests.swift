@@ -50,7 +50,8 @@ struct HostileHTTPServerTests {
                     let transport = test.mode == "slow-headers" ? HTTPTransportConfiguration(idleTimeout: .seconds(60)) : Self.transport
                     let client = try await MCPClient.connect(to: .http(url, configuration: transport), configuration: Self.client)
                     let tools = try await client.listTools()
-                    let echo = tools.contains { $0.name == "echo" } ? try await client.callTool(name: "echo", arguments: ["text": "hi"]).text : ""
+                    let echo =
+                        tools.contains { $0.name == "echo" } ? try await client.callTool(name: "echo", arguments: ["text": "hi"]).text : ""
                     await client.close()
                     return .success("\(tools.count) tools; echo \(echo)")
                 } catch {

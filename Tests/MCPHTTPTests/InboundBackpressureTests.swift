@@ -49,7 +49,9 @@ struct InboundBackpressureTests {
         return transport
     }
 
-    @Test("a flood nobody reads stops the reading at the bound; then every message arrives once, in order, and the response after them", arguments: bounds)
+    @Test(
+        "a flood nobody reads stops the reading at the bound; then every message arrives once, in order, and the response after them",
+        arguments: bounds)
     func flood(_ bounds: Bounds) async throws {
         let total = 300
         let pulled = Counter()

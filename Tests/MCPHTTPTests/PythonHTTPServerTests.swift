@@ -33,7 +33,8 @@ struct PythonHTTPServerTests {
         try await withServer(mode) { server in
             try await withHangGuard(hangLimit, "the \(mode) server's eras") {
                 for (handshake, version) in handshakes {
-                    let configuration = MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(60), discoverTimeout: .seconds(60))
+                    let configuration = MCPClient.Configuration(
+                        handshake: handshake, requestTimeout: .seconds(60), discoverTimeout: .seconds(60))
                     let client = try await MCPClient.connect(to: .http(try server.url("/mcp")), configuration: configuration)
                     #expect(client.protocolVersion == version, "handshake \(handshake)")
                     #expect(client.serverInfo.name == "ondevice-http-peer")
@@ -91,7 +92,9 @@ struct PythonHTTPServerTests {
             try await withHangGuard(hangLimit, "HTTP+SSE") {
                 for handshake in [MCPClient.Handshake.auto, .version(.v2024_11_05)] {
                     let client = try await MCPClient.connect(
-                        to: .http(try server.url("/sse")), configuration: MCPClient.Configuration(handshake: handshake, requestTimeout: .seconds(60), discoverTimeout: .seconds(60)))
+                        to: .http(try server.url("/sse")),
+                        configuration: MCPClient.Configuration(
+                            handshake: handshake, requestTimeout: .seconds(60), discoverTimeout: .seconds(60)))
                     #expect(try await client.listTools().map(\.name).sorted() == ["add", "hold", "locate", "release", "slow"])
                     let sum = try await client.callTool(name: "add", arguments: ["a": 20, "b": 22])
                     #expect(sum.content.first?.text == "42")
@@ -110,7 +113,8 @@ struct PythonHTTPServerTests {
             try await withHangGuard(hangLimit, "session renewal") {
                 let transport = try HTTPClientTransport(url: try server.url("/mcp"))
                 let client = try await MCPClient.connect(
-                    over: transport, configuration: MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: .seconds(60)))
+                    over: transport, configuration: MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: .seconds(60))
+                )
                 let first = try #require(transport.core.sessionID)
                 // End the session behind the client's back.
                 var request = URLRequest(url: try server.url("/mcp"))

@@ -70,7 +70,9 @@ struct RemoteCommandTests {
         let mentions: [String]
         /// More arguments for the server.
         var options: [String] = []
-        var testDescription: String { "\(([mode] + options).joined(separator: " ")) → exit 3, mentioning \(mentions.joined(separator: " or "))" }
+        var testDescription: String {
+            "\(([mode] + options).joined(separator: " ")) → exit 3, mentioning \(mentions.joined(separator: " or "))"
+        }
     }
 
     static let hostileCases: [HostileCase] = [

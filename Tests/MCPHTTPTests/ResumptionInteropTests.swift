@@ -82,7 +82,9 @@ struct ResumptionInteropTests {
         return try JSONDecoder().decode(Resumptions.self, from: data)
     }
 
-    @Test("A POST stream cut before its response is resumed with GET and Last-Event-ID: each report once, in order, then the result", arguments: cases)
+    @Test(
+        "A POST stream cut before its response is resumed with GET and Last-Event-ID: each report once, in order, then the result",
+        arguments: cases)
     func postStream(_ test: Case) async throws {
         try await Self.withServer(test.version) { client, peer in
             let progress = Recorder<Double>()

@@ -107,7 +107,9 @@ struct StreamableInteropTests {
         }
     }
 
-    @Test("The server restarts between calls; the next call reaches the new one", arguments: [MCPClient.Handshake.auto, .version(.v2025_11_25)])
+    @Test(
+        "The server restarts between calls; the next call reaches the new one",
+        arguments: [MCPClient.Handshake.auto, .version(.v2025_11_25)])
     func restart(_ handshake: MCPClient.Handshake) async throws {
         let first = try await HTTPPeer.start("streamable_server.py")
         let port = first.port
@@ -133,7 +135,9 @@ struct StreamableInteropTests {
 
     #if !canImport(FoundationModels)
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
-    @Test("tools/list_changed reaches a running MCPSessionProvider: the next turn offers the new tool", arguments: [MCPClient.Handshake.version(.v2025_11_25), .auto])
+    @Test(
+        "tools/list_changed reaches a running MCPSessionProvider: the next turn offers the new tool",
+        arguments: [MCPClient.Handshake.version(.v2025_11_25), .auto])
     func listChangedReachesProvider(_ handshake: MCPClient.Handshake) async throws {
         try await Self.withServer([], handshake: handshake) { client, _ in
             let offered = Recorder<[String]>()

@@ -198,7 +198,8 @@ struct RootConfinementTests {
         // The same for the file itself.
         try FileManager.default.removeItem(atPath: tree.root + "/inside")
         try FileManager.default.createDirectory(atPath: tree.root + "/inside", withIntermediateDirectories: false)
-        try FileManager.default.createSymbolicLink(atPath: tree.root + "/inside/file.txt", withDestinationPath: tree.outside + "/secret.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.root + "/inside/file.txt", withDestinationPath: tree.outside + "/secret.txt")
         #expect(throws: ConfinementError.symbolicLink) { try confinement.openFile(checked) }
     }
 
@@ -233,13 +234,15 @@ struct RootConfinementTests {
         defer { tree.remove() }
         try tree.link("leak", to: tree.outside)
         let confinement = try RootConfinement(paths: [tree.root])
-        #expect(try confinement.listDirectory(".") == [
-            ConfinedDirectoryEntry(name: "inside", kind: .directory),
-            ConfinedDirectoryEntry(name: "leak", kind: .symbolicLink),
-        ])
-        #expect(try confinement.listDirectory("inside") == [
-            ConfinedDirectoryEntry(name: "deeper", kind: .directory),
-            ConfinedDirectoryEntry(name: "file.txt", kind: .file, size: 5),
-        ])
+        #expect(
+            try confinement.listDirectory(".") == [
+                ConfinedDirectoryEntry(name: "inside", kind: .directory),
+                ConfinedDirectoryEntry(name: "leak", kind: .symbolicLink),
+            ])
+        #expect(
+            try confinement.listDirectory("inside") == [
+                ConfinedDirectoryEntry(name: "deeper", kind: .directory),
+                ConfinedDirectoryEntry(name: "file.txt", kind: .file, size: 5),
+            ])
     }
 }

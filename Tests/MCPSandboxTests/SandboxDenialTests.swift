@@ -16,7 +16,8 @@ struct DenialCase: Sendable, CustomTestStringConvertible {
             kind: .fileAccess(path: "/root/.pyenv/libexec/pyenv")),
         DenialCase(
             name: "Python's PermissionError",
-            standardError: "Traceback (most recent call last):\n  File \"/srv/x.py\", line 3\nPermissionError: [Errno 13] Permission denied: '/home/me/notes.db'",
+            standardError:
+                "Traceback (most recent call last):\n  File \"/srv/x.py\", line 3\nPermissionError: [Errno 13] Permission denied: '/home/me/notes.db'",
             kind: .fileAccess(path: "/home/me/notes.db")),
         DenialCase(name: "Rust's os error 13", standardError: "Error: Permission denied (os error 13)", kind: .fileAccess(path: nil)),
         DenialCase(
@@ -25,9 +26,11 @@ struct DenialCase: Sendable, CustomTestStringConvertible {
         DenialCase(name: "a refused socket", standardError: "OSError: [Errno 13] socket: Permission denied", kind: .network),
         DenialCase(
             name: "TLS without the certificate store",
-            standardError: "ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate",
+            standardError:
+                "ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate",
             kind: .certificates),
-        DenialCase(name: "an ordinary failure", standardError: "fatal: not a git repository (or any of the parent directories): .git", kind: nil),
+        DenialCase(
+            name: "an ordinary failure", standardError: "fatal: not a git repository (or any of the parent directories): .git", kind: nil),
         DenialCase(name: "nothing", standardError: "", kind: nil),
     ]
 }

@@ -176,7 +176,8 @@ struct SandboxPlanTests {
         try tree.file("ssh/ssh_host_ed25519_key")
         try tree.file("ssh/ssh_config")
         let paths = SandboxLaunchPlan.systemConfigurationPaths(in: tree.root)
-        #expect(Set(paths) == Set(["passwd", "hosts", "python3.11", "ssl/certs", "ssh/ssh_config"].map { tree.root + "/" + $0 }), "\(paths)")
+        #expect(
+            Set(paths) == Set(["passwd", "hosts", "python3.11", "ssl/certs", "ssh/ssh_config"].map { tree.root + "/" + $0 }), "\(paths)")
         let plan = try SandboxLaunchPlan(
             sandbox: .standard, executable: "sh", path: "/bin/sh", arguments: [], baseEnvironment: [:], dataDirectory: tree.root,
             currentDirectory: nil)

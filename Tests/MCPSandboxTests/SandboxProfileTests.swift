@@ -345,8 +345,10 @@ struct SandboxProfileTests {
 
     @Test("Launch facts that cannot make a box are refused")
     func refused() {
-        func attempt(executable: String = "/opt/x/bin/x", prefix: String? = nil, data: String = "/Users/me/data",
-                     temporary: String? = nil, workingDirectory: String = "/", sandbox: Sandbox = .standard)
+        func attempt(
+            executable: String = "/opt/x/bin/x", prefix: String? = nil, data: String = "/Users/me/data",
+            temporary: String? = nil, workingDirectory: String = "/", sandbox: Sandbox = .standard
+        )
             throws(SandboxProfileError)
         {
             _ = try SandboxProfile(

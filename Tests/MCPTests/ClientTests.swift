@@ -66,12 +66,14 @@ struct ClientTests {
         }
     }
 
-    @Test("the handshake agrees on each version", arguments: [
-        (MCPClient.Handshake.auto, ProtocolVersion.v2026_07_28),
-        (.version(.v2024_11_05), .v2024_11_05), (.version(.v2025_03_26), .v2025_03_26),
-        (.version(.v2025_06_18), .v2025_06_18), (.version(.v2025_11_25), .v2025_11_25),
-        (.version(.v2026_07_28), .v2026_07_28),
-    ])
+    @Test(
+        "the handshake agrees on each version",
+        arguments: [
+            (MCPClient.Handshake.auto, ProtocolVersion.v2026_07_28),
+            (.version(.v2024_11_05), .v2024_11_05), (.version(.v2025_03_26), .v2025_03_26),
+            (.version(.v2025_06_18), .v2025_06_18), (.version(.v2025_11_25), .v2025_11_25),
+            (.version(.v2026_07_28), .v2026_07_28),
+        ])
     func handshake(handshake: MCPClient.Handshake, expected: ProtocolVersion) async throws {
         let server = try await TestServers.make()
         for route in Route.allCases {
@@ -207,7 +209,9 @@ struct TypedToolTests {
         let server = MCPServer(name: "typed", version: "1")
         try await server.register(
             name: "search", description: "Search",
-            inputSchema: ["type": "object", "properties": ["query": ["type": "string"], "limit": ["type": "integer"]], "required": ["query"]]
+            inputSchema: [
+                "type": "object", "properties": ["query": ["type": "string"], "limit": ["type": "integer"]], "required": ["query"],
+            ]
         ) { (search: Search, _) in
             Found(query: search.query, titles: (0..<(search.limit ?? 2)).map { "note \($0)" })
         }

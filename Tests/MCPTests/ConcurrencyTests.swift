@@ -9,7 +9,9 @@ struct ConcurrencyTests {
         try await RawPeer.with(server) { peer in
             try await peer.send(["jsonrpc": "2.0", "id": "slow", "method": "tools/call", "params": ["name": "slow"]])
             try await peer.expectPing(id: 1)
-            let echo = try await peer.request(["jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": ["name": "echo", "arguments": ["text": "fast"]]])
+            let echo = try await peer.request([
+                "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": ["name": "echo", "arguments": ["text": "fast"]],
+            ])
             #expect(echo["result"]?["content"]?[0]?["text"] == "fast")
             try await peer.send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": "slow"]])
             try await peer.expectPing(id: 3)
@@ -22,7 +24,10 @@ struct ConcurrencyTests {
         try await RawPeer.with(server) { peer in
             for index in 0..<200 {
                 let id: JSONValue = index.isMultiple(of: 2) ? .int(index) : .string("r\(index)")
-                try await peer.send(["jsonrpc": "2.0", "id": id, "method": "tools/call", "params": ["name": "echo", "arguments": ["text": .string("m\(index)")]]])
+                try await peer.send([
+                    "jsonrpc": "2.0", "id": id, "method": "tools/call",
+                    "params": ["name": "echo", "arguments": ["text": .string("m\(index)")]],
+                ])
             }
             var seen: [JSONValue: String] = [:]
             for _ in 0..<200 {

@@ -362,8 +362,10 @@ enum PipeConnection {
         }
         let toServer = try POSIX.makePipe()
         let toClient = try POSIX.makePipe()
-        let serverEnd = try FileDescriptorTransport(readingFrom: toServer.read, writingTo: toClient.write, maximumFrameLength: maximumFrameLength)
-        let clientEnd = try FileDescriptorTransport(readingFrom: toClient.read, writingTo: toServer.write, maximumFrameLength: maximumFrameLength)
+        let serverEnd = try FileDescriptorTransport(
+            readingFrom: toServer.read, writingTo: toClient.write, maximumFrameLength: maximumFrameLength)
+        let clientEnd = try FileDescriptorTransport(
+            readingFrom: toClient.read, writingTo: toServer.write, maximumFrameLength: maximumFrameLength)
         let serving = Task { try await server.run(on: serverEnd) }
         let client = try await MCPClient.connect(over: clientEnd, configuration: MCPClient.Configuration(requestTimeout: .seconds(30)))
         try await body(client)

@@ -14,54 +14,68 @@ let serverInfoMeta: JSONValue = ["io.modelcontextprotocol/serverInfo": ["name": 
 
 @Suite("Protocol eras")
 struct ProtocolEraTests {
-    @Test("initialize echoes a supported version and offers 2025-11-25 otherwise", arguments: [
-        ("2024-11-05", "2024-11-05"), ("2025-03-26", "2025-03-26"), ("2025-06-18", "2025-06-18"),
-        ("2025-11-25", "2025-11-25"), ("2099-01-01", "2025-11-25"), ("2026-07-28", "2025-11-25"),
-    ])
+    @Test(
+        "initialize echoes a supported version and offers 2025-11-25 otherwise",
+        arguments: [
+            ("2024-11-05", "2024-11-05"), ("2025-03-26", "2025-03-26"), ("2025-06-18", "2025-06-18"),
+            ("2025-11-25", "2025-11-25"), ("2099-01-01", "2025-11-25"), ("2026-07-28", "2025-11-25"),
+        ])
     func initializeNegotiation(asked: String, answered: String) async throws {
         let server = try await TestServers.make()
-        let reply = await server.handle(json: [
-            "jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": ["protocolVersion": .string(asked), "capabilities": ["experimental": ["x": ["y": 1]]], "clientInfo": ["name": "c", "version": "0"]],
-        ] as JSONValue)
-        #expect(reply == [
-            "jsonrpc": "2.0", "id": 1,
-            "result": [
-                "protocolVersion": .string(answered),
-                "capabilities": ["tools": ["listChanged": true]],
-                "serverInfo": ["name": "test-server", "version": "1.2.3"],
-                "instructions": "Test tools.",
-            ],
-        ])
+        let reply = await server.handle(
+            json: [
+                "jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": [
+                    "protocolVersion": .string(asked), "capabilities": ["experimental": ["x": ["y": 1]]],
+                    "clientInfo": ["name": "c", "version": "0"],
+                ],
+            ] as JSONValue)
+        #expect(
+            reply == [
+                "jsonrpc": "2.0", "id": 1,
+                "result": [
+                    "protocolVersion": .string(answered),
+                    "capabilities": ["tools": ["listChanged": true]],
+                    "serverInfo": ["name": "test-server", "version": "1.2.3"],
+                    "instructions": "Test tools.",
+                ],
+            ])
     }
 
     @Test("server/discover answers the modern way")
     func discover() async throws {
         let server = try await TestServers.make()
-        let reply = await server.handle(json: ["jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": ["_meta": envelope()]] as JSONValue)
-        #expect(reply == [
-            "jsonrpc": "2.0", "id": "d",
-            "result": [
-                "supportedVersions": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
-                "capabilities": ["tools": ["listChanged": true]],
-                "instructions": "Test tools.",
-                "ttlMs": 0, "cacheScope": "public", "resultType": "complete", "_meta": serverInfoMeta,
-            ],
-        ])
+        let reply = await server.handle(
+            json: ["jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": ["_meta": envelope()]] as JSONValue)
+        #expect(
+            reply == [
+                "jsonrpc": "2.0", "id": "d",
+                "result": [
+                    "supportedVersions": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
+                    "capabilities": ["tools": ["listChanged": true]],
+                    "instructions": "Test tools.",
+                    "ttlMs": 0, "cacheScope": "public", "resultType": "complete", "_meta": serverInfoMeta,
+                ],
+            ])
     }
 
     @Test("modern tools/list and tools/call carry resultType and serverInfo")
     func modernResults() async throws {
         let server = try await TestServers.make()
-        let call = await server.handle(json: [
-            "jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": ["_meta": envelope(), "name": "echo", "arguments": ["text": "hi"]],
-        ] as JSONValue)
-        #expect(call == [
-            "jsonrpc": "2.0", "id": 2,
-            "result": ["content": [["type": "text", "text": "hi"]], "isError": false, "resultType": "complete", "_meta": serverInfoMeta],
-        ])
-        let list = await server.handle(json: ["jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": ["_meta": envelope()]] as JSONValue)
+        let call = await server.handle(
+            json: [
+                "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": ["_meta": envelope(), "name": "echo", "arguments": ["text": "hi"]],
+            ] as JSONValue)
+        #expect(
+            call == [
+                "jsonrpc": "2.0", "id": 2,
+                "result": [
+                    "content": [["type": "text", "text": "hi"]], "isError": false, "resultType": "complete", "_meta": serverInfoMeta,
+                ],
+            ])
+        let list = await server.handle(
+            json: ["jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": ["_meta": envelope()]] as JSONValue)
         #expect(list?["result"]?["ttlMs"] == 0)
         #expect(list?["result"]?["cacheScope"] == "public")
         #expect(list?["result"]?["resultType"] == "complete")
@@ -80,7 +94,10 @@ struct ProtocolEraTests {
         EnvelopeCase(
             name: "missing client capabilities",
             meta: ["io.modelcontextprotocol/protocolVersion": "2026-07-28"],
-            error: ["code": -32602, "message": "params._meta is missing the required envelope key(s): io.modelcontextprotocol/clientCapabilities"]),
+            error: [
+                "code": -32602,
+                "message": "params._meta is missing the required envelope key(s): io.modelcontextprotocol/clientCapabilities",
+            ]),
         EnvelopeCase(
             name: "version not a string",
             meta: ["io.modelcontextprotocol/protocolVersion": 2026, "io.modelcontextprotocol/clientCapabilities": [:]],
@@ -104,7 +121,8 @@ struct ProtocolEraTests {
     @Test("a malformed envelope gets the ladder's error", arguments: envelopeCases)
     func envelopeErrors(_ testCase: EnvelopeCase) async throws {
         let server = try await TestServers.make()
-        let reply = await server.handle(json: ["jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": ["_meta": testCase.meta]] as JSONValue)
+        let reply = await server.handle(
+            json: ["jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": ["_meta": testCase.meta]] as JSONValue)
         #expect(reply == ["jsonrpc": "2.0", "id": 7, "error": testCase.error])
     }
 
@@ -117,13 +135,15 @@ struct ProtocolEraTests {
                 "jsonrpc": "2.0", "id": 2, "method": "initialize",
                 "params": ["protocolVersion": "2025-11-25", "capabilities": [:], "clientInfo": ["name": "c", "version": "0"]],
             ])
-            #expect(initialize == [
-                "jsonrpc": "2.0", "id": 2,
-                "error": [
-                    "code": -32022, "message": "this connection serves the 2026-07-28 protocol; the initialize handshake is not accepted",
-                    "data": ["supported": ["2026-07-28"], "requested": "2025-11-25"],
-                ],
-            ])
+            #expect(
+                initialize == [
+                    "jsonrpc": "2.0", "id": 2,
+                    "error": [
+                        "code": -32022,
+                        "message": "this connection serves the 2026-07-28 protocol; the initialize handshake is not accepted",
+                        "data": ["supported": ["2026-07-28"], "requested": "2025-11-25"],
+                    ],
+                ])
             let bare = try await peer.request(["jsonrpc": "2.0", "id": 3, "method": "tools/list"])
             #expect(bare["error"]?["code"] == -32602)
             let ping = try await peer.request(["jsonrpc": "2.0", "id": 4, "method": "ping", "params": ["_meta": envelope()]])
@@ -135,20 +155,24 @@ struct ProtocolEraTests {
                 "params": ["protocolVersion": "2025-06-18", "capabilities": [:], "clientInfo": ["name": "c", "version": "0"]],
             ])
             let enveloped = try await peer.request(["jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": ["_meta": envelope()]])
-            #expect(enveloped == [
-                "jsonrpc": "2.0", "id": 2,
-                "error": [
-                    "code": -32600,
-                    "message": "Invalid Request: this connection serves the handshake protocol era; requests carrying the 2026-07-28 envelope are not accepted on it",
-                ],
-            ])
+            #expect(
+                enveloped == [
+                    "jsonrpc": "2.0", "id": 2,
+                    "error": [
+                        "code": -32600,
+                        "message":
+                            "Invalid Request: this connection serves the handshake protocol era; requests carrying the 2026-07-28 envelope are not accepted on it",
+                    ],
+                ])
             try await peer.expectPing()
         }
     }
 
-    @Test("structured content is dropped for clients older than 2025-06-18", arguments: [
-        ("2024-11-05", false), ("2025-03-26", false), ("2025-06-18", true), ("2025-11-25", true),
-    ])
+    @Test(
+        "structured content is dropped for clients older than 2025-06-18",
+        arguments: [
+            ("2024-11-05", false), ("2025-03-26", false), ("2025-06-18", true), ("2025-11-25", true),
+        ])
     func structuredContentByVersion(version: String, hasStructured: Bool) async throws {
         let server = try await TestServers.make()
         try await RawPeer.with(server) { peer in
@@ -156,7 +180,9 @@ struct ProtocolEraTests {
                 "jsonrpc": "2.0", "id": 1, "method": "initialize",
                 "params": ["protocolVersion": .string(version), "capabilities": [:], "clientInfo": ["name": "c", "version": "0"]],
             ])
-            let reply = try await peer.request(["jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": ["name": "add", "arguments": ["a": 1, "b": 2]]])
+            let reply = try await peer.request([
+                "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": ["name": "add", "arguments": ["a": 1, "b": 2]],
+            ])
             #expect((reply["result"]?["structuredContent"] != nil) == hasStructured)
             #expect(reply["result"]?["content"]?[0]?["text"] == "{\"sum\":3}")
         }
@@ -187,16 +213,23 @@ struct ToolListChangeTests {
     func modernListen() async throws {
         let server = try await TestServers.make()
         try await RawPeer.with(server) { peer in
-            try await peer.send(["jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen", "params": ["_meta": envelope(), "notifications": ["toolsListChanged": true, "promptsListChanged": true]]])
-            #expect(try await peer.next() == [
-                "jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
-                "params": ["_meta": ["io.modelcontextprotocol/subscriptionId": "listen-1"], "notifications": ["toolsListChanged": true]],
+            try await peer.send([
+                "jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
+                "params": ["_meta": envelope(), "notifications": ["toolsListChanged": true, "promptsListChanged": true]],
             ])
+            #expect(
+                try await peer.next() == [
+                    "jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                    "params": [
+                        "_meta": ["io.modelcontextprotocol/subscriptionId": "listen-1"], "notifications": ["toolsListChanged": true],
+                    ],
+                ])
             try await server.register(name: "new_tool", description: "New") { _, _ in .text("new") }
-            #expect(try await peer.next() == [
-                "jsonrpc": "2.0", "method": "notifications/tools/list_changed",
-                "params": ["_meta": ["io.modelcontextprotocol/subscriptionId": "listen-1"]],
-            ])
+            #expect(
+                try await peer.next() == [
+                    "jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                    "params": ["_meta": ["io.modelcontextprotocol/subscriptionId": "listen-1"]],
+                ])
             // Cancelling the listen request ends it without a response.
             try await peer.send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": "listen-1"]])
             let list = try await peer.request(["jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": ["_meta": envelope()]])

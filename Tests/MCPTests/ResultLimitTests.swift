@@ -67,13 +67,17 @@ struct ResultLimitTests {
         }
     }
 
-    @Test("A result over the call's limit fails with resultTooLarge; the connection goes on", arguments: limitCases.filter { $0.path == .inProcess })
+    @Test(
+        "A result over the call's limit fails with resultTooLarge; the connection goes on",
+        arguments: limitCases.filter { $0.path == .inProcess })
     func limits(_ testCase: LimitCase) async throws {
         try await checkLimit(testCase)
     }
 
     /// The same over pipes to a real server.
-    @Test("Over pipes, a result over the call's limit fails with resultTooLarge; the connection goes on", arguments: limitCases.filter { $0.path == .pipes })
+    @Test(
+        "Over pipes, a result over the call's limit fails with resultTooLarge; the connection goes on",
+        arguments: limitCases.filter { $0.path == .pipes })
     func limitsOverPipes(_ testCase: LimitCase) async throws {
         try await checkLimit(testCase)
     }

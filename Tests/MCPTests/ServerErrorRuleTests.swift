@@ -40,7 +40,12 @@ struct ReplyCase: Sendable, CustomTestStringConvertible {
             reply: [
                 "jsonrpc": "2.0", "id": 6,
                 "result": [
-                    "content": [["type": "text", "text": "Invalid arguments for tool add: /a: expected integer, found string \"1\" (schema: /properties/a/type)"]],
+                    "content": [
+                        [
+                            "type": "text",
+                            "text": "Invalid arguments for tool add: /a: expected integer, found string \"1\" (schema: /properties/a/type)",
+                        ]
+                    ],
                     "isError": true,
                 ],
             ]),
@@ -50,7 +55,12 @@ struct ReplyCase: Sendable, CustomTestStringConvertible {
             reply: [
                 "jsonrpc": "2.0", "id": 7,
                 "result": [
-                    "content": [["type": "text", "text": "Invalid arguments for tool echo: (root): missing required property \"text\" (schema: /required)"]],
+                    "content": [
+                        [
+                            "type": "text",
+                            "text": "Invalid arguments for tool echo: (root): missing required property \"text\" (schema: /required)",
+                        ]
+                    ],
                     "isError": true,
                 ],
             ]),
@@ -102,15 +112,35 @@ struct ServerErrorRuleTests {
     func invalidRequests() async throws {
         let server = try await TestServers.make()
         let missingVersion = await server.handle(json: ["id": 1, "method": "ping"] as JSONValue)
-        #expect(missingVersion == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: the \"jsonrpc\" member must be \"2.0\""]])
+        #expect(
+            missingVersion == [
+                "jsonrpc": "2.0", "id": nil,
+                "error": ["code": -32600, "message": "Invalid Request: the \"jsonrpc\" member must be \"2.0\""],
+            ])
         let numericMethod = await server.handle(json: ["jsonrpc": "2.0", "id": 2, "method": 42] as JSONValue)
-        #expect(numericMethod == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not integer"]])
+        #expect(
+            numericMethod == [
+                "jsonrpc": "2.0", "id": nil,
+                "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not integer"],
+            ])
         let scalarParams = await server.handle(json: ["jsonrpc": "2.0", "id": 4, "method": "ping", "params": 1] as JSONValue)
-        #expect(scalarParams == ["jsonrpc": "2.0", "id": 4, "error": ["code": -32600, "message": "Invalid Request: \"params\" must be an object or an array, not integer"]])
+        #expect(
+            scalarParams == [
+                "jsonrpc": "2.0", "id": 4,
+                "error": ["code": -32600, "message": "Invalid Request: \"params\" must be an object or an array, not integer"],
+            ])
         let nullID = await server.handle(json: ["jsonrpc": "2.0", "id": nil, "method": "ping"] as JSONValue)
-        #expect(nullID == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: \"id\" must be a string or an integer, not null"]])
+        #expect(
+            nullID == [
+                "jsonrpc": "2.0", "id": nil,
+                "error": ["code": -32600, "message": "Invalid Request: \"id\" must be a string or an integer, not null"],
+            ])
         let scalar = await server.handle(json: .int(3))
-        #expect(scalar == ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: a message must be a JSON object, not integer"]])
+        #expect(
+            scalar == [
+                "jsonrpc": "2.0", "id": nil,
+                "error": ["code": -32600, "message": "Invalid Request: a message must be a JSON object, not integer"],
+            ])
     }
 
     @Test("a notification never gets a response")
@@ -131,7 +161,9 @@ struct ServerErrorRuleTests {
         let server = try await TestServers.make()
         let text = String(repeating: "0123456789abcdef", count: 65_536)
         try await RawPeer.with(server) { peer in
-            let reply = try await peer.request(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "echo", "arguments": ["text": .string(text)]]])
+            let reply = try await peer.request([
+                "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "echo", "arguments": ["text": .string(text)]],
+            ])
             #expect(reply["result"]?["content"]?[0]?["text"]?.stringValue == text)
             try await peer.expectPing()
         }
@@ -157,11 +189,15 @@ struct BatchTests {
             ])
             #expect(initialize["result"]?["protocolVersion"] == "2025-03-26")
             let reply = try await peer.request(Self.batch)
-            #expect(reply == [
-                ["jsonrpc": "2.0", "id": 1, "result": [:]],
-                ["jsonrpc": "2.0", "id": 2, "result": ["content": [["type": "text", "text": "b"]], "isError": false]],
-                ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not integer"]],
-            ])
+            #expect(
+                reply == [
+                    ["jsonrpc": "2.0", "id": 1, "result": [:]],
+                    ["jsonrpc": "2.0", "id": 2, "result": ["content": [["type": "text", "text": "b"]], "isError": false]],
+                    [
+                        "jsonrpc": "2.0", "id": nil,
+                        "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not integer"],
+                    ],
+                ])
             try await peer.expectPing()
         }
     }
@@ -178,10 +214,14 @@ struct BatchTests {
             }
             let reply = try await peer.request(Self.batch)
             let uses = version.map { "this connection uses \($0)" } ?? "this connection has not negotiated it"
-            #expect(reply == [
-                "jsonrpc": "2.0", "id": nil,
-                "error": ["code": -32600, "message": .string("Invalid Request: JSON-RPC batches are only allowed in protocol version 2025-03-26; \(uses)")],
-            ])
+            #expect(
+                reply == [
+                    "jsonrpc": "2.0", "id": nil,
+                    "error": [
+                        "code": -32600,
+                        "message": .string("Invalid Request: JSON-RPC batches are only allowed in protocol version 2025-03-26; \(uses)"),
+                    ],
+                ])
             try await peer.expectPing()
         }
     }

@@ -63,7 +63,8 @@ struct ServerLimitsTests {
         let (clientEnd, serverEnd) = InProcessTransport.makePair()
         let serving = Task { try await server.run(on: serverEnd, options: .init(maximumConcurrentRequests: 3)) }
         for id in 1...200 {
-            try await clientEnd.send(try JSONRPCMessage(["jsonrpc": "2.0", "id": .int(id), "method": "tools/call", "params": ["name": "track"]]))
+            try await clientEnd.send(
+                try JSONRPCMessage(["jsonrpc": "2.0", "id": .int(id), "method": "tools/call", "params": ["name": "track"]]))
         }
         var answered: Set<Int> = []
         for try await inbound in clientEnd.receive() {

@@ -65,25 +65,41 @@ struct WireCase: Sendable, CustomTestStringConvertible {
         WireCase(
             // Text that is not JSON is answered with id null, whatever id it seems to hold.
             name: "malformed JSON", lines: #"{"jsonrpc":"2.0","id":1,"method":"#,
-            reply: ["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": "Parse error: invalid JSON at byte 33: unexpected end of input: expected a value"]]),
+            reply: [
+                "jsonrpc": "2.0", "id": nil,
+                "error": ["code": -32700, "message": "Parse error: invalid JSON at byte 33: unexpected end of input: expected a value"],
+            ]),
         WireCase(
             name: "not JSON at all", lines: "hello server",
-            reply: ["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": "Parse error: invalid JSON at byte 0: expected a value, found 'h'"]]),
+            reply: [
+                "jsonrpc": "2.0", "id": nil,
+                "error": ["code": -32700, "message": "Parse error: invalid JSON at byte 0: expected a value, found 'h'"],
+            ]),
         WireCase(
             name: "a JSON array (batch) without 2025-03-26",
             lines: #"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#,
             reply: [
                 "jsonrpc": "2.0", "id": nil,
-                "error": ["code": -32600, "message": "Invalid Request: JSON-RPC batches are only allowed in protocol version 2025-03-26; this connection has not negotiated it"],
+                "error": [
+                    "code": -32600,
+                    "message":
+                        "Invalid Request: JSON-RPC batches are only allowed in protocol version 2025-03-26; this connection has not negotiated it",
+                ],
             ]),
         WireCase(name: "an empty line", lines: "", reply: nil),
         WireCase(name: "whitespace and CR only", lines: " \t\r", reply: nil),
         WireCase(
             name: "missing jsonrpc", lines: #"{"id":5,"method":"ping"}"#,
-            reply: ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: the \"jsonrpc\" member must be \"2.0\""]]),
+            reply: [
+                "jsonrpc": "2.0", "id": nil,
+                "error": ["code": -32600, "message": "Invalid Request: the \"jsonrpc\" member must be \"2.0\""],
+            ]),
         WireCase(
             name: "non-string method", lines: #"{"jsonrpc":"2.0","id":"m","method":["ping"]}"#,
-            reply: ["jsonrpc": "2.0", "id": nil, "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not array"]]),
+            reply: [
+                "jsonrpc": "2.0", "id": nil,
+                "error": ["code": -32600, "message": "Invalid Request: \"method\" must be a string, not array"],
+            ]),
         WireCase(
             name: "unknown method", lines: #"{"jsonrpc":"2.0","id":6,"method":"prompts/list"}"#,
             reply: ["jsonrpc": "2.0", "id": 6, "error": ["code": -32601, "message": "Method not found: prompts/list"]]),
@@ -94,14 +110,22 @@ struct WireCase: Sendable, CustomTestStringConvertible {
             name: "name missing", lines: #"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{}}"#,
             reply: ["jsonrpc": "2.0", "id": 8, "error": ["code": -32602, "message": "\"name\" is required"]]),
         WireCase(
-            name: "arguments not an object", lines: #"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":[1]}}"#,
+            name: "arguments not an object",
+            lines: #"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":[1]}}"#,
             reply: ["jsonrpc": "2.0", "id": 9, "error": ["code": -32602, "message": "\"arguments\" must be an object, not array"]]),
         WireCase(
-            name: "arguments of the wrong type", lines: #"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"echo","arguments":{"text":42}}}"#,
+            name: "arguments of the wrong type",
+            lines: #"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"echo","arguments":{"text":42}}}"#,
             reply: [
                 "jsonrpc": "2.0", "id": 10,
                 "result": [
-                    "content": [["type": "text", "text": "Invalid arguments for tool echo: /text: expected string, found integer 42 (schema: /properties/text/type)"]],
+                    "content": [
+                        [
+                            "type": "text",
+                            "text":
+                                "Invalid arguments for tool echo: /text: expected string, found integer 42 (schema: /properties/text/type)",
+                        ]
+                    ],
                     "isError": true,
                 ],
             ]),
@@ -140,7 +164,8 @@ struct StdioBadInputTests {
         let server = try await TestServers.make()
         let text = String(repeating: "abcdefgh", count: 131_072)
         try await WirePeer.with(server) { peer, replies in
-            try peer.write(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":""# + text + "\"}}}\n")
+            try peer.write(
+                #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":""# + text + "\"}}}\n")
             try peer.write(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"# + "\n")
             // Requests are answered concurrently: the ping may overtake the echo.
             var echoed: String?
@@ -167,10 +192,17 @@ struct StdioBadInputTests {
         let server = try await TestServers.make()
         try await WirePeer.with(server, maximumFrameLength: 4096) { peer, replies in
             let huge = String(repeating: "x", count: 10_000)
-            try peer.write(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":""# + huge + "\"}}}\n")
+            try peer.write(
+                #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":""# + huge + "\"}}}\n")
             try peer.write(#"{"jsonrpc":"2.0","id":2,"method":"ping"}"# + "\n")
-            #expect(try await replies.next() == .message(.errorResponse(JSONRPCErrorResponse(
-                id: 1, error: JSONRPCError(code: .invalidRequest, message: "Invalid Request: message is longer than the limit of 4096 bytes")))))
+            #expect(
+                try await replies.next()
+                    == .message(
+                        .errorResponse(
+                            JSONRPCErrorResponse(
+                                id: 1,
+                                error: JSONRPCError(
+                                    code: .invalidRequest, message: "Invalid Request: message is longer than the limit of 4096 bytes")))))
             #expect(try await replies.next() == .message(.response(JSONRPCResponse(id: 2, result: [:]))))
         }
     }
@@ -182,7 +214,10 @@ struct StdioBadInputTests {
             try peer.write(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"last"}}}"# + "\n")
             peer.endInput()
             let reply = try #require(try await replies.next())
-            #expect(reply == .message(.response(JSONRPCResponse(id: 1, result: ["content": [["type": "text", "text": "last"]], "isError": false]))))
+            #expect(
+                reply
+                    == .message(
+                        .response(JSONRPCResponse(id: 1, result: ["content": [["type": "text", "text": "last"]], "isError": false]))))
             #expect(try await replies.next() == nil)
         }
     }

@@ -13,19 +13,23 @@ struct CivilTimeTests {
 
     static func civil(_ year: Int64, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int, weekday: Int) -> CivilTime {
         var time = CivilTime(secondsSince1970: 0, utcOffset: 0)
-        (time.year, time.month, time.day, time.hour, time.minute, time.second, time.weekday) = (year, month, day, hour, minute, second, weekday)
+        (time.year, time.month, time.day, time.hour, time.minute, time.second, time.weekday) = (
+            year, month, day, hour, minute, second, weekday
+        )
         return time
     }
 
-    @Test("Known instants", arguments: [
-        Case(seconds: 0, expected: civil(1970, 1, 1, 0, 0, 0, weekday: 4)),
-        Case(seconds: -1, expected: civil(1969, 12, 31, 23, 59, 59, weekday: 3)),
-        Case(seconds: 951_782_400, expected: civil(2000, 2, 29, 0, 0, 0, weekday: 2)),
-        Case(seconds: 1_795_960_992, expected: civil(2026, 11, 29, 14, 3, 12, weekday: 0)),
-        Case(seconds: 4_107_542_400, expected: civil(2100, 3, 1, 0, 0, 0, weekday: 1)),
-        Case(seconds: -62_135_596_800, expected: civil(1, 1, 1, 0, 0, 0, weekday: 1)),
-        Case(seconds: 253_402_300_799, expected: civil(9999, 12, 31, 23, 59, 59, weekday: 5)),
-    ])
+    @Test(
+        "Known instants",
+        arguments: [
+            Case(seconds: 0, expected: civil(1970, 1, 1, 0, 0, 0, weekday: 4)),
+            Case(seconds: -1, expected: civil(1969, 12, 31, 23, 59, 59, weekday: 3)),
+            Case(seconds: 951_782_400, expected: civil(2000, 2, 29, 0, 0, 0, weekday: 2)),
+            Case(seconds: 1_795_960_992, expected: civil(2026, 11, 29, 14, 3, 12, weekday: 0)),
+            Case(seconds: 4_107_542_400, expected: civil(2100, 3, 1, 0, 0, 0, weekday: 1)),
+            Case(seconds: -62_135_596_800, expected: civil(1, 1, 1, 0, 0, 0, weekday: 1)),
+            Case(seconds: 253_402_300_799, expected: civil(9999, 12, 31, 23, 59, 59, weekday: 5)),
+        ])
     func known(_ example: Case) {
         #expect(CivilTime(secondsSince1970: example.seconds, utcOffset: 0) == example.expected)
     }

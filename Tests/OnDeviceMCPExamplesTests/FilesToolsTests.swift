@@ -19,7 +19,8 @@ struct FilesToolsTests {
         try Data(String(repeating: "é", count: 40_000).utf8).write(to: root.appendingPathComponent("big.txt"))
         try Data("classified".utf8).write(to: directory.url.appendingPathComponent("secret.txt"))
         try FileManager.default.createSymbolicLink(
-            atPath: root.appendingPathComponent("leak.txt").path, withDestinationPath: directory.url.appendingPathComponent("secret.txt").path)
+            atPath: root.appendingPathComponent("leak.txt").path,
+            withDestinationPath: directory.url.appendingPathComponent("secret.txt").path)
         let server = MCPServer(name: "examples", version: "1")
         try await registerExampleTools(
             on: server, dataDirectory: directory.url.appendingPathComponent("data"), roots: roots ? [root.path] : [])

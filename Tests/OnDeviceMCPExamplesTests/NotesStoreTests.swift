@@ -92,10 +92,12 @@ struct NotesStoreTests {
         #expect(warnings.all.count == 2)
     }
 
-    @Test("A file with the wrong shape counts as corrupt", arguments: [
-        #"[]"#, #"{"notes":{}}"#, #"{"notes":[{"id":"a"}]}"#,
-        #"{"notes":[{"id":"a","title":"t","body":"b","createdAt":"c"},{"id":"a","title":"t","body":"b","createdAt":"c"}]}"#, "",
-    ])
+    @Test(
+        "A file with the wrong shape counts as corrupt",
+        arguments: [
+            #"[]"#, #"{"notes":{}}"#, #"{"notes":[{"id":"a"}]}"#,
+            #"{"notes":[{"id":"a","title":"t","body":"b","createdAt":"c"},{"id":"a","title":"t","body":"b","createdAt":"c"}]}"#, "",
+        ])
     func wrongShape(_ content: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -234,12 +236,14 @@ final class WriterDone: @unchecked Sendable {
 
 @Suite("Clock")
 struct ClockTests {
-    @Test("A reading gives the local time, the offset and the weekday", .enabled(if: hasZoneInfo), arguments: [
-        ("Europe/Lisbon", "2026-11-29T14:03:12+00:00 (Europe/Lisbon, Sunday)", 0),
-        ("Asia/Tokyo", "2026-11-29T23:03:12+09:00 (Asia/Tokyo, Sunday)", 32_400),
-        ("America/St_Johns", "2026-11-29T10:33:12-03:30 (America/St_Johns, Sunday)", -12_600),
-        ("Pacific/Kiritimati", "2026-11-30T04:03:12+14:00 (Pacific/Kiritimati, Monday)", 50_400),
-    ])
+    @Test(
+        "A reading gives the local time, the offset and the weekday", .enabled(if: hasZoneInfo),
+        arguments: [
+            ("Europe/Lisbon", "2026-11-29T14:03:12+00:00 (Europe/Lisbon, Sunday)", 0),
+            ("Asia/Tokyo", "2026-11-29T23:03:12+09:00 (Asia/Tokyo, Sunday)", 32_400),
+            ("America/St_Johns", "2026-11-29T10:33:12-03:30 (America/St_Johns, Sunday)", -12_600),
+            ("Pacific/Kiritimati", "2026-11-30T04:03:12+14:00 (Pacific/Kiritimati, Monday)", 50_400),
+        ])
     func reading(_ zone: String, _ text: String, _ offset: Int) throws {
         // 2026-11-29T14:03:12Z
         let date = Date(timeIntervalSince1970: 1_795_960_992)
@@ -249,9 +253,11 @@ struct ClockTests {
         #expect(reading.json["timezone"] == .string(zone))
     }
 
-    @Test("UTC timestamps have milliseconds and agree with Foundation's Calendar", arguments: [
-        0, 1_795_960_992.123, 1_795_960_992.999_9, -1.5, 951_782_399.000_5, 1_000_000_000.25,
-    ])
+    @Test(
+        "UTC timestamps have milliseconds and agree with Foundation's Calendar",
+        arguments: [
+            0, 1_795_960_992.123, 1_795_960_992.999_9, -1.5, 951_782_399.000_5, 1_000_000_000.25,
+        ])
     func utcTimestamp(_ seconds: Double) throws {
         let date = Date(timeIntervalSince1970: seconds)
         var calendar = Calendar(identifier: .gregorian)
@@ -287,7 +293,10 @@ struct ClockTests {
         let client = try await MCPClient.connect(to: server)
         let result = try await client.callTool(name: "clock_now", arguments: ["timezone": "Europe/Lisbon"])
         #expect(result.text == "2026-11-29T14:03:12+00:00 (Europe/Lisbon, Sunday)")
-        #expect(result.structuredContent == ["iso8601": "2026-11-29T14:03:12+00:00", "timezone": "Europe/Lisbon", "utcOffsetSeconds": 0, "weekday": "Sunday"])
+        #expect(
+            result.structuredContent == [
+                "iso8601": "2026-11-29T14:03:12+00:00", "timezone": "Europe/Lisbon", "utcOffsetSeconds": 0, "weekday": "Sunday",
+            ])
         let unknown = try await client.callTool(name: "clock_now", arguments: ["timezone": "Mars/Base"])
         #expect(unknown.isError)
         #expect(unknown.text.contains("Mars/Base"))

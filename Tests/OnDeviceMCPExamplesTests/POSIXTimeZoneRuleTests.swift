@@ -26,52 +26,70 @@ struct POSIXTimeZoneRuleTests {
         ParseCase(text: "<+14>-14", expected: Rule(standardOffset: 50_400)),
         ParseCase(
             text: "CET-1CEST,M3.5.0,M10.5.0/3",
-            expected: Rule(standardOffset: 3_600, daylightSaving: .init(
-                utcOffset: 7_200, start: change(lastSunday(3)), end: change(lastSunday(10), 10_800)))
+            expected: Rule(
+                standardOffset: 3_600,
+                daylightSaving: .init(
+                    utcOffset: 7_200, start: change(lastSunday(3)), end: change(lastSunday(10), 10_800)))
         ),
         ParseCase(
             text: "EST5EDT,M3.2.0,M11.1.0",
-            expected: Rule(standardOffset: -18_000, daylightSaving: .init(
-                utcOffset: -14_400, start: change(.monthWeekDay(month: 3, week: 2, weekday: 0)),
-                end: change(.monthWeekDay(month: 11, week: 1, weekday: 0))))
+            expected: Rule(
+                standardOffset: -18_000,
+                daylightSaving: .init(
+                    utcOffset: -14_400, start: change(.monthWeekDay(month: 3, week: 2, weekday: 0)),
+                    end: change(.monthWeekDay(month: 11, week: 1, weekday: 0))))
         ),
         // Without rules, the US rules apply (as in glibc).
         ParseCase(
             text: "EST5EDT",
-            expected: Rule(standardOffset: -18_000, daylightSaving: .init(
-                utcOffset: -14_400, start: change(.monthWeekDay(month: 3, week: 2, weekday: 0)),
-                end: change(.monthWeekDay(month: 11, week: 1, weekday: 0))))
+            expected: Rule(
+                standardOffset: -18_000,
+                daylightSaving: .init(
+                    utcOffset: -14_400, start: change(.monthWeekDay(month: 3, week: 2, weekday: 0)),
+                    end: change(.monthWeekDay(month: 11, week: 1, weekday: 0))))
         ),
         ParseCase(
             text: "<+1030>-10:30<+11>-11,M10.1.0,M4.1.0",
-            expected: Rule(standardOffset: 37_800, daylightSaving: .init(
-                utcOffset: 39_600, start: change(.monthWeekDay(month: 10, week: 1, weekday: 0)),
-                end: change(.monthWeekDay(month: 4, week: 1, weekday: 0))))
+            expected: Rule(
+                standardOffset: 37_800,
+                daylightSaving: .init(
+                    utcOffset: 39_600, start: change(.monthWeekDay(month: 10, week: 1, weekday: 0)),
+                    end: change(.monthWeekDay(month: 4, week: 1, weekday: 0))))
         ),
         ParseCase(
             text: "<-02>2<-01>,M3.5.0/-1,M10.5.0/0",
-            expected: Rule(standardOffset: -7_200, daylightSaving: .init(
-                utcOffset: -3_600, start: change(lastSunday(3), -3_600), end: change(lastSunday(10), 0)))
+            expected: Rule(
+                standardOffset: -7_200,
+                daylightSaving: .init(
+                    utcOffset: -3_600, start: change(lastSunday(3), -3_600), end: change(lastSunday(10), 0)))
         ),
         ParseCase(
             text: "IST-1GMT0,M10.5.0,M3.5.0/1",
-            expected: Rule(standardOffset: 3_600, daylightSaving: .init(
-                utcOffset: 0, start: change(lastSunday(10)), end: change(lastSunday(3), 3_600)))
+            expected: Rule(
+                standardOffset: 3_600,
+                daylightSaving: .init(
+                    utcOffset: 0, start: change(lastSunday(10)), end: change(lastSunday(3), 3_600)))
         ),
         ParseCase(
             text: "AAA3BBB,J60/2,J300/2:30:15",
-            expected: Rule(standardOffset: -10_800, daylightSaving: .init(
-                utcOffset: -7_200, start: change(.julian(60)), end: change(.julian(300), 9_015)))
+            expected: Rule(
+                standardOffset: -10_800,
+                daylightSaving: .init(
+                    utcOffset: -7_200, start: change(.julian(60)), end: change(.julian(300), 9_015)))
         ),
         ParseCase(
             text: "EST5EDT,0/0,J365/25",
-            expected: Rule(standardOffset: -18_000, daylightSaving: .init(
-                utcOffset: -14_400, start: change(.zeroBased(0), 0), end: change(.julian(365), 90_000)))
+            expected: Rule(
+                standardOffset: -18_000,
+                daylightSaving: .init(
+                    utcOffset: -14_400, start: change(.zeroBased(0), 0), end: change(.julian(365), 90_000)))
         ),
         ParseCase(
             text: "XXX0YYY,M3.5.0/-167,M10.5.0/+167",
-            expected: Rule(standardOffset: 0, daylightSaving: .init(
-                utcOffset: 3_600, start: change(lastSunday(3), -601_200), end: change(lastSunday(10), 601_200)))
+            expected: Rule(
+                standardOffset: 0,
+                daylightSaving: .init(
+                    utcOffset: 3_600, start: change(lastSunday(3), -601_200), end: change(lastSunday(10), 601_200)))
         ),
     ]
 
@@ -80,12 +98,14 @@ struct POSIXTimeZoneRuleTests {
         #expect(try POSIXTimeZoneRule(parsing: example.text) == example.expected)
     }
 
-    @Test("Invalid TZ strings are rejected", arguments: [
-        "", "0", "AB0", "EST", "EST+", "EST25", "EST5:60", "<+03", "<+0>-0", "EST5EDT,", "EST5EDT,M3.2.0",
-        "EST5EDT,M13.2.0,M11.1.0", "EST5EDT,M3.6.0,M11.1.0", "EST5EDT,M3.2.7,M11.1.0", "EST5EDT,J0,J365",
-        "EST5EDT,J366,J1", "EST5EDT,366,1", "EST5EDT,M3.2.0/168,M11.1.0", "EST5EDT,M3.2.0,M11.1.0x",
-        "EST5EDT4x", "CET-1CEST,M3.5.0,M10.5.0/3,extra", "EST5EDT,M3.2.0/2:60,M11.1.0",
-    ])
+    @Test(
+        "Invalid TZ strings are rejected",
+        arguments: [
+            "", "0", "AB0", "EST", "EST+", "EST25", "EST5:60", "<+03", "<+0>-0", "EST5EDT,", "EST5EDT,M3.2.0",
+            "EST5EDT,M13.2.0,M11.1.0", "EST5EDT,M3.6.0,M11.1.0", "EST5EDT,M3.2.7,M11.1.0", "EST5EDT,J0,J365",
+            "EST5EDT,J366,J1", "EST5EDT,366,1", "EST5EDT,M3.2.0/168,M11.1.0", "EST5EDT,M3.2.0,M11.1.0x",
+            "EST5EDT4x", "CET-1CEST,M3.5.0,M10.5.0/3,extra", "EST5EDT,M3.2.0/2:60,M11.1.0",
+        ])
     func rejects(_ text: String) {
         #expect(throws: POSIXTimeZoneRule.ParseError.self) { try POSIXTimeZoneRule(parsing: text) }
     }

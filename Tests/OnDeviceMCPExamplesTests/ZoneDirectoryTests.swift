@@ -44,10 +44,12 @@ struct ZoneDirectoryTests {
         #expect(zone.utcOffset(at: 1_795_960_992) == 20_700)
     }
 
-    @Test("Names that leave the directory, or are not zones, are unknown", arguments: [
-        "../etc/passwd", "/etc/passwd", "Test/../Test/Berlin", "./Test/Berlin", "Test//Berlin", "Test/Berlin/",
-        "", "zone.tab", "Test", "Mars/Base", "right/UTC", "localtime", "posixrules", "Test/Berlin\u{0}", "Test/Ber lin",
-    ])
+    @Test(
+        "Names that leave the directory, or are not zones, are unknown",
+        arguments: [
+            "../etc/passwd", "/etc/passwd", "Test/../Test/Berlin", "./Test/Berlin", "Test//Berlin", "Test/Berlin/",
+            "", "zone.tab", "Test", "Mars/Base", "right/UTC", "localtime", "posixrules", "Test/Berlin\u{0}", "Test/Ber lin",
+        ])
     func refused(_ name: String) throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
@@ -60,15 +62,19 @@ struct ZoneDirectoryTests {
         #expect(directory.zone(named: name) == .utc)
     }
 
-    @Test("GMT and UTC with an offset are fixed zones east of UTC, as in Foundation", arguments: [
-        ("GMT+5", 18_000), ("UTC-3", -10_800), ("GMT+05:30", 19_800), ("UTC+0545", 20_700), ("GMT-12", -43_200),
-    ])
+    @Test(
+        "GMT and UTC with an offset are fixed zones east of UTC, as in Foundation",
+        arguments: [
+            ("GMT+5", 18_000), ("UTC-3", -10_800), ("GMT+05:30", 19_800), ("UTC+0545", 20_700), ("GMT-12", -43_200),
+        ])
     func fixedOffsets(_ name: String, _ offset: Int) throws {
         let zone = try #require(ZoneDirectory(directories: [], environment: [:]).zone(named: name))
         #expect(zone.utcOffset(at: 0) == offset)
     }
 
-    @Test("Malformed fixed offsets are unknown", arguments: ["GMT+", "GMT+123", "GMT+19", "UTC+5:30", "GMT+05:60", "GMT 5", "GMT+-5", "UTC+05:3"])
+    @Test(
+        "Malformed fixed offsets are unknown",
+        arguments: ["GMT+", "GMT+123", "GMT+19", "UTC+5:30", "GMT+05:60", "GMT 5", "GMT+-5", "UTC+05:3"])
     func malformedFixedOffsets(_ name: String) {
         #expect(ZoneDirectory(directories: [], environment: [:]).zone(named: name) == nil)
     }
@@ -93,9 +99,11 @@ struct ZoneDirectoryTests {
         #expect(system.zone.utcOffset(at: 1_772_953_200) == -14_400)
     }
 
-    @Test("/etc/localtime's link target names the zone; an unknown TZ falls back to it", arguments: [
-        [:], ["TZ": "Mars/Base"], ["TZ": ":not a rule"],
-    ])
+    @Test(
+        "/etc/localtime's link target names the zone; an unknown TZ falls back to it",
+        arguments: [
+            [:], ["TZ": "Mars/Base"], ["TZ": ":not a rule"],
+        ])
     func systemFromLink(_ environment: [String: String]) throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
@@ -110,7 +118,8 @@ struct ZoneDirectoryTests {
         let fixture = try Fixture()
         defer { fixture.remove() }
         try FileManager.default.createSymbolicLink(atPath: fixture.root.path + "/zoneinfo.default", withDestinationPath: fixture.zoneinfo)
-        try FileManager.default.createSymbolicLink(atPath: fixture.etc + "/localtime", withDestinationPath: fixture.root.path + "/zoneinfo.default/Test/Kathmandu")
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.etc + "/localtime", withDestinationPath: fixture.root.path + "/zoneinfo.default/Test/Kathmandu")
         let system = fixture.directory().systemZone()
         #expect(system.name == "Test/Kathmandu")
         #expect(system.zone.utcOffset(at: 0) == 20_700)

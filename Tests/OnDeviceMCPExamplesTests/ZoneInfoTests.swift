@@ -165,7 +165,13 @@ struct ZoneInfoTests {
         var cases = [
             Malformed(name: "no data", bytes: []),
             Malformed(name: "not TZif", bytes: Array("#!/bin/sh\necho hello, this is not a zone file at all\n".utf8)),
-            Malformed(name: "unknown version", bytes: { var b = valid.bytes; b[4] = UInt8(ascii: "x"); return b }()),
+            Malformed(
+                name: "unknown version",
+                bytes: {
+                    var b = valid.bytes
+                    b[4] = UInt8(ascii: "x")
+                    return b
+                }()),
             Malformed(name: "no local time types", bytes: TZif(version: 2, types: [], footer: "UTC0").bytes),
             Malformed(
                 name: "a transition to a type that does not exist",
@@ -233,7 +239,9 @@ struct TZif {
         let counts = [0, 0, 0, transitions.count, types.count, abbreviations.count]
         var block: [UInt8] = []
         for transition in transitions {
-            block += timeSize == 8 ? Self.bigEndian(UInt64(bitPattern: transition.time), 8)
+            block +=
+                timeSize == 8
+                ? Self.bigEndian(UInt64(bitPattern: transition.time), 8)
                 : Self.bigEndian(UInt64(UInt32(truncatingIfNeeded: transition.time)), 4)
         }
         block += transitions.map(\.type)

@@ -22,7 +22,8 @@ public final class HTTPPeer: @unchecked Sendable {
 
     /// The Python with the `mcp` SDK: `ONDEVICE_MCP_PYTHON`, else `.venv/bin/python`.
     public static let python: String? = {
-        let candidate = ProcessInfo.processInfo.environment["ONDEVICE_MCP_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
+        let candidate =
+            ProcessInfo.processInfo.environment["ONDEVICE_MCP_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
             ?? root.appendingPathComponent(".venv/bin/python").path
         return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }()
@@ -40,7 +41,9 @@ public final class HTTPPeer: @unchecked Sendable {
 
     /// Starts `script` of `directory` with `arguments` and waits (a hang guard of 60 s) for its
     /// first line: `PORT n`, or the port alone.
-    public static func start(_ script: String, _ arguments: [String] = [], directory: String = "Tests/Interop/http") async throws -> HTTPPeer {
+    public static func start(
+        _ script: String, _ arguments: [String] = [], directory: String = "Tests/Interop/http"
+    ) async throws -> HTTPPeer {
         guard let python else { throw StartFailure(description: "no Python with the mcp SDK: run scripts/bootstrap-python.sh") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -75,7 +78,8 @@ public final class HTTPPeer: @unchecked Sendable {
         let number = first.hasPrefix("PORT ") ? first.dropFirst(5) : Substring(first)
         guard let port = Int(number.trimmingCharacters(in: .whitespaces)) else {
             process.terminate()
-            throw StartFailure(description: "\(script) \(arguments.joined(separator: " ")) did not print its port (got \(first.debugDescription))")
+            throw StartFailure(
+                description: "\(script) \(arguments.joined(separator: " ")) did not print its port (got \(first.debugDescription))")
         }
         return HTTPPeer(process: process, input: input, exited: exited, port: port)
     }

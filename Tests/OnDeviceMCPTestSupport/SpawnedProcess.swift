@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// A child process with pipes on its standard input, output and error, whose exit status and
 /// peak resident memory (`wait4`'s `ru_maxrss`) are collected when it ends.

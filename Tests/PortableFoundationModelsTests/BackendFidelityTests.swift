@@ -8,17 +8,18 @@ import Testing
 /// A generation error's case and message, to compare errors (`GenerationError` is not Equatable).
 private func summary(_ error: (any Error)?) -> String? {
     guard let error = error as? LanguageModelSession.GenerationError else { return nil }
-    let name = switch error {
-    case .exceededContextWindowSize: "exceededContextWindowSize"
-    case .assetsUnavailable: "assetsUnavailable"
-    case .guardrailViolation: "guardrailViolation"
-    case .unsupportedGuide: "unsupportedGuide"
-    case .unsupportedLanguageOrLocale: "unsupportedLanguageOrLocale"
-    case .decodingFailure: "decodingFailure"
-    case .rateLimited: "rateLimited"
-    case .concurrentRequests: "concurrentRequests"
-    case .refusal: "refusal"
-    }
+    let name =
+        switch error {
+        case .exceededContextWindowSize: "exceededContextWindowSize"
+        case .assetsUnavailable: "assetsUnavailable"
+        case .guardrailViolation: "guardrailViolation"
+        case .unsupportedGuide: "unsupportedGuide"
+        case .unsupportedLanguageOrLocale: "unsupportedLanguageOrLocale"
+        case .decodingFailure: "decodingFailure"
+        case .rateLimited: "rateLimited"
+        case .concurrentRequests: "concurrentRequests"
+        case .refusal: "refusal"
+        }
     return "\(name): \(error.failureReason ?? "")"
 }
 
@@ -35,13 +36,15 @@ private func refusal(in error: (any Error)?) -> LanguageModelSession.GenerationE
 struct BackendFidelityTests {
     // MARK: GenerationOptions
 
-    @Test("A sampling mode's parameters are readable by a backend", arguments: [
-        (GenerationOptions.SamplingMode.greedy, GenerationOptions.SamplingMode.Strategy.greedy),
-        (.random(top: 40), .randomTopK(40, seed: nil)),
-        (.random(top: 5, seed: 7), .randomTopK(5, seed: 7)),
-        (.random(probabilityThreshold: 0.9), .randomProbabilityThreshold(0.9, seed: nil)),
-        (.random(probabilityThreshold: 0.5, seed: 42), .randomProbabilityThreshold(0.5, seed: 42)),
-    ])
+    @Test(
+        "A sampling mode's parameters are readable by a backend",
+        arguments: [
+            (GenerationOptions.SamplingMode.greedy, GenerationOptions.SamplingMode.Strategy.greedy),
+            (.random(top: 40), .randomTopK(40, seed: nil)),
+            (.random(top: 5, seed: 7), .randomTopK(5, seed: 7)),
+            (.random(probabilityThreshold: 0.9), .randomProbabilityThreshold(0.9, seed: nil)),
+            (.random(probabilityThreshold: 0.5, seed: 42), .randomProbabilityThreshold(0.5, seed: 42)),
+        ])
     func samplingStrategy(_ mode: GenerationOptions.SamplingMode, _ strategy: GenerationOptions.SamplingMode.Strategy) async throws {
         #expect(mode.strategy == strategy)
         // The 26 and 27 names are one value.
@@ -55,7 +58,8 @@ struct BackendFidelityTests {
         #expect(changed.sampling == nil)
         // A backend reads the options of its request.
         let model = ScriptedLanguageModel { request in
-            let read = request.options.samplingMode?.strategy == strategy && request.options.temperature == 0.3
+            let read =
+                request.options.samplingMode?.strategy == strategy && request.options.temperature == 0.3
                 && request.options.maximumResponseTokens == 50
             return .text(read ? "read" : "not read")
         }
@@ -85,31 +89,40 @@ struct BackendFidelityTests {
     func nullSchemaEncodes() throws {
         #expect(try encodeSorted(try GenerationSchema(root: .null, dependencies: [])) == #"{"type":"null"}"#)
         let schema = try GenerationSchema(
-            root: DynamicGenerationSchema(name: "Args", properties: [
-                .init(name: "note", schema: DynamicGenerationSchema(name: "Note", anyOf: [.init(type: String.self), .null])),
-                .init(name: "nothing", schema: .null),
-            ]),
+            root: DynamicGenerationSchema(
+                name: "Args",
+                properties: [
+                    .init(name: "note", schema: DynamicGenerationSchema(name: "Note", anyOf: [.init(type: String.self), .null])),
+                    .init(name: "nothing", schema: .null),
+                ]),
             dependencies: [])
         let json = try encodeSorted(schema)
-        #expect(json == ##"{"$defs":{"Note":{"anyOf":[{"type":"string"},{"type":"null"}],"title":"Note"}},"additionalProperties":false,"properties":{"note":{"$ref":"#/$defs/Note"},"nothing":{"type":"null"}},"required":["note","nothing"],"title":"Args","type":"object","x-order":["note","nothing"]}"##)
+        #expect(
+            json
+                == ##"{"$defs":{"Note":{"anyOf":[{"type":"string"},{"type":"null"}],"title":"Note"}},"additionalProperties":false,"properties":{"note":{"$ref":"#/$defs/Note"},"nothing":{"type":"null"}},"required":["note","nothing"],"title":"Args","type":"object","x-order":["note","nothing"]}"##
+        )
         // Apple's JSON form decodes back to the same schema.
         let decoded = try JSONDecoder().decode(GenerationSchema.self, from: Data(json.utf8))
         #expect(try encodeSorted(decoded) == json)
     }
 
-    @Test("Generated content is validated against a null schema", arguments: [
-        (GeneratedContent(kind: .null), GeneratedContent(kind: .null), true),
-        (GeneratedContent(kind: .null), GeneratedContent("text"), true),
-        (GeneratedContent("x"), GeneratedContent(kind: .null), false),
-        (GeneratedContent(kind: .null), GeneratedContent(3), false),
-        (GeneratedContent(kind: .number(1)), GeneratedContent(kind: .null), false),
-    ])
+    @Test(
+        "Generated content is validated against a null schema",
+        arguments: [
+            (GeneratedContent(kind: .null), GeneratedContent(kind: .null), true),
+            (GeneratedContent(kind: .null), GeneratedContent("text"), true),
+            (GeneratedContent("x"), GeneratedContent(kind: .null), false),
+            (GeneratedContent(kind: .null), GeneratedContent(3), false),
+            (GeneratedContent(kind: .number(1)), GeneratedContent(kind: .null), false),
+        ])
     func nullValidation(_ nothing: GeneratedContent, _ note: GeneratedContent, _ valid: Bool) throws {
         let schema = try GenerationSchema(
-            root: DynamicGenerationSchema(name: "Args", properties: [
-                .init(name: "nothing", schema: .null),
-                .init(name: "note", schema: DynamicGenerationSchema(name: "Note", anyOf: [.init(type: String.self), .null])),
-            ]),
+            root: DynamicGenerationSchema(
+                name: "Args",
+                properties: [
+                    .init(name: "nothing", schema: .null),
+                    .init(name: "note", schema: DynamicGenerationSchema(name: "Note", anyOf: [.init(type: String.self), .null])),
+                ]),
             dependencies: [])
         let violations = schema.violations(in: GeneratedContent(properties: ["nothing": nothing, "note": note]))
         #expect(violations.isEmpty == valid, "\(violations)")
@@ -233,8 +246,9 @@ struct BackendFidelityTests {
     // MARK: Backend errors
 
     static let backendErrors: [LanguageModelSession.GenerationError] = [
-        .exceededContextWindowSize(.init(
-            debugDescription: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9120 tokens.")),
+        .exceededContextWindowSize(
+            .init(
+                debugDescription: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9120 tokens.")),
         .rateLimited(.init(debugDescription: "429 Too Many Requests; retry after 20 s.")),
         .guardrailViolation(.init(debugDescription: "The prompt was flagged by the provider's moderation.")),
         .refusal(.init(transcriptEntries: [], explanation: "No."), .init(debugDescription: "Refused.")),
@@ -261,8 +275,9 @@ struct BackendFidelityTests {
 
     @Test("A backend's overflow after a tool call is not wrapped in a ToolCallError, and keeps the backend's message")
     func overflowAfterToolCall() async throws {
-        let overflow = LanguageModelSession.GenerationError.exceededContextWindowSize(.init(
-            debugDescription: "This model's maximum context length is 8192 tokens. However, you requested 8300 tokens."))
+        let overflow = LanguageModelSession.GenerationError.exceededContextWindowSize(
+            .init(
+                debugDescription: "This model's maximum context length is 8192 tokens. However, you requested 8300 tokens."))
         let weather = try cityTool { city in "12°C in \(city)" }
         let model = ScriptedLanguageModel([
             .callTool("get_weather", arguments: GeneratedContent(properties: ["city": "Paris"])),

@@ -69,7 +69,8 @@ struct BackendSeamTests {
     @Test("Without a backend the system model's executor fails as the 26 session did")
     func noBackend() async throws {
         let request = LanguageModelExecutorGenerationRequest(
-            id: UUID(), transcript: Transcript(), enabledTools: [], generationOptions: GenerationOptions(), contextOptions: ContextOptions(),
+            id: UUID(), transcript: Transcript(), enabledTools: [], generationOptions: GenerationOptions(),
+            contextOptions: ContextOptions(),
             metadata: [:])
         let executor = SystemLanguageModel.Executor(configuration: SystemLanguageModel.default.executorConfiguration)
         await #expect {
@@ -85,8 +86,9 @@ struct BackendSeamTests {
         let backed = ScriptedLanguageModel([]).model
         #expect(backed.executorConfiguration == SystemLanguageModel.default.executorConfiguration)
         #expect(SystemLanguageModel(useCase: .contentTagging).executorConfiguration != SystemLanguageModel.default.executorConfiguration)
-        #expect(SystemLanguageModel(guardrails: .permissiveContentTransformations).executorConfiguration
-            != SystemLanguageModel.default.executorConfiguration)
+        #expect(
+            SystemLanguageModel(guardrails: .permissiveContentTransformations).executorConfiguration
+                != SystemLanguageModel.default.executorConfiguration)
     }
 
     @Test("A backend's partial answers stream through the executor as deltas, and the complete answer ends the stream")

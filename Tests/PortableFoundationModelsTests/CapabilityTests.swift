@@ -16,7 +16,8 @@ struct CapabilityCase: Sendable, CustomTestStringConvertible {
             try await LanguageModelSession(model: model, tools: [EchoTool("search")]).respond(to: "Hi")
         },
         CapabilityCase(name: "a response schema needs guided generation", needed: .guidedGeneration) { model in
-            try await LanguageModelSession(model: model).respond(to: Prompt("Count"), generating: Int.self, contextOptions: ContextOptions())
+            try await LanguageModelSession(model: model).respond(
+                to: Prompt("Count"), generating: Int.self, contextOptions: ContextOptions())
         },
         CapabilityCase(name: "a reasoning level at the call site needs reasoning", needed: .reasoning) { model in
             try await LanguageModelSession(model: model).respond(to: Prompt("Think"), contextOptions: ContextOptions(reasoningLevel: .deep))
@@ -33,8 +34,9 @@ struct CapabilityCase: Sendable, CustomTestStringConvertible {
 struct CapabilityTests {
     static let everything: [LanguageModelCapabilities.Capability] = [.toolCalling, .guidedGeneration, .reasoning, .vision]
 
-    @Test("A request that needs a capability the model lacks fails with unsupportedCapability; the executor is not called",
-          arguments: CapabilityCase.all)
+    @Test(
+        "A request that needs a capability the model lacks fails with unsupportedCapability; the executor is not called",
+        arguments: CapabilityCase.all)
     func missingCapability(_ test: CapabilityCase) async throws {
         let model = ProviderModel([.text("never")], capabilities: Self.everything.filter { $0 != test.needed })
         let error = await #expect(throws: LanguageModelError.self) { try await test.run(model) }

@@ -31,8 +31,10 @@ struct ChannelAssemblyTests {
         AssemblyCase(
             name: "one stable id per kind anchors interleaved events to two entries",
             events: [
-                .reasoning(entryID: "r", action: .appendText("Think", tokenCount: 1)), .response(entryID: "a", action: .appendText("A", tokenCount: 1)),
-                .reasoning(entryID: "r", action: .appendText(" more", tokenCount: 1)), .response(entryID: "a", action: .appendText("B", tokenCount: 1)),
+                .reasoning(entryID: "r", action: .appendText("Think", tokenCount: 1)),
+                .response(entryID: "a", action: .appendText("A", tokenCount: 1)),
+                .reasoning(entryID: "r", action: .appendText(" more", tokenCount: 1)),
+                .response(entryID: "a", action: .appendText("B", tokenCount: 1)),
             ],
             entries: ["reasoning: Think more", "response: AB"]),
         AssemblyCase(
@@ -42,7 +44,8 @@ struct ChannelAssemblyTests {
         AssemblyCase(
             name: "a named segment is a segment of its own; a replacement without an id replaces the current one",
             events: [
-                .response(action: .appendText("It is", tokenCount: 1)), .response(action: .appendText(" mild", segmentID: "tail", tokenCount: 1)),
+                .response(action: .appendText("It is", tokenCount: 1)),
+                .response(action: .appendText(" mild", segmentID: "tail", tokenCount: 1)),
                 .response(action: .replaceTextSegment(" warm", segmentID: "tail", tokenCount: 1)),
                 .response(action: .appendText(".", tokenCount: 1)),
             ],
@@ -51,11 +54,16 @@ struct ChannelAssemblyTests {
             name: "an attachment splits text segments and can be removed",
             events: [
                 .response(action: .appendText("See", tokenCount: 1)),
-                .response(action: .addAttachmentSegment(Transcript.AttachmentSegment(
-                    id: "img", content: .image(Transcript.ImageAttachment(data: Data([1]), contentType: "image/png")), label: "map"))),
+                .response(
+                    action: .addAttachmentSegment(
+                        Transcript.AttachmentSegment(
+                            id: "img", content: .image(Transcript.ImageAttachment(data: Data([1]), contentType: "image/png")), label: "map")
+                    )),
                 .response(action: .appendText("here", tokenCount: 1)),
-                .response(action: .addAttachmentSegment(Transcript.AttachmentSegment(
-                    id: "gone", content: .image(Transcript.ImageAttachment(data: Data([2]), contentType: "image/png"))))),
+                .response(
+                    action: .addAttachmentSegment(
+                        Transcript.AttachmentSegment(
+                            id: "gone", content: .image(Transcript.ImageAttachment(data: Data([2]), contentType: "image/png"))))),
                 .response(action: .removeAttachmentSegment(id: "gone")),
             ],
             entries: ["response: See|[map]|here"]),
@@ -80,10 +88,12 @@ struct ChannelAssemblyTests {
 
     @Test("Explicit entry ids become the entries' ids")
     func explicitIDs() async throws {
-        let model = ProviderModel([.events([
-            .reasoning(entryID: "thought-1", action: .appendText("Hmm", tokenCount: 1)),
-            .response(entryID: "answer-1", action: .appendText("Yes", tokenCount: 1)),
-        ])])
+        let model = ProviderModel([
+            .events([
+                .reasoning(entryID: "thought-1", action: .appendText("Hmm", tokenCount: 1)),
+                .response(entryID: "answer-1", action: .appendText("Yes", tokenCount: 1)),
+            ])
+        ])
         let session = LanguageModelSession(model: model)
         try await session.respond(to: "Go")
         #expect(session.transcript.dropFirst().map(\.id) == ["thought-1", "answer-1"])
@@ -98,11 +108,16 @@ struct ChannelAssemblyTests {
         }
         let model = ProviderModel([
             .events([
-                .toolCalls(entryID: "calls", action: .toolCall(id: "1", name: "weather", action: .appendArguments(#"{"ci"#, tokenCount: 1))),
-                .toolCalls(entryID: "calls", action: .toolCall(id: "2", name: "weather", action: .appendArguments(#"{"city""#, tokenCount: 1))),
+                .toolCalls(
+                    entryID: "calls", action: .toolCall(id: "1", name: "weather", action: .appendArguments(#"{"ci"#, tokenCount: 1))),
+                .toolCalls(
+                    entryID: "calls", action: .toolCall(id: "2", name: "weather", action: .appendArguments(#"{"city""#, tokenCount: 1))),
                 .toolCalls(entryID: "calls", action: .toolCall(id: "3", name: "weather", action: .appendArguments("{", tokenCount: 1))),
-                .toolCalls(entryID: "calls", action: .toolCall(id: "1", name: "weather", action: .appendArguments(#"ty":"Paris"}"#, tokenCount: 1))),
-                .toolCalls(entryID: "calls", action: .toolCall(id: "2", name: "weather", action: .appendArguments(#":"Rome"}"#, tokenCount: 1))),
+                .toolCalls(
+                    entryID: "calls", action: .toolCall(id: "1", name: "weather", action: .appendArguments(#"ty":"Paris"}"#, tokenCount: 1))
+                ),
+                .toolCalls(
+                    entryID: "calls", action: .toolCall(id: "2", name: "weather", action: .appendArguments(#":"Rome"}"#, tokenCount: 1))),
                 .toolCalls(entryID: "calls", action: .removeToolCall(id: "3")),
                 .toolCalls(entryID: "calls", action: .toolCall(id: "1", name: "weather", action: .updateMetadata(["index": 0]))),
             ]),
@@ -139,7 +154,9 @@ struct ChannelAssemblyTests {
         #expect(session.transcript.first { $0.kind == "toolCalls" }?.text == "ping({})")
     }
 
-    @Test("Arguments that are not complete JSON fail the response with a ParsingError carrying them", arguments: [#"{"city":"Pa"#, "not json"])
+    @Test(
+        "Arguments that are not complete JSON fail the response with a ParsingError carrying them",
+        arguments: [#"{"city":"Pa"#, "not json"])
     func unreadableArguments(_ arguments: String) async throws {
         let model = ProviderModel([.call("weather", arguments)])
         let session = LanguageModelSession(model: model, tools: [EchoTool("weather")])
@@ -151,11 +168,13 @@ struct ChannelAssemblyTests {
 
     @Test("Metadata updates replace the entry's metadata, and stored values are GeneratedContent")
     func metadata() async throws {
-        let model = ProviderModel([.events([
-            .response(action: .updateMetadata(["model": "m-1", "attempt": 1])),
-            .response(action: .updateMetadata(["model": "m-2"])),
-            .response(action: .appendText("ok", tokenCount: 1)),
-        ])])
+        let model = ProviderModel([
+            .events([
+                .response(action: .updateMetadata(["model": "m-1", "attempt": 1])),
+                .response(action: .updateMetadata(["model": "m-2"])),
+                .response(action: .appendText("ok", tokenCount: 1)),
+            ])
+        ])
         let session = LanguageModelSession(model: model)
         let response = try await session.respond(to: "Hi")
         guard case .response(let entry)? = response.transcriptEntries.last else {

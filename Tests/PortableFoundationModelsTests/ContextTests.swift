@@ -36,11 +36,13 @@ enum OverflowCause: String, CaseIterable, Sendable, CustomTestStringConvertible 
     /// and the prompt that overflows.
     func setUp() throws -> (ScriptedLanguageModel, [any Tool], String) {
         let weather = try cityTool { city in self == .toolOutput ? longText : "12°C in \(city)" }
-        let steps: [ScriptedLanguageModel.Step] = switch self {
-        case .prompt: [.text("Hello"), .text("Hello")]
-        case .toolOutput: [.callTool("get_weather", arguments: GeneratedContent(properties: ["city": "Paris"])), .text("Mild"), .text("Hi")]
-        case .answer: [.text(longText), .text("Hi")]
-        }
+        let steps: [ScriptedLanguageModel.Step] =
+            switch self {
+            case .prompt: [.text("Hello"), .text("Hello")]
+            case .toolOutput:
+                [.callTool("get_weather", arguments: GeneratedContent(properties: ["city": "Paris"])), .text("Mild"), .text("Hi")]
+            case .answer: [.text(longText), .text("Hi")]
+            }
         return (ScriptedLanguageModel(steps, contextSize: 300), [weather], self == .prompt ? longText : "Weather in Paris?")
     }
 }
@@ -95,7 +97,8 @@ struct ContextTests {
         #expect(try await model.tokenCount(for: Instructions("Be brief.")) == 9 + framing)
         #expect(try await model.tokenCount(for: Instructions("")) == 0)
         #expect(try await model.tokenCount(for: tool.parameters) == schemaJSON.count + framing)
-        let definition = includesSchema
+        let definition =
+            includesSchema
             ? #"{"name":"get_weather","description":"A test tool","parameters":\#(schemaJSON)}"#
             : #"{"name":"get_weather","description":"A test tool"}"#
         let tools: [any Tool] = includesSchema ? [tool] : [SchemaFreeTool(base: tool)]
@@ -117,14 +120,17 @@ struct ContextTests {
         let prompt = Prompt("What is the weather in Paris this week?")
         let schema = try objectSchema("Forecast", [.init(name: "summary", schema: DynamicGenerationSchema(type: String.self))])
         let whole: [Transcript.Entry] = [
-            .instructions(Transcript.Instructions(
-                segments: [.text(.init(content: "Answer in one sentence. Use the weather tool for live data."))],
-                toolDefinitions: [Transcript.ToolDefinition(tool: weather)])),
-            .prompt(Transcript.Prompt(
-                segments: [.text(.init(content: "What is the weather in Paris this week?"))],
-                responseFormat: Transcript.ResponseFormat(schema: schema))),
+            .instructions(
+                Transcript.Instructions(
+                    segments: [.text(.init(content: "Answer in one sentence. Use the weather tool for live data."))],
+                    toolDefinitions: [Transcript.ToolDefinition(tool: weather)])),
+            .prompt(
+                Transcript.Prompt(
+                    segments: [.text(.init(content: "What is the weather in Paris this week?"))],
+                    responseFormat: Transcript.ResponseFormat(schema: schema))),
         ]
-        let parts = try await model.tokenCount(for: instructions) + model.tokenCount(for: [weather])
+        let parts =
+            try await model.tokenCount(for: instructions) + model.tokenCount(for: [weather])
             + model.tokenCount(for: prompt) + model.tokenCount(for: schema)
         #expect(try await model.tokenCount(for: whole) == parts)
     }

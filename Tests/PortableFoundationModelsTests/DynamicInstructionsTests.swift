@@ -119,15 +119,20 @@ struct DynamicInstructionsTests {
     @Test("Tools, tool arrays, if, if/else, optionals, ForEach (both forms), type erasure and availability build one set of instructions")
     func builderForms() async throws {
         let model = ProviderModel([.text("ok"), .text("ok")])
-        let instructions = EveryForm(expert: true, persona: nil, note: Instructions("Note."), extra: [EchoTool("calculate"), EchoTool("search")])
+        let instructions = EveryForm(
+            expert: true, persona: nil, note: Instructions("Note."), extra: [EchoTool("calculate"), EchoTool("search")])
         let session = LanguageModelSession(model: model, dynamicInstructions: instructions)
         try await session.respond(to: "Go")
         let request = try #require(model.requests.first)
         #expect(toolNames(request) == ["search", "calculate"], "a tool listed twice counts once")
-        #expect(request.transcript.first?.text == [
-            "You help.", "Be exact.", "Expert mode.", "Neutral.", "Note.", "Source a.", "Source b.", "Tag x.", "Tag y.", "Erased.", "Available.",
-        ].joined(separator: "|"))
-        let plain = LanguageModelSession(model: model, dynamicInstructions: EveryForm(expert: false, persona: "a pilot", note: nil, extra: []))
+        #expect(
+            request.transcript.first?.text
+                == [
+                    "You help.", "Be exact.", "Expert mode.", "Neutral.", "Note.", "Source a.", "Source b.", "Tag x.", "Tag y.", "Erased.",
+                    "Available.",
+                ].joined(separator: "|"))
+        let plain = LanguageModelSession(
+            model: model, dynamicInstructions: EveryForm(expert: false, persona: "a pilot", note: nil, extra: []))
         try await plain.respond(to: "Go")
         #expect(model.requests[1].transcript.first?.text.hasPrefix("You help.|Be exact.|As a pilot.|Source a.") == true)
     }
@@ -135,7 +140,8 @@ struct DynamicInstructionsTests {
     @Test("Session properties: a custom key's default and value, read in a body and written from the app")
     func customProperty() async throws {
         let model = ProviderModel([.text("ok")])
-        let session = LanguageModelSession(model: model, dynamicInstructions: StatefulInstructions(state: AppState(), evaluations: EventLog()))
+        let session = LanguageModelSession(
+            model: model, dynamicInstructions: StatefulInstructions(state: AppState(), evaluations: EventLog()))
         #expect(session.properties.topic == "general")
         session.properties[TopicKey.self] = "maps"
         #expect(session.properties.topic == "maps")

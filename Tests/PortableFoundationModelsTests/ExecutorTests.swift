@@ -55,7 +55,8 @@ struct ExecutorTests {
     func requestCarriesOptions() async throws {
         let model = ProviderModel([.text("ok")])
         let session = LanguageModelSession(model: model)
-        let options = GenerationOptions(samplingMode: .random(top: 40, seed: 7), temperature: 0.4, maximumResponseTokens: 64, toolCallingMode: .allowed)
+        let options = GenerationOptions(
+            samplingMode: .random(top: 40, seed: 7), temperature: 0.4, maximumResponseTokens: 64, toolCallingMode: .allowed)
         try await session.respond(
             to: Prompt("Hi"), options: options, contextOptions: ContextOptions(includeSchemaInPrompt: false, reasoningLevel: .moderate),
             metadata: ["traceID": "t-1", "attempt": 2])
@@ -80,7 +81,8 @@ struct ExecutorTests {
             dependencies: [])
         let model = ProviderModel([.text(#"{"celsius":"#, "12}"), .text(#"{"celsius":3}"#)])
         let session = LanguageModelSession(model: model)
-        let response = try await session.respond(to: Prompt("Forecast?"), schema: schema, options: GenerationOptions(), contextOptions: ContextOptions())
+        let response = try await session.respond(
+            to: Prompt("Forecast?"), schema: schema, options: GenerationOptions(), contextOptions: ContextOptions())
         #expect(try response.content.value(Int.self, forProperty: "celsius") == 12)
         #expect(model.requests[0].schema?.name == "Forecast")
         #expect(model.requests[0].contextOptions.includeSchemaInPrompt == true)

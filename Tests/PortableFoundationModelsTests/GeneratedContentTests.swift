@@ -15,16 +15,21 @@ struct GeneratedContentTests {
         }
         #expect(keys == ["z", "a", "m"])
         #expect(properties["z"]?.kind == .number(1))
-        #expect(properties["a"]?.kind == .array([
-            GeneratedContent(kind: .bool(true)), GeneratedContent(kind: .null), GeneratedContent(kind: .string("x\"yé\n")),
-        ]))
+        #expect(
+            properties["a"]?.kind
+                == .array([
+                    GeneratedContent(kind: .bool(true)), GeneratedContent(kind: .null), GeneratedContent(kind: .string("x\"yé\n")),
+                ]))
         #expect(content.jsonString == #"{"z":1,"a":[true,null,"x\"yé\n"],"m":{"k":-250}}"#)
         #expect(try GeneratedContent(json: content.jsonString) == content)
         #expect(content.isComplete)
     }
 
     @Test func roundTripsThroughJSONString() throws {
-        for json in [#"{"city":"Paris","days":3,"tags":["a","b"],"ratio":0.25}"#, "[]", "{}", "\"text\"", "42", "-0.5", "true", "null", #"[[1,[2]],{"a":{}}]"#] {
+        for json in [
+            #"{"city":"Paris","days":3,"tags":["a","b"],"ratio":0.25}"#, "[]", "{}", "\"text\"", "42", "-0.5", "true", "null",
+            #"[[1,[2]],{"a":{}}]"#,
+        ] {
             let content = try GeneratedContent(json: json)
             #expect(content.jsonString == json)
         }
@@ -62,9 +67,10 @@ struct GeneratedContentTests {
     @Test func buildsFromProperties() throws {
         let built = GeneratedContent(properties: ["city": "Paris", "days": 3, "hourly": true, "tags": ["a"], "none": String?.none])
         #expect(built.jsonString == #"{"city":"Paris","days":3,"hourly":true,"tags":["a"],"none":null}"#)
-        let fromKind = GeneratedContent(kind: .structure(
-            properties: ["city": GeneratedContent(kind: .string("Paris")), "days": GeneratedContent(kind: .number(3))],
-            orderedKeys: ["city", "days"]))
+        let fromKind = GeneratedContent(
+            kind: .structure(
+                properties: ["city": GeneratedContent(kind: .string("Paris")), "days": GeneratedContent(kind: .number(3))],
+                orderedKeys: ["city", "days"]))
         #expect(GeneratedContent(properties: ["city": "Paris", "days": 3]) == fromKind)
         let merged = GeneratedContent(
             properties: [("a", 1 as any ConvertibleToGeneratedContent), ("a", 2 as any ConvertibleToGeneratedContent)],

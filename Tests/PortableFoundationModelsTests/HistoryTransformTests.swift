@@ -19,12 +19,13 @@ struct RollingWindow: LanguageModelSession.DynamicProfileModifier {
 struct DropCompletedToolCalls: LanguageModelSession.DynamicProfileModifier {
     func body(content: Content) -> some LanguageModelSession.DynamicProfile {
         content.historyTransform { history in
-            let lastOutput = history.lastIndex { entry in
-                switch entry {
-                case .response, .toolCalls: true
-                default: false
-                }
-            } ?? history.startIndex
+            let lastOutput =
+                history.lastIndex { entry in
+                    switch entry {
+                    case .response, .toolCalls: true
+                    default: false
+                    }
+                } ?? history.startIndex
             let completed = history.prefix(upTo: lastOutput).filter { entry in
                 switch entry {
                 case .toolCalls, .toolOutput: false
@@ -52,7 +53,8 @@ struct HistoryTransformTests {
     @Test("A rolling window sends the last entries after the instructions; the transcript keeps everything", arguments: [1, 2, 3])
     func rollingWindow(_ size: Int) async throws {
         let model = ProviderModel([.text("One."), .text("Two."), .text("Three.")])
-        let session = LanguageModelSession(profile: LanguageModelSession.Profile { Instructions("Be brief.") }.model(model).rollingWindow(entries: size))
+        let session = LanguageModelSession(
+            profile: LanguageModelSession.Profile { Instructions("Be brief.") }.model(model).rollingWindow(entries: size))
         for prompt in ["First", "Second", "Third"] { try await session.respond(to: prompt) }
         let last = try #require(model.requests.last)
         let history = ["First", "One.", "Second", "Two.", "Third"]
@@ -71,9 +73,10 @@ struct HistoryTransformTests {
         #expect(kinds[1] == ["instructions", "prompt", "toolCalls", "toolOutput"], "the call in progress is kept")
         #expect(kinds[2] == ["instructions", "prompt", "response", "prompt"], "the completed call is gone")
         #expect(kinds[3] == ["instructions", "prompt", "response", "prompt", "toolCalls", "toolOutput"])
-        #expect(session.transcript.kinds == [
-            "instructions", "prompt", "toolCalls", "toolOutput", "response", "prompt", "toolCalls", "toolOutput", "response",
-        ])
+        #expect(
+            session.transcript.kinds == [
+                "instructions", "prompt", "toolCalls", "toolOutput", "response", "prompt", "toolCalls", "toolOutput", "response",
+            ])
     }
 
     @Test("Transforms chain, innermost first: drop completed calls, then keep a window")
@@ -92,7 +95,10 @@ struct HistoryTransformTests {
 
     @Test("historyTransform on a profile directly, filtering reasoning out of requests")
     func filteringReasoning() async throws {
-        let model = ProviderModel([.events([.reasoning(action: .appendText("Hmm", tokenCount: 1)), .response(action: .appendText("A", tokenCount: 1))]), .text("B")])
+        let model = ProviderModel([
+            .events([.reasoning(action: .appendText("Hmm", tokenCount: 1)), .response(action: .appendText("A", tokenCount: 1))]),
+            .text("B"),
+        ])
         let profile = LanguageModelSession.Profile { Instructions("Hi.") }
             .model(model)
             .historyTransform { entries in entries.filter { if case .reasoning = $0 { false } else { true } } }

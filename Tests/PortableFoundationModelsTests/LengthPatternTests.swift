@@ -17,7 +17,9 @@ import Testing
 
     @Test(
         "Any other pattern is not a length",
-        arguments: [#"[\s\S]{5,2}"#, #"[\s\S]{,3}"#, #"[\s\S]{1}"#, #"[\s\S]{1,2,3}"#, #"[\s\S]{١,2}"#, #"[a-z]{1,2}"#, #"[\s\S]{1,2}x"#, ""])
+        arguments: [
+            #"[\s\S]{5,2}"#, #"[\s\S]{,3}"#, #"[\s\S]{1}"#, #"[\s\S]{1,2,3}"#, #"[\s\S]{١,2}"#, #"[a-z]{1,2}"#, #"[\s\S]{1,2}x"#, "",
+        ])
     func notALength(pattern: String) {
         #expect(LengthPattern(pattern: pattern) == nil)
     }

@@ -132,11 +132,12 @@ struct ProfileTests {
             try await session.respond(to: "turn")
             log.add("responded")
         }
-        #expect(log.events == [
-            "activate chat", "responded", "responded",
-            "deactivate chat", "activate research", "responded",
-            "deactivate research", "activate chat", "responded",
-        ])
+        #expect(
+            log.events == [
+                "activate chat", "responded", "responded",
+                "deactivate chat", "activate research", "responded",
+                "deactivate research", "activate chat", "responded",
+            ])
         #expect(model.requests.map { $0.transcript.first?.text } == ["Chat.", "Chat.", "Research.", "Chat."])
     }
 
@@ -161,14 +162,15 @@ struct ProfileTests {
             .onToolOutput { log.add("outer output") }
             .onResponse { log.add("outer response") }
         try await LanguageModelSession(profile: profile).respond(to: "Weather?")
-        #expect(log.events == [
-            "inner prompt: Weather?", "outer prompt",
-            "inner reasoning", "outer reasoning Need weather.",
-            "inner call weather", "outer call",
-            "tool runs",
-            "inner output weather=mild", "outer output",
-            "inner response Mild.", "outer response",
-        ])
+        #expect(
+            log.events == [
+                "inner prompt: Weather?", "outer prompt",
+                "inner reasoning", "outer reasoning Need weather.",
+                "inner call weather", "outer call",
+                "tool runs",
+                "inner output weather=mild", "outer output",
+                "inner response Mild.", "outer response",
+            ])
     }
 
     @Test("onToolCall runs once for each call of a round, onToolOutput once for each output")
@@ -245,7 +247,8 @@ struct ProfileTests {
     @Test("A modifier's own session property: onPrompt sets the topic")
     func modifierProperty() async throws {
         let model = ProviderModel([.text("ok")])
-        let session = LanguageModelSession(profile: LanguageModelSession.Profile { Instructions("Hi.") }.model(model).modifier(TopicTracker()))
+        let session = LanguageModelSession(
+            profile: LanguageModelSession.Profile { Instructions("Hi.") }.model(model).modifier(TopicTracker()))
         try await session.respond(to: "Plan my travel")
         #expect(session.properties.topic == "travel")
     }
@@ -253,7 +256,8 @@ struct ProfileTests {
     @Test(".disallowed enables no tool; the call site's mode wins over the profile's")
     func toolCallingModes() async throws {
         let model = ProviderModel([.text("no tools"), .call("search"), .text("found")])
-        let session = LanguageModelSession(profile: LanguageModelSession.Profile { EchoTool("search") }.model(model).toolCallingMode(.disallowed))
+        let session = LanguageModelSession(
+            profile: LanguageModelSession.Profile { EchoTool("search") }.model(model).toolCallingMode(.disallowed))
         try await session.respond(to: "Hi")
         #expect(toolNames(model.requests[0]).isEmpty)
         #expect(model.requests[0].generationOptions.toolCallingMode == .disallowed)

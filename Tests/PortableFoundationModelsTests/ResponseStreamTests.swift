@@ -24,7 +24,9 @@ final class FedBackend: LanguageModelBackend, @unchecked Sendable {
         try await respond(to: request) { _ in }
     }
 
-    func respond(to request: LanguageModelRequest, partialAnswer: @escaping @Sendable (GeneratedContent) -> Void) async throws -> LanguageModelTurn {
+    func respond(
+        to request: LanguageModelRequest, partialAnswer: @escaping @Sendable (GeneratedContent) -> Void
+    ) async throws -> LanguageModelTurn {
         lock.withLock { requestCount += 1 }
         var text = ""
         for await piece in pieces {

@@ -52,8 +52,9 @@ struct SessionErrorTests {
         case transcript, historyProperty
     }
 
-    @Test("Writing the transcript while responding ends the response with transcriptMutationWhileResponding; the written transcript stays",
-          arguments: TranscriptWrite.allCases)
+    @Test(
+        "Writing the transcript while responding ends the response with transcriptMutationWhileResponding; the written transcript stays",
+        arguments: TranscriptWrite.allCases)
     func mutationWhileResponding(_ write: TranscriptWrite) async throws {
         let pause = Pause()
         let model = ProviderModel([pause.step(then: [.response(action: .appendText("late", tokenCount: 1))]), .text("fine")])
@@ -96,7 +97,8 @@ struct SessionErrorTests {
             if source == .sessionPreserve { session.transcriptErrorHandlingPolicy = .preserveTranscript }
         case .modifierRevert, .modifierOverSession:
             session = LanguageModelSession(
-                profile: LanguageModelSession.Profile { [failing] as [any Tool] }.model(model).transcriptErrorHandlingPolicy(.revertTranscript))
+                profile: LanguageModelSession.Profile { [failing] as [any Tool] }.model(model).transcriptErrorHandlingPolicy(
+                    .revertTranscript))
             if source == .modifierOverSession { session.transcriptErrorHandlingPolicy = .preserveTranscript }
         }
         try await session.respond(to: "One")

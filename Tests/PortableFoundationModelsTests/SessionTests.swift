@@ -60,22 +60,38 @@ struct SessionTests {
         let entries = Array(session.transcript)
         #expect(entries.count == 5)
         guard entries.count == 5 else { return }
-        guard case .instructions(let instructions) = entries[0] else { Issue.record("expected instructions"); return }
-        #expect(instructions.segments == [.text(Transcript.TextSegment(id: instructions.segments[0].id, content: "Use tools for live data."))])
+        guard case .instructions(let instructions) = entries[0] else {
+            Issue.record("expected instructions")
+            return
+        }
+        #expect(
+            instructions.segments == [.text(Transcript.TextSegment(id: instructions.segments[0].id, content: "Use tools for live data."))])
         #expect(instructions.toolDefinitions.map(\.name) == ["get_weather"])
         #expect(instructions.toolDefinitions.map(\.description) == ["A test tool"])
-        guard case .prompt(let prompt) = entries[1] else { Issue.record("expected the prompt"); return }
+        guard case .prompt(let prompt) = entries[1] else {
+            Issue.record("expected the prompt")
+            return
+        }
         #expect(prompt.segments.count == 1)
         #expect(prompt.description == "Prompt: Weather in Paris?")
-        guard case .toolCalls(let calls) = entries[2] else { Issue.record("expected tool calls"); return }
+        guard case .toolCalls(let calls) = entries[2] else {
+            Issue.record("expected tool calls")
+            return
+        }
         #expect(calls.map(\.toolName) == ["get_weather"])
         #expect(calls.first?.arguments.jsonString == #"{"city":"Paris","days":2}"#)
-        guard case .toolOutput(let output) = entries[3] else { Issue.record("expected tool output"); return }
+        guard case .toolOutput(let output) = entries[3] else {
+            Issue.record("expected tool output")
+            return
+        }
         #expect(output.id == calls.first?.id)
         #expect(output.toolName == "get_weather")
         #expect(output.segments.count == 1)
         if case .text(let text)? = output.segments.first { #expect(text.content == "12°C in Paris") } else { Issue.record("expected text") }
-        guard case .response(let answer) = entries[4] else { Issue.record("expected the response"); return }
+        guard case .response(let answer) = entries[4] else {
+            Issue.record("expected the response")
+            return
+        }
         #expect(answer.description == "Response: The forecast: 12°C in Paris.")
 
         // The response's entries start at its prompt.
@@ -183,7 +199,7 @@ struct SessionTests {
             return city
         }
         let script = ScriptedLanguageModel([
-            .callTool("get_weather", arguments: GeneratedContent(properties: ["city": "Paris", "days": 40])),
+            .callTool("get_weather", arguments: GeneratedContent(properties: ["city": "Paris", "days": 40]))
         ])
         let session = LanguageModelSession(model: script.model, tools: [weather])
         await #expect {

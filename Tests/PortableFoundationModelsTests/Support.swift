@@ -34,10 +34,12 @@ func objectSchema(_ name: String, _ properties: [DynamicGenerationSchema.Propert
 func cityTool(name: String = "get_weather", body: @escaping @Sendable (String) async throws -> String) throws -> ClosureTool {
     ClosureTool(
         name: name,
-        parameters: try objectSchema("\(name)_arguments", [
-            .init(name: "city", schema: DynamicGenerationSchema(type: String.self)),
-            .init(name: "days", schema: DynamicGenerationSchema(type: Int.self, guides: [.range(1...14)]), isOptional: true),
-        ])
+        parameters: try objectSchema(
+            "\(name)_arguments",
+            [
+                .init(name: "city", schema: DynamicGenerationSchema(type: String.self)),
+                .init(name: "days", schema: DynamicGenerationSchema(type: Int.self, guides: [.range(1...14)]), isOptional: true),
+            ])
     ) { arguments in
         try await body(try arguments.value(String.self, forProperty: "city"))
     }

@@ -12,24 +12,29 @@ private func charactersPerToken(_ text: String) -> Double {
 
 /// Tool parameter schemas of the kind MCP servers bridge, as the token counts render them.
 private func schemaTexts() throws -> [String] {
-    let weather = try GenerationSchema(root: DynamicGenerationSchema(
-        name: "get_weather_arguments", description: "Arguments for the weather tool",
-        properties: [
-            .init(name: "city", description: "The city to look up", schema: DynamicGenerationSchema(type: String.self)),
-            .init(name: "days", description: "How many days to forecast",
-                  schema: DynamicGenerationSchema(type: Int.self, guides: [.range(1...14)]), isOptional: true),
-        ]), dependencies: [])
-    let search = try GenerationSchema(root: DynamicGenerationSchema(
-        name: "search_files_arguments",
-        properties: [
-            .init(name: "query", description: "Text to search for", schema: DynamicGenerationSchema(type: String.self)),
-            .init(name: "path", description: "The directory to search in", schema: DynamicGenerationSchema(type: String.self),
-                  isOptional: true),
-            .init(name: "limit", schema: DynamicGenerationSchema(type: Int.self, guides: [.range(1...100)]), isOptional: true),
-            .init(name: "caseSensitive", schema: DynamicGenerationSchema(type: Bool.self), isOptional: true),
-            .init(name: "kind", description: "What to search",
-                  schema: DynamicGenerationSchema(name: "SearchKind", anyOf: ["files", "directories", "both"]), isOptional: true),
-        ]), dependencies: [])
+    let weather = try GenerationSchema(
+        root: DynamicGenerationSchema(
+            name: "get_weather_arguments", description: "Arguments for the weather tool",
+            properties: [
+                .init(name: "city", description: "The city to look up", schema: DynamicGenerationSchema(type: String.self)),
+                .init(
+                    name: "days", description: "How many days to forecast",
+                    schema: DynamicGenerationSchema(type: Int.self, guides: [.range(1...14)]), isOptional: true),
+            ]), dependencies: [])
+    let search = try GenerationSchema(
+        root: DynamicGenerationSchema(
+            name: "search_files_arguments",
+            properties: [
+                .init(name: "query", description: "Text to search for", schema: DynamicGenerationSchema(type: String.self)),
+                .init(
+                    name: "path", description: "The directory to search in", schema: DynamicGenerationSchema(type: String.self),
+                    isOptional: true),
+                .init(name: "limit", schema: DynamicGenerationSchema(type: Int.self, guides: [.range(1...100)]), isOptional: true),
+                .init(name: "caseSensitive", schema: DynamicGenerationSchema(type: Bool.self), isOptional: true),
+                .init(
+                    name: "kind", description: "What to search",
+                    schema: DynamicGenerationSchema(name: "SearchKind", anyOf: ["files", "directories", "both"]), isOptional: true),
+            ]), dependencies: [])
     return try [weather, search].map(encodeSorted)
 }
 
@@ -69,15 +74,18 @@ struct TokenEstimatorTests {
         }
     }
 
-    @Test("CJK text costs about one token per character", arguments: [
-        "東京の天気は晴れです。明日は雨が降るでしょう。",
-        "今天北京的天气很好，我们去公园散步吧。",
-        "서울의 날씨는 맑습니다",
-    ])
+    @Test(
+        "CJK text costs about one token per character",
+        arguments: [
+            "東京の天気は晴れです。明日は雨が降るでしょう。",
+            "今天北京的天气很好，我们去公园散步吧。",
+            "서울의 날씨는 맑습니다",
+        ])
     func cjk(_ text: String) {
         let characters = text.filter { !$0.isWhitespace }.count
         let tokens = TokenEstimator.tokenCount(for: text)
-        #expect((Double(characters) * 0.9...Double(characters) * 1.1).contains(Double(tokens)), "\(tokens) tokens for \(characters) characters")
+        #expect(
+            (Double(characters) * 0.9...Double(characters) * 1.1).contains(Double(tokens)), "\(tokens) tokens for \(characters) characters")
     }
 
     @Test("Empty and blank texts cost nothing; anything else at least one token")
@@ -101,11 +109,13 @@ struct TokenEstimatorTests {
         #expect(TokenEstimator.tokenCount(for: "éèêëàâîïôûù") > TokenEstimator.tokenCount(for: "eeeeaaiiouu"))
     }
 
-    @Test("The estimate adds up across whitespace", arguments: [
-        ("Hello there,", "general Kenobi!"),
-        (#"{"city":"Paris"}"#, "12°C and sunny"),
-        ("東京", "2026-10-01"),
-    ])
+    @Test(
+        "The estimate adds up across whitespace",
+        arguments: [
+            ("Hello there,", "general Kenobi!"),
+            (#"{"city":"Paris"}"#, "12°C and sunny"),
+            ("東京", "2026-10-01"),
+        ])
     func additive(_ first: String, _ second: String) {
         let whole = TokenEstimator.tokenCount(for: first + "\n" + second)
         #expect(whole == TokenEstimator.tokenCount(for: first) + TokenEstimator.tokenCount(for: second))

@@ -8,9 +8,11 @@ import Testing
 struct Transcript27Tests {
     static let prompt = Transcript.Entry.prompt(Transcript.Prompt(segments: [.text(.init(content: "Hi"))]))
     static let answer = Transcript.Entry.response(Transcript.Response(assetIDs: [], segments: [.text(.init(content: "Hello"))]))
-    static let thought = Transcript.Entry.reasoning(Transcript.Reasoning(
-        metadata: ["effort": "low"], segments: [.text(.init(content: "Greeting."))], signature: Data([1, 2])))
-    static let instructions = Transcript.Entry.instructions(Transcript.Instructions(segments: [.text(.init(content: "Be brief."))], toolDefinitions: []))
+    static let thought = Transcript.Entry.reasoning(
+        Transcript.Reasoning(
+            metadata: ["effort": "low"], segments: [.text(.init(content: "Greeting."))], signature: Data([1, 2])))
+    static let instructions = Transcript.Entry.instructions(
+        Transcript.Instructions(segments: [.text(.init(content: "Be brief."))], toolDefinitions: []))
 
     @Test("A transcript is mutable entry by entry and range by range")
     func mutableTranscript() {
@@ -48,8 +50,9 @@ struct Transcript27Tests {
         var prompt = Transcript.Prompt(
             segments: [
                 .text(.init(content: "What is this?")),
-                .attachment(Transcript.AttachmentSegment(
-                    content: .image(Transcript.ImageAttachment(data: Data([0x89, 0x50]), contentType: "image/png")), label: "photo")),
+                .attachment(
+                    Transcript.AttachmentSegment(
+                        content: .image(Transcript.ImageAttachment(data: Data([0x89, 0x50]), contentType: "image/png")), label: "photo")),
             ],
             options: GenerationOptions(samplingMode: .greedy, toolCallingMode: .required))
         prompt.contextOptions = ContextOptions(includeSchemaInPrompt: false, reasoningLevel: .custom("max"))
@@ -79,23 +82,28 @@ struct Transcript27Tests {
         #expect(definition.parameters.name == "Query")
     }
 
-    @Test("A schema's name is its root type's name", arguments: [
-        ("object", "Forecast"), ("string enum", "Unit"), ("plain string", ""),
-    ])
+    @Test(
+        "A schema's name is its root type's name",
+        arguments: [
+            ("object", "Forecast"), ("string enum", "Unit"), ("plain string", ""),
+        ])
     func schemaName(_ kind: String, _ name: String) throws {
-        let schema = switch kind {
-        case "object": try GenerationSchema(root: DynamicGenerationSchema(name: "Forecast", properties: []), dependencies: [])
-        case "string enum": try GenerationSchema(root: DynamicGenerationSchema(name: "Unit", anyOf: ["C", "F"]), dependencies: [])
-        default: String.generationSchema
-        }
+        let schema =
+            switch kind {
+            case "object": try GenerationSchema(root: DynamicGenerationSchema(name: "Forecast", properties: []), dependencies: [])
+            case "string enum": try GenerationSchema(root: DynamicGenerationSchema(name: "Unit", anyOf: ["C", "F"]), dependencies: [])
+            default: String.generationSchema
+            }
         #expect(schema.name == name)
     }
 
-    @Test("A sampling mode's kind reads its parameters", arguments: [
-        (GenerationOptions.SamplingMode.greedy, GenerationOptions.SamplingMode.Kind.greedy),
-        (.random(top: 40, seed: 7), .randomTopK(40, seed: 7)),
-        (.random(probabilityThreshold: 0.9), .randomProbabilityThreshold(0.9, seed: nil)),
-    ])
+    @Test(
+        "A sampling mode's kind reads its parameters",
+        arguments: [
+            (GenerationOptions.SamplingMode.greedy, GenerationOptions.SamplingMode.Kind.greedy),
+            (.random(top: 40, seed: 7), .randomTopK(40, seed: 7)),
+            (.random(probabilityThreshold: 0.9), .randomProbabilityThreshold(0.9, seed: nil)),
+        ])
     func samplingKind(_ mode: GenerationOptions.SamplingMode, _ kind: GenerationOptions.SamplingMode.Kind) {
         #expect(mode.kind == kind)
     }

@@ -12,18 +12,26 @@ struct TranscriptTests {
             name: "get_weather", description: "Current weather",
             parameters: try objectSchema("get_weather_arguments", [.init(name: "city", schema: .init(type: String.self))]))
         let transcript = Transcript(entries: [
-            .instructions(Transcript.Instructions(segments: [.text(Transcript.TextSegment(content: "Be brief."))], toolDefinitions: [definition])),
-            .prompt(Transcript.Prompt(
-                segments: [.text(Transcript.TextSegment(content: "Weather in Paris?"))],
-                options: GenerationOptions(sampling: .random(top: 5, seed: 7), temperature: 0.5, maximumResponseTokens: 100),
-                responseFormat: Transcript.ResponseFormat(type: String.self))),
-            .toolCalls(Transcript.ToolCalls([
-                Transcript.ToolCall(id: "1", toolName: "get_weather", arguments: GeneratedContent(properties: ["city": "Paris", "days": 2])),
-            ])),
-            .toolOutput(Transcript.ToolOutput(id: "1", toolName: "get_weather", segments: [
-                .text(Transcript.TextSegment(content: "12°C")),
-                .structure(Transcript.StructuredSegment(schemaName: "Weather", content: GeneratedContent(properties: ["celsius": 12]))),
-            ])),
+            .instructions(
+                Transcript.Instructions(segments: [.text(Transcript.TextSegment(content: "Be brief."))], toolDefinitions: [definition])),
+            .prompt(
+                Transcript.Prompt(
+                    segments: [.text(Transcript.TextSegment(content: "Weather in Paris?"))],
+                    options: GenerationOptions(sampling: .random(top: 5, seed: 7), temperature: 0.5, maximumResponseTokens: 100),
+                    responseFormat: Transcript.ResponseFormat(type: String.self))),
+            .toolCalls(
+                Transcript.ToolCalls([
+                    Transcript.ToolCall(
+                        id: "1", toolName: "get_weather", arguments: GeneratedContent(properties: ["city": "Paris", "days": 2]))
+                ])),
+            .toolOutput(
+                Transcript.ToolOutput(
+                    id: "1", toolName: "get_weather",
+                    segments: [
+                        .text(Transcript.TextSegment(content: "12°C")),
+                        .structure(
+                            Transcript.StructuredSegment(schemaName: "Weather", content: GeneratedContent(properties: ["celsius": 12]))),
+                    ])),
             .response(Transcript.Response(assetIDs: ["a"], segments: [.text(Transcript.TextSegment(content: "It is 12°C."))])),
         ])
         let data = try JSONEncoder().encode(transcript)

@@ -11,16 +11,23 @@ struct UsageTests {
 
     @Test("A usage update replaces the request's totals wholesale; deltas after it add to them")
     func wholesale() async throws {
-        let model = ProviderModel([.events([
-            .response(action: .updateUsage(input: Input(totalTokenCount: 100, cachedTokenCount: 60), output: Output(totalTokenCount: 0, reasoningTokenCount: 0))),
-            .response(action: .appendText("Hello", tokenCount: 3)),
-            .response(action: .appendText(" there", tokenCount: 2)),
-            // The authoritative cumulative total replaces what the deltas credited.
-            .response(action: .updateUsage(
-                input: Input(totalTokenCount: 100, cachedTokenCount: 60), output: Output(totalTokenCount: 4, reasoningTokenCount: 1),
-                metadata: ["cost": 0.5])),
-            .response(action: .appendText("!", tokenCount: 1)),
-        ])])
+        let model = ProviderModel([
+            .events([
+                .response(
+                    action: .updateUsage(
+                        input: Input(totalTokenCount: 100, cachedTokenCount: 60), output: Output(totalTokenCount: 0, reasoningTokenCount: 0)
+                    )),
+                .response(action: .appendText("Hello", tokenCount: 3)),
+                .response(action: .appendText(" there", tokenCount: 2)),
+                // The authoritative cumulative total replaces what the deltas credited.
+                .response(
+                    action: .updateUsage(
+                        input: Input(totalTokenCount: 100, cachedTokenCount: 60),
+                        output: Output(totalTokenCount: 4, reasoningTokenCount: 1),
+                        metadata: ["cost": 0.5])),
+                .response(action: .appendText("!", tokenCount: 1)),
+            ])
+        ])
         let session = LanguageModelSession(model: model)
         let usage = try await session.respond(to: "Hi").usage
         #expect(usage.input.totalTokenCount == 100)
@@ -32,14 +39,20 @@ struct UsageTests {
     }
 
     static func usage(_ input: Int, _ output: Int) -> Channel.Event {
-        .response(action: .updateUsage(input: Input(totalTokenCount: input, cachedTokenCount: 0), output: Output(totalTokenCount: output, reasoningTokenCount: 0)))
+        .response(
+            action: .updateUsage(
+                input: Input(totalTokenCount: input, cachedTokenCount: 0), output: Output(totalTokenCount: output, reasoningTokenCount: 0)))
     }
 
     @Test("A response adds up its requests; the session adds up its responses, failed ones included")
     func accumulation() async throws {
         let model = ProviderModel([
-            .events([.toolCalls(action: .updateUsage(input: Input(totalTokenCount: 10, cachedTokenCount: 0), output: Output(totalTokenCount: 2, reasoningTokenCount: 0))),
-                     .toolCalls(action: .toolCall(id: "1", name: "lookup", action: .appendArguments("{}", tokenCount: 0)))]),
+            .events([
+                .toolCalls(
+                    action: .updateUsage(
+                        input: Input(totalTokenCount: 10, cachedTokenCount: 0), output: Output(totalTokenCount: 2, reasoningTokenCount: 0))),
+                .toolCalls(action: .toolCall(id: "1", name: "lookup", action: .appendArguments("{}", tokenCount: 0))),
+            ]),
             .events([Self.usage(20, 3), .response(action: .appendText("found", tokenCount: 0))]),
             .events([Self.usage(30, 4), .response(action: .appendText("again", tokenCount: 0))]),
             Step { _, channel in

@@ -122,7 +122,8 @@ final class TransportChannel: ClientChannel, Sendable {
                 return
             }
             if let id = invalid.apparentID,
-                pending.resolve(id, with: .failure(MCPClientError.invalidResponse("the server's reply to request \(id) is not valid: \(what)")))
+                pending.resolve(
+                    id, with: .failure(MCPClientError.invalidResponse("the server's reply to request \(id) is not valid: \(what)")))
             {
                 return
             }

@@ -282,7 +282,8 @@ extension MCPServer {
     private static func missingEnvelope(_ meta: JSONValue?) -> JSONRPCError {
         guard let meta, case .object(let object) = meta else {
             return .invalidParams(
-                "params._meta must be an object carrying the required '\(MCPMetaKey.protocolVersion)' and '\(MCPMetaKey.clientCapabilities)' envelope keys")
+                "params._meta must be an object carrying the required '\(MCPMetaKey.protocolVersion)' and '\(MCPMetaKey.clientCapabilities)' envelope keys"
+            )
         }
         let missing = [MCPMetaKey.protocolVersion, MCPMetaKey.clientCapabilities].filter { !object.contains(key: $0) }
         if missing.isEmpty {

@@ -1,5 +1,5 @@
-internal import MCPCore
 internal import JSONCore
+internal import MCPCore
 
 /// Finds the `id` of a JSON-RPC message in the first bytes of a frame that could not be
 /// read whole (too long, not valid JSON, nested too deeply), so that the call it answers
@@ -169,7 +169,7 @@ enum FrameIDScanner {
                 guard let unit = readHex4() else { return nil }
                 if (0xD800..<0xDC00).contains(unit) {
                     guard consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")), let low = readHex4(),
-                          (0xDC00..<0xE000).contains(low)
+                        (0xDC00..<0xE000).contains(low)
                     else { return nil }
                     return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
                 }

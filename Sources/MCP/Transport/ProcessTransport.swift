@@ -1,11 +1,12 @@
 public import MCPCore
+internal import MCPPlatform
 public import MCPSandbox
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import MCPPlatform
 
 // Processes cannot be started on watchOS and tvOS (no posix_spawn): no ProcessTransport there.
 #if !os(watchOS) && !os(tvOS)

@@ -43,7 +43,8 @@ public struct InitializeResult: Hashable, Sendable {
     public var serverInfo: Implementation
     public var instructions: String?
 
-    public init(protocolVersion: ProtocolVersion, capabilities: ServerCapabilities, serverInfo: Implementation, instructions: String? = nil) {
+    public init(protocolVersion: ProtocolVersion, capabilities: ServerCapabilities, serverInfo: Implementation, instructions: String? = nil)
+    {
         self.protocolVersion = protocolVersion
         self.capabilities = capabilities
         self.serverInfo = serverInfo
@@ -207,7 +208,9 @@ public struct ProgressNotification: Hashable, Sendable {
     /// Reads the parameters; `progressToken` and a numeric `progress` are required.
     public init(params: JSONValue?) throws(PayloadError) {
         guard let token = params?["progressToken"] else { throw .expected("a string or an integer", at: "progressToken", found: nil) }
-        guard let progress = params?["progress"]?.doubleValue else { throw .expected("a number", at: "progress", found: params?["progress"]) }
+        guard let progress = params?["progress"]?.doubleValue else {
+            throw .expected("a number", at: "progress", found: params?["progress"])
+        }
         self.init(progressToken: token, progress: progress, total: params?["total"]?.doubleValue, message: params?["message"]?.stringValue)
     }
 

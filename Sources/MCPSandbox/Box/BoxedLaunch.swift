@@ -1,9 +1,10 @@
+internal import MCPPlatform
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import MCPPlatform
 
 #if !os(watchOS) && !os(tvOS)
 
@@ -146,7 +147,8 @@ final class BoxedLaunch: PreparedProcessLaunch {
     private func spawn(_ base: BoxSpawn.Request, namespaces: Bool) throws -> (processIdentifier: Int32, notes: [String]) {
         var request = base
         request.filter = Seccomp.filter(
-            Seccomp.Policy(allowsNetwork: plan.allowsNetwork, allowsUnixSockets: plan.allowsUnixSockets, refusesMetadataChanges: !namespaces))
+            Seccomp.Policy(
+                allowsNetwork: plan.allowsNetwork, allowsUnixSockets: plan.allowsUnixSockets, refusesMetadataChanges: !namespaces))
         if namespaces {
             // CLONE_NEWPID, CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWNET; CLONE_NEWUSER for anyone but root.
             var flags: Int32 = 0x2000_0000 | 0x0002_0000 | 0x0800_0000

@@ -67,12 +67,15 @@ public struct SandboxDenial: Hashable, Sendable, CustomStringConvertible {
         case .fileAccess(nil): advice = "a path it needs may be missing from Sandbox.readablePaths or writablePaths"
         case .network: advice = "it needs the network: Sandbox.allowsNetwork"
         case .certificates:
-            advice = "it cannot read the TLS certificate store: pass SSL_CERT_FILE and SSL_CERT_DIR (Sandbox.passedEnvironment) or allow reading the store"
+            advice =
+                "it cannot read the TLS certificate store: pass SSL_CERT_FILE and SSL_CERT_DIR (Sandbox.passedEnvironment) or allow reading the store"
         }
         return "it ran in a box, which may have refused it (\"\(evidence.prefix(200))\"): \(advice)"
     }
 
-    static let denialMarkers = ["permission denied", "eacces", "eperm", "operation not permitted", "os error 13", "errno 13", "os error 1)"]
+    static let denialMarkers = [
+        "permission denied", "eacces", "eperm", "operation not permitted", "os error 13", "errno 13", "os error 1)",
+    ]
     static let networkMarkers = [
         "temporary failure in name resolution", "name or service not known", "network is unreachable", "could not resolve host",
         "getaddrinfo", "eai_again", "enetunreach", "nodename nor servname", "no address associated with hostname",

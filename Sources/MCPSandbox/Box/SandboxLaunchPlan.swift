@@ -298,16 +298,20 @@ struct SandboxLaunchPlan: Hashable, Sendable {
             return reason
         case .available(let abi):
             if !allowsNetwork && abi < Landlock.networkABI {
-                return "this kernel's Landlock (ABI \(abi)) cannot restrict TCP (ABI 4, Linux 6.7, can); allow the network to run the server without that restriction"
+                return
+                    "this kernel's Landlock (ABI \(abi)) cannot restrict TCP (ABI 4, Linux 6.7, can); allow the network to run the server without that restriction"
             }
         }
-        if Seccomp.filter(Seccomp.Policy(allowsNetwork: allowsNetwork, allowsUnixSockets: allowsUnixSockets, refusesMetadataChanges: true)) == nil {
+        if Seccomp.filter(Seccomp.Policy(allowsNetwork: allowsNetwork, allowsUnixSockets: allowsUnixSockets, refusesMetadataChanges: true))
+            == nil
+        {
             return "the box's seccomp filter does not know this processor architecture (x86-64 and arm64 only)"
         }
         return nil
         #elseif os(macOS)
         guard POSIX.exists(SandboxProfile.sandboxExec) else {
-            return "\(SandboxProfile.sandboxExec) is missing, so no sandbox profile can be applied; pass sandbox: nil to run the server unboxed"
+            return
+                "\(SandboxProfile.sandboxExec) is missing, so no sandbox profile can be applied; pass sandbox: nil to run the server unboxed"
         }
         return nil
         #else

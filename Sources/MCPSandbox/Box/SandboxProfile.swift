@@ -327,7 +327,9 @@ extension SandboxProfile {
     static let sysctlPrefixes = ["hw.", "machdep.cpu."]
 
     /// The profile's text.
-    static func render(executable: String, prefix: String, readable: [String], writable: [String], allowsNetwork: Bool)
+    static func render(
+        executable: String, prefix: String, readable: [String], writable: [String], allowsNetwork: Bool
+    )
         -> String
     {
         let code = [filter("literal", executable)] + unique(systemCode + [prefix] + readable).map { filter("subpath", $0) }

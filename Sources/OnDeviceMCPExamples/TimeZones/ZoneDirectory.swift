@@ -43,8 +43,10 @@ struct ZoneDirectory: Sendable {
     }
 
     /// Searches `directories` and reads the system zone from `environment` and the given files.
-    init(directories: [String], environment: [String: String], localtimePath: String = "/etc/localtime",
-         timezoneNamePath: String = "/etc/timezone") {
+    init(
+        directories: [String], environment: [String: String], localtimePath: String = "/etc/localtime",
+        timezoneNamePath: String = "/etc/timezone"
+    ) {
         self.directories = directories
         self.environment = environment
         self.localtimePath = localtimePath

@@ -133,7 +133,8 @@ struct ZoneInfo: Hashable, Sendable {
             }
             types.append(LocalTimeType(utcOffset: Int(offset), isDaylightSaving: isDaylightSaving == 1))
         }
-        let rest = header.characterCount + header.leapCount * (timeSize + 4)
+        let rest =
+            header.characterCount + header.leapCount * (timeSize + 4)
             + header.standardIndicatorCount + header.utIndicatorCount
         try reader.skip(rest, "the data block")
         return (transitions, transitionTypes, types)

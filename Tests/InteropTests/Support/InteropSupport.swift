@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import OnDeviceMCPTestSupport
 import MCP
+import OnDeviceMCPTestSupport
 import Testing
 
 /// The package's root directory, found from this file's path.
@@ -71,7 +71,9 @@ enum PythonPeers {
         switch availability {
         case .available(let python): return python
         case .missing(let reason):
-            throw InteropSetupError("the interop tests need a Python with the mcp SDK (CI is set, so this is a failure, not a skip): \(reason). Run scripts/bootstrap-python.sh, or set ONDEVICE_MCP_PYTHON.")
+            throw InteropSetupError(
+                "the interop tests need a Python with the mcp SDK (CI is set, so this is a failure, not a skip): \(reason). Run scripts/bootstrap-python.sh, or set ONDEVICE_MCP_PYTHON."
+            )
         }
     }
 
@@ -90,13 +92,13 @@ struct InteropSetupError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
 struct TemporaryDirectory {
     let url: URL
 
     init(_ label: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("ondevice-mcp-interop-\(label)-\(UUID().uuidString)", isDirectory: true)
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ondevice-mcp-interop-\(label)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
@@ -114,16 +116,21 @@ struct ProcessRun: Sendable {
     let standardError: String
 
     /// Runs a command to completion off the cooperative thread pool.
-    static func run(_ executable: String, _ arguments: [String], currentDirectory: String? = nil, environment: [String: String]? = nil) async throws -> ProcessRun {
+    static func run(
+        _ executable: String, _ arguments: [String], currentDirectory: String? = nil, environment: [String: String]? = nil
+    ) async throws -> ProcessRun {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try runBlocking(executable, arguments, currentDirectory: currentDirectory, environment: environment) })
+                continuation.resume(
+                    with: Result { try runBlocking(executable, arguments, currentDirectory: currentDirectory, environment: environment) })
             }
         }
     }
 
     /// Runs a command to completion on this thread, reading both pipes to their end.
-    static func runBlocking(_ executable: String, _ arguments: [String], currentDirectory: String? = nil, environment: [String: String]? = nil) throws -> ProcessRun {
+    static func runBlocking(
+        _ executable: String, _ arguments: [String], currentDirectory: String? = nil, environment: [String: String]? = nil
+    ) throws -> ProcessRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -1,15 +1,16 @@
+import Foundation
+import MCP
+import OnDeviceMCPExamples
+import OnDeviceMCPTestSupport
+import Testing
+
+@testable import MCPCommandLine
+
 #if canImport(FoundationModels)
 import FoundationModels
 #else
 import PortableFoundationModels
 #endif
-import Foundation
-import OnDeviceMCPTestSupport
-import MCP
-import OnDeviceMCPExamples
-import Testing
-
-@testable import MCPCommandLine
 
 /// What one in-process run of the command printed, and its status.
 struct CommandRun: Sendable {
@@ -94,4 +95,3 @@ func exampleServer(in directory: TemporaryDirectory) -> @Sendable (String?) asyn
         return server
     }
 }
-

@@ -20,7 +20,10 @@ struct DeadlineTests {
         let race = Task {
             try await withDeadline(after: .seconds(5), clock: DeadlineClock(clock), timeout: { Late() }) {
                 // Ignores cancellation: only `released` ends it.
-                await withTaskCancellationHandler { _ = await released.wait() } onCancel: {}
+                await withTaskCancellationHandler {
+                    _ = await released.wait()
+                } onCancel: {
+                }
             }
         }
         await clock.waitForSleepers()
@@ -44,7 +47,9 @@ struct DeadlineTests {
     @Test("without a custom error the timeout is DeadlineExceeded with the duration")
     func defaultError() async throws {
         let clock = ManualClock()
-        let race = Task { try await withDeadline(after: .seconds(2), clock: DeadlineClock(clock)) { try await clock.sleep(for: .seconds(60)) } }
+        let race = Task {
+            try await withDeadline(after: .seconds(2), clock: DeadlineClock(clock)) { try await clock.sleep(for: .seconds(60)) }
+        }
         await clock.waitForSleepers(2)
         clock.advance(by: .seconds(2))
         await #expect(throws: DeadlineExceeded(duration: .seconds(2))) { try await race.value }
@@ -53,7 +58,9 @@ struct DeadlineTests {
     @Test("cancelling the caller ends the race with CancellationError")
     func callerCancelled() async throws {
         let clock = ManualClock()
-        let race = Task { try await withDeadline(after: .seconds(2), clock: DeadlineClock(clock)) { try await clock.sleep(for: .seconds(60)) } }
+        let race = Task {
+            try await withDeadline(after: .seconds(2), clock: DeadlineClock(clock)) { try await clock.sleep(for: .seconds(60)) }
+        }
         await clock.waitForSleepers(2)
         race.cancel()
         await #expect(throws: CancellationError.self) { try await race.value }

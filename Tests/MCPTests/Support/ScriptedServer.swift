@@ -1,6 +1,6 @@
 import MCP
-import Testing
 import MCPPlatform
+import Testing
 
 @testable import MCP
 

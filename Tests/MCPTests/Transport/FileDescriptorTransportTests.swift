@@ -79,7 +79,7 @@ func notification(_ index: Int, padding: Int = 0) -> JSONRPCMessage {
 
 func index(of message: InboundMessage) -> Int? {
     guard case .message(.notification(let note)) = message, case .object(let params)? = note.params,
-          case .int(let value)? = params["i"]
+        case .int(let value)? = params["i"]
     else { return nil }
     return value
 }

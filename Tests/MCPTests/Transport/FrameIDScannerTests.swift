@@ -35,7 +35,8 @@ struct IDScanCase: Sendable, CustomTestStringConvertible {
         IDScanCase(name: "exponent id", text: #"{"id":1e3}"#, expected: nil),
         IDScanCase(name: "null id", text: #"{"id":null}"#, expected: nil),
         IDScanCase(name: "object id", text: #"{"id":{"a":1}}"#, expected: nil),
-        IDScanCase(name: "an id past the scanned prefix", text: #"{"a":""# + String(repeating: "z", count: 5000) + #"","id":1}"#, expected: nil),
+        IDScanCase(
+            name: "an id past the scanned prefix", text: #"{"a":""# + String(repeating: "z", count: 5000) + #"","id":1}"#, expected: nil),
         IDScanCase(name: "not an object", text: #"[{"id":1}]"#, expected: nil),
         IDScanCase(name: "not JSON", text: "hello", expected: nil),
         IDScanCase(name: "empty", text: "", expected: nil),
@@ -59,11 +60,16 @@ struct RequestPrefixCase: Sendable, CustomTestStringConvertible {
         RequestPrefixCase(name: "method not yet read", text: #"{"jsonrpc":"2.0","id":3,"meth"#, expected: nil),
         RequestPrefixCase(name: "no jsonrpc member", text: #"{"id":4,"method":"x","params":{"a"#, expected: nil),
         RequestPrefixCase(name: "a response", text: #"{"jsonrpc":"2.0","id":5,"result":{"content":"#, expected: nil),
-        RequestPrefixCase(name: "a broken member before the id", text: #"{"jsonrpc":"2.0","x":tru,"id":7,"method":"x","params":{"#, expected: nil),
-        RequestPrefixCase(name: "a NUL inside a string", text: "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"a\u{0}b\",\"params\":{", expected: nil),
-        RequestPrefixCase(name: "a bad escape in a skipped value", text: #"{"jsonrpc":"2.0","x":"\q","id":9,"method":"x","params":{"#, expected: nil),
-        RequestPrefixCase(name: "a number that is not JSON", text: #"{"jsonrpc":"2.0","x":01,"id":10,"method":"x","params":{"#, expected: nil),
-        RequestPrefixCase(name: "an id that is not a string or integer", text: #"{"jsonrpc":"2.0","id":1.5,"method":"x","params":{"#, expected: nil),
+        RequestPrefixCase(
+            name: "a broken member before the id", text: #"{"jsonrpc":"2.0","x":tru,"id":7,"method":"x","params":{"#, expected: nil),
+        RequestPrefixCase(
+            name: "a NUL inside a string", text: "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"a\u{0}b\",\"params\":{", expected: nil),
+        RequestPrefixCase(
+            name: "a bad escape in a skipped value", text: #"{"jsonrpc":"2.0","x":"\q","id":9,"method":"x","params":{"#, expected: nil),
+        RequestPrefixCase(
+            name: "a number that is not JSON", text: #"{"jsonrpc":"2.0","x":01,"id":10,"method":"x","params":{"#, expected: nil),
+        RequestPrefixCase(
+            name: "an id that is not a string or integer", text: #"{"jsonrpc":"2.0","id":1.5,"method":"x","params":{"#, expected: nil),
         RequestPrefixCase(name: "a duplicate id", text: #"{"jsonrpc":"2.0","id":11,"id":12,"method":"x","params":{"#, expected: nil),
         RequestPrefixCase(name: "not an object", text: #"[{"jsonrpc":"2.0","id":13,"method":"x"},"#, expected: nil),
         RequestPrefixCase(name: "not JSON", text: "hello", expected: nil),
@@ -83,7 +89,8 @@ struct FrameIDScannerTests {
         #expect(FrameIDScanner.id(in: bytes[4...]) == 5)
     }
 
-    @Test("An over-long frame names its id only when its first bytes are a well-formed prefix of a request", arguments: RequestPrefixCase.all)
+    @Test(
+        "An over-long frame names its id only when its first bytes are a well-formed prefix of a request", arguments: RequestPrefixCase.all)
     func requestPrefix(_ testCase: RequestPrefixCase) {
         #expect(FrameIDScanner.requestID(inPrefix: Array(testCase.text.utf8), reader: JSONReader()) == testCase.expected)
     }

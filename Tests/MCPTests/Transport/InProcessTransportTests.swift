@@ -44,10 +44,12 @@ struct InProcessTransportTests {
         await #expect(throws: TransportError.closed) { try await one.send(Self.blob(1)) }
     }
 
-    @Test("The estimate is exact for plain ASCII JSON", arguments: [
-        JSONValue.object(["a": "bc", "d": [true, nil, false]]),
-        JSONValue.array(["x", "yz", [:]]),
-    ])
+    @Test(
+        "The estimate is exact for plain ASCII JSON",
+        arguments: [
+            JSONValue.object(["a": "bc", "d": [true, nil, false]]),
+            JSONValue.array(["x", "yz", [:]]),
+        ])
     func estimateMatchesEncoding(value: JSONValue) throws {
         // Integers and doubles are estimated at a fixed width; these values have none.
         #expect(value.estimatedByteCount == (try value.jsonBytes()).count)

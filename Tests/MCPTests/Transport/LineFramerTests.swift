@@ -44,8 +44,9 @@ struct LineFramerTests {
     static let sample = "{\"a\":1}\r\n\n  \n{\"b\":\"x y\"}\n{\"c\":[1,2,3]}\r\n"
     static let sampleLines = ["{\"a\":1}", "{\"b\":\"x y\"}", "{\"c\":[1,2,3]}"]
 
-    @Test("A stream split into two chunks yields the same lines wherever it is split",
-          arguments: (0...sample.utf8.count).map(SplitPoint.init))
+    @Test(
+        "A stream split into two chunks yields the same lines wherever it is split",
+        arguments: (0...sample.utf8.count).map(SplitPoint.init))
     func splitAnywhere(_ split: SplitPoint) {
         let bytes = Array(Self.sample.utf8)
         let chunks = [Array(bytes[..<split.offset]), Array(bytes[split.offset...])]
@@ -58,37 +59,41 @@ struct LineFramerTests {
         #expect(frames(chunks) == Self.sampleLines)
     }
 
-    @Test("Line endings and blank lines", arguments: [
-        FramingCase(name: "LF", input: "a\nb\n", expected: ["a", "b"]),
-        FramingCase(name: "CRLF strips the CR", input: "a\r\nb\r\n", expected: ["a", "b"]),
-        FramingCase(name: "only one CR is stripped", input: "a\r\r\n", expected: ["a\r"]),
-        FramingCase(name: "a CR inside a line is kept", input: "a\rb\n", expected: ["a\rb"]),
-        FramingCase(name: "blank lines are skipped", input: "\n\n\na\n\n", expected: ["a"]),
-        FramingCase(name: "whitespace-only lines are skipped", input: "  \n\t\n \r\n\r\na\n", expected: ["a"]),
-        FramingCase(name: "leading whitespace of a line is kept", input: "  {}\n", expected: ["  {}"]),
-        FramingCase(name: "a last line without newline is delivered at end", input: "a\nb", expected: ["a", "b"]),
-        FramingCase(name: "a last CR-terminated line loses its CR", input: "a\r", expected: ["a"]),
-        FramingCase(name: "empty input yields nothing", input: "", expected: []),
-    ])
+    @Test(
+        "Line endings and blank lines",
+        arguments: [
+            FramingCase(name: "LF", input: "a\nb\n", expected: ["a", "b"]),
+            FramingCase(name: "CRLF strips the CR", input: "a\r\nb\r\n", expected: ["a", "b"]),
+            FramingCase(name: "only one CR is stripped", input: "a\r\r\n", expected: ["a\r"]),
+            FramingCase(name: "a CR inside a line is kept", input: "a\rb\n", expected: ["a\rb"]),
+            FramingCase(name: "blank lines are skipped", input: "\n\n\na\n\n", expected: ["a"]),
+            FramingCase(name: "whitespace-only lines are skipped", input: "  \n\t\n \r\n\r\na\n", expected: ["a"]),
+            FramingCase(name: "leading whitespace of a line is kept", input: "  {}\n", expected: ["  {}"]),
+            FramingCase(name: "a last line without newline is delivered at end", input: "a\nb", expected: ["a", "b"]),
+            FramingCase(name: "a last CR-terminated line loses its CR", input: "a\r", expected: ["a"]),
+            FramingCase(name: "empty input yields nothing", input: "", expected: []),
+        ])
     func lineEndings(_ testCase: FramingCase) {
         #expect(frames(testCase.input, limit: testCase.limit) == testCase.expected)
     }
 
-    @Test("Limits", arguments: [
-        FramingCase(name: "a line exactly at the limit is accepted", input: "12345678\n", limit: 8, expected: ["12345678"]),
-        FramingCase(
-            name: "a line at the limit with CRLF is accepted", input: "12345678\r\n", limit: 8, expected: ["12345678"]),
-        FramingCase(name: "one byte over the limit is oversized", input: "123456789\n", limit: 8, expected: ["<oversized>"]),
-        FramingCase(
-            name: "an oversized line, then a normal one", input: "0123456789abcdef\n{}\n", limit: 8,
-            expected: ["<oversized>", "{}"]),
-        FramingCase(
-            name: "normal, oversized, normal", input: "[1]\n0123456789abcdef\n[2]\n", limit: 8,
-            expected: ["[1]", "<oversized>", "[2]"]),
-        FramingCase(
-            name: "an oversized last line without newline", input: "{}\n0123456789", limit: 8,
-            expected: ["{}", "<oversized>"]),
-    ])
+    @Test(
+        "Limits",
+        arguments: [
+            FramingCase(name: "a line exactly at the limit is accepted", input: "12345678\n", limit: 8, expected: ["12345678"]),
+            FramingCase(
+                name: "a line at the limit with CRLF is accepted", input: "12345678\r\n", limit: 8, expected: ["12345678"]),
+            FramingCase(name: "one byte over the limit is oversized", input: "123456789\n", limit: 8, expected: ["<oversized>"]),
+            FramingCase(
+                name: "an oversized line, then a normal one", input: "0123456789abcdef\n{}\n", limit: 8,
+                expected: ["<oversized>", "{}"]),
+            FramingCase(
+                name: "normal, oversized, normal", input: "[1]\n0123456789abcdef\n[2]\n", limit: 8,
+                expected: ["[1]", "<oversized>", "[2]"]),
+            FramingCase(
+                name: "an oversized last line without newline", input: "{}\n0123456789", limit: 8,
+                expected: ["{}", "<oversized>"]),
+        ])
     func limits(_ testCase: FramingCase) {
         #expect(frames(testCase.input, limit: testCase.limit) == testCase.expected)
     }

@@ -112,9 +112,9 @@ struct OutboundWriteStateTests {
         var state = State(byteLimit: 100)
         _ = state.enqueue(bytes(600), deferred: false, atomicWrite: atomic)
         guard case .wait(let first) = state.enqueue(bytes(60), deferred: false, atomicWrite: atomic),
-              case .suspended = state.enqueue(bytes(60), id: first, sender: "first", isCancelled: false),
-              case .wait(let second) = state.enqueue(bytes(60, 0x62), deferred: false, atomicWrite: atomic),
-              case .suspended = state.enqueue(bytes(60, 0x62), id: second, sender: "second", isCancelled: false)
+            case .suspended = state.enqueue(bytes(60), id: first, sender: "first", isCancelled: false),
+            case .wait(let second) = state.enqueue(bytes(60, 0x62), deferred: false, atomicWrite: atomic),
+            case .suspended = state.enqueue(bytes(60, 0x62), id: second, sender: "second", isCancelled: false)
         else {
             Issue.record("expected both senders to wait")
             return

@@ -10,7 +10,7 @@ private let childServerVariable = "ONDEVICE_MCP_STDIO_CHILD_SERVER"
 /// (`swift test` on Linux; not an `xctest` bundle hosted by another tool).
 private let testExecutable: String? = {
     guard let path = CommandLine.arguments.first, path.hasSuffix(".xctest"),
-          FileManager.default.isExecutableFile(atPath: path)
+        FileManager.default.isExecutableFile(atPath: path)
     else { return nil }
     return path
 }()

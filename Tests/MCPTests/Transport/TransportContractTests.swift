@@ -117,7 +117,8 @@ struct TransportContractTests {
         }
         let (serverEnd, clientEnd) = InProcessTransport.makePair()
         let serving = Task { try await server.run(on: serverEnd) }
-        let client = try await MCPClient.connect(over: Reporting(inner: clientEnd), configuration: MCPClient.Configuration(requestTimeout: nil))
+        let client = try await MCPClient.connect(
+            over: Reporting(inner: clientEnd), configuration: MCPClient.Configuration(requestTimeout: nil))
         let call = Task { try await client.callTool(name: "hang") }
         // The peer goes away while the call waits.
         _ = await started.wait()

@@ -15,8 +15,9 @@ enum FailingThread: String, Sendable, CaseIterable, CustomTestStringConvertible 
 struct TransportFailureTests {
     // MARK: A failed write ends writing (regression: close() hung after a failed inline write)
 
-    @Test("close() returns after a write fails, and later sends throw closed",
-          arguments: FailingOutput.allCases, WritePath.allCases)
+    @Test(
+        "close() returns after a write fails, and later sends throw closed",
+        arguments: FailingOutput.allCases, WritePath.allCases)
     func closeAfterFailedWrite(_ output: FailingOutput, _ path: WritePath) async throws {
         let input = try POSIX.makePipe()
         let transport = try FileDescriptorTransport(
@@ -91,8 +92,9 @@ struct TransportFailureTests {
         }
     }
 
-    @Test("A thread that cannot be created is a thrown ioFailure naming pthread_create; the descriptors stay open",
-          arguments: FailingThread.allCases)
+    @Test(
+        "A thread that cannot be created is a thrown ioFailure naming pthread_create; the descriptors stay open",
+        arguments: FailingThread.allCases)
     func threadCreationFailure(_ failing: FailingThread) async throws {
         let input = try POSIX.makePipe()
         let output = try POSIX.makePipe()

@@ -29,7 +29,9 @@ struct DerivedSchemaRoundTripTests {
     }
 
     static func folder(depth: Int) -> Folder {
-        Folder(name: "level \(depth)", subfolders: depth == 0 ? [:] : ["sub": folder(depth: depth - 1), "empty": Folder(name: "e", subfolders: [:])])
+        Folder(
+            name: "level \(depth)",
+            subfolders: depth == 0 ? [:] : ["sub": folder(depth: depth - 1), "empty": Folder(name: "e", subfolders: [:])])
     }
 
     static let samples: [Sample] = [
@@ -42,13 +44,16 @@ struct DerivedSchemaRoundTripTests {
             NestedArguments(
                 place: Place(name: "Lisbon", latitude: 38.7), stops: [Place(name: "Porto", latitude: 41.1)], grid: [[1, 2], [], [3]],
                 labels: ["x", "y"])),
-        Sample("dictionaries", MapArguments(counts: ["a": 1, "b": 2], names: [3: "three", -4: "minus four"], shown: [.red: true, .green: false])),
+        Sample(
+            "dictionaries",
+            MapArguments(counts: ["a": 1, "b": 2], names: [3: "three", -4: "minus four"], shown: [.red: true, .green: false])),
         Sample("enums", EnumArguments(sort: .relevance, priority: .high, also: [.newest, .oldest])),
         Sample("enum missing", EnumArguments(sort: .newest, priority: nil, also: [])),
         Sample(
             "Foundation types",
             FoundationArguments(
-                when: Date(timeIntervalSinceReferenceDate: 700_000_000.5), link: URL(string: "https://example.com/notes?id=3") ?? URL(filePath: "/"),
+                when: Date(timeIntervalSinceReferenceDate: 700_000_000.5),
+                link: URL(string: "https://example.com/notes?id=3") ?? URL(filePath: "/"),
                 id: UUID(), blob: Data([0, 1, 2, 254, 255]))),
         Sample("any values", AnyValueArguments(options: ["deep": [1, "two", nil, ["three": true]]], extra: ["k": 1.5], list: [1, "x"])),
         Sample("a tree deeper than the levels described", tree(depth: 6)),
@@ -57,7 +62,8 @@ struct DerivedSchemaRoundTripTests {
         Sample("a tuple and a wrapper", ShapedArguments(at: Point(x: 1.5, y: -2), to: Email(address: "a@example.com"))),
         Sample(
             "described arguments",
-            SearchArguments(query: "trip", changedAfter: Date(timeIntervalSinceReferenceDate: 0), filter: Filter(folder: "Travel"), limit: 3)),
+            SearchArguments(
+                query: "trip", changedAfter: Date(timeIntervalSinceReferenceDate: 0), filter: Filter(folder: "Travel"), limit: 3)),
     ]
 
     @Test("the schema accepts what the type encodes, and that decodes back", arguments: samples)
@@ -88,17 +94,23 @@ struct DerivedSchemaRoundTripTests {
         Rejection("a string for an integer", FlatArguments.self, ["name": "x", "count": "3", "ratio": 1, "enabled": true], "/count: "),
         Rejection("a missing required member", OptionalArguments.self, ["limit": 3], "(root): missing required property \"query\""),
         Rejection("a value outside an enum", EnumArguments.self, ["sort": "random", "also": []], "/sort: "),
-        Rejection("an integer out of its type's range", IntegerArguments.self,
+        Rejection(
+            "an integer out of its type's range", IntegerArguments.self,
             ["small": 1, "byte": 256, "wide": 1, "count": 1, "medium": 1, "port": 1], "/byte: "),
-        Rejection("a negative unsigned integer", IntegerArguments.self,
+        Rejection(
+            "a negative unsigned integer", IntegerArguments.self,
             ["small": 1, "byte": 1, "wide": 1, "count": -1, "medium": 1, "port": 1], "/count: "),
-        Rejection("a number that is not a key of an integer-keyed dictionary", MapArguments.self,
+        Rejection(
+            "a number that is not a key of an integer-keyed dictionary", MapArguments.self,
             ["counts": [:], "names": ["x": "y"], "shown": [:]], "/names"),
-        Rejection("a key outside an enum-keyed dictionary", MapArguments.self,
+        Rejection(
+            "a key outside an enum-keyed dictionary", MapArguments.self,
             ["counts": [:], "names": [:], "shown": ["blue": true]], "/shown"),
-        Rejection("a date as text", FoundationArguments.self,
+        Rejection(
+            "a date as text", FoundationArguments.self,
             ["when": "2024-01-01", "link": "https://example.com", "id": "00000000-0000-4000-8000-000000000000", "blob": ""], "/when: "),
-        Rejection("a tree's child of the wrong type", Tree.self, ["name": "root", "children": [["name": 3, "children": []]]],
+        Rejection(
+            "a tree's child of the wrong type", Tree.self, ["name": "root", "children": [["name": 3, "children": []]]],
             "/children/0/name: "),
     ]
 

@@ -284,7 +284,8 @@ struct ToolArgumentsSchemaTests {
             "a decoding that reads elements until one fails", GreedyArguments.self, .tooComplex, at: "/numbers/",
             saying: "more than 20000 questions"),
         RefusalCase(
-            "a new generic type at every level", Nesting<Int>.self, .tooComplex, at: "/" + Array(repeating: "inner", count: 32).joined(separator: "/"),
+            "a new generic type at every level", Nesting<Int>.self, .tooComplex,
+            at: "/" + Array(repeating: "inner", count: 32).joined(separator: "/"),
             saying: "nest more than 32 deep"),
     ]
 

@@ -94,7 +94,8 @@ indirect enum RecordedShape: Equatable {
     private func disagreement(at path: [String], _ other: RecordedShape) -> ToolArgumentsSchemaError {
         .dependsOnValues(
             at: JSONPointer(tokens: path),
-            "its decoding reads \(summary) for one set of placeholder values and \(other.summary) for another, so it branches on a value the recorder cannot see. Register the tool with an explicit inputSchema.")
+            "its decoding reads \(summary) for one set of placeholder values and \(other.summary) for another, so it branches on a value the recorder cannot see. Register the tool with an explicit inputSchema."
+        )
     }
 
     /// A short description for messages: `string`, `an object with query, limit`.

@@ -1,9 +1,10 @@
+internal import MCPCore
+
 #if canImport(FoundationEssentials)
 internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-internal import MCPCore
 
 // The types the recorder does not run `init(from:)` for: their schema is known, or their own
 // decoding would ask questions that have no placeholder answer (a dictionary's keys, an
@@ -107,7 +108,10 @@ extension SchemaRecorder {
         let name = String(describing: Enumeration.self)
         let cases = Array(Enumeration.allCases)
         guard !cases.isEmpty else {
-            throw fail(.unsupportedType(at: node.location, "\(name) has no cases, so no value decodes as it. Give it a case, or register the tool with an explicit inputSchema."))
+            throw fail(
+                .unsupportedType(
+                    at: node.location,
+                    "\(name) has no cases, so no value decodes as it. Give it a case, or register the tool with an explicit inputSchema."))
         }
         largestCaseCount = max(largestCaseCount, cases.count)
         var values: [JSONValue] = []

@@ -180,7 +180,10 @@ final class SchemaRecorder {
     /// `value` as `T`, which it always is; a refusal rather than a crash if it were not.
     func cast<T>(_ value: Any, to type: T.Type, at node: ShapeNode) throws(ToolArgumentsSchemaError) -> T {
         guard let typed = value as? T else {
-            throw fail(.unsupportedType(at: node.location, "the recorder could not make a placeholder \(T.self). Register the tool with an explicit inputSchema."))
+            throw fail(
+                .unsupportedType(
+                    at: node.location,
+                    "the recorder could not make a placeholder \(T.self). Register the tool with an explicit inputSchema."))
         }
         return typed
     }

@@ -108,7 +108,8 @@ final class ShapeNode {
     private func conflict(with other: String) -> ToolArgumentsSchemaError {
         .dependsOnValues(
             at: location,
-            "it is decoded both as \(kindDescription) and as \(other); the schema cannot say which. Register the tool with an explicit inputSchema.")
+            "it is decoded both as \(kindDescription) and as \(other); the schema cannot say which. Register the tool with an explicit inputSchema."
+        )
     }
 
     /// What the value was decoded as, for messages ("String", "an object").
@@ -254,7 +255,8 @@ extension ShapeNode {
             guard shapes.allSatisfy({ $0 == first }) else {
                 throw .dependsOnValues(
                     at: JSONPointer(tokens: path),
-                    "it reads an array of elements of different shapes until its end (such as keys and values in turn); the schema cannot describe that. Register the tool with an explicit inputSchema.")
+                    "it reads an array of elements of different shapes until its end (such as keys and values in turn); the schema cannot describe that. Register the tool with an explicit inputSchema."
+                )
             }
             return .array(items: first, minItems: firstEndQuery)
         }

@@ -128,7 +128,9 @@ public struct ToolArgumentsSchema: Hashable, Sendable {
         } catch let error as ToolArgumentsSchemaError {
             throw error.about(name)
         } catch {
-            throw ToolArgumentsSchemaError.dependsOnValues(at: JSONPointer(), "decoding it failed: \(error). Register the tool with an explicit inputSchema.").about(name)
+            throw ToolArgumentsSchemaError.dependsOnValues(
+                at: JSONPointer(), "decoding it failed: \(error). Register the tool with an explicit inputSchema."
+            ).about(name)
         }
     }
 }
