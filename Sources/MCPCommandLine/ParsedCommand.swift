@@ -1,5 +1,5 @@
 package import MCP
-package import MCPCore
+internal import MCPCore
 
 /// A command of `ondevice-mcp` that takes options.
 package enum CommandName: String, CaseIterable, Hashable, Sendable {

@@ -6,6 +6,9 @@
 // command line above it contain no `#if` for the C library. (`PortableFoundationModels`
 // does not depend on this module: it needs one lock, which it keeps in its own Lock.swift.)
 
+// The C target brings `pthread_attr_t`'s zero initialiser into scope.
+internal import CMCPPlatform
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
