@@ -1,17 +1,18 @@
+// swift-format-ignore-file: OrderedImports
 // The README's Swift snippets, as they compile and run: each snippet is in this target word
 // for word (`ReadmeSnippetTests` checks that), and `ReadmeExampleTests` runs it.
 //
 // This file is the README's first example, as an app's main.swift would hold it; the other
 // snippets are functions in the files beside it, called at the end.
 
-// README: serve
-import MCP
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+
+// README: serve
+import MCP
 
 // The app's own tools, served in process: they are its code, so the bridge trusts them.
 let notes = ["Lisbon: book the tram tour", "Dentist on Tuesday at 10:00"]
