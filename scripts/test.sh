@@ -15,7 +15,7 @@ export ONDEVICE_MCP_PYTHON="$PWD/.venv/bin/python"
 # A thousand tests starting at once on two cores starve the cooperative pool for tens of
 # seconds, so hang guards (20–60 s) can fire for tests merely waiting to run. Swift Testing's
 # width limit keeps the suite parallel without that burst; override it if you like.
-export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}"
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-4}"
 if [ "$#" -gt 0 ]; then
     swift test -Xswiftc -warnings-as-errors "$@"
     exit
