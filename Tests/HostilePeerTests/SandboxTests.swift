@@ -60,8 +60,10 @@ final class ProbeFixture: Sendable {
         case .readAppEnvironment: ["action": "read", "target": .string("/proc/\(getpid())/environ")]
         // 3 GiB of address space, never touched: past the default box's 2 GiB.
         case .allocatePastLimit: ["action": "allocate", "target": "3072"]
-        // 2 s of CPU, past a 1 s limit.
-        case .burnCPU: ["action": "cpu", "target": "2"]
+        // 4 s of CPU, past a 1 s limit. Not 2: the server is the first process of the box's PID
+        // namespace, which the kernel does not let SIGXCPU end, so the end is the hard limit's
+        // SIGKILL at 2 s, checked at the scheduler's tick; a probe stopping at 2 s could win.
+        case .burnCPU: ["action": "cpu", "target": "4"]
         // 200 processes, past a limit of 20.
         case .forkWithoutBound: ["action": "fork", "target": "200"]
         }

@@ -45,6 +45,11 @@ public struct Sandbox: Hashable, Sendable {
     /// box's memory, its data directory included.
     public var memoryLimit: Int?
     /// The most CPU time each process of the server may use, in seconds; `nil` for no limit.
+    ///
+    /// `RLIMIT_CPU`: `SIGXCPU` at the limit and `SIGKILL` a second later. Where the box has its
+    /// own PID namespace (Linux, user namespaces available) the server is that namespace's first
+    /// process, which the kernel does not let `SIGXCPU` end: there the server ends at the
+    /// `SIGKILL`, one second past the limit.
     public var cpuTimeLimit: Int?
     /// The largest file the server may write, in bytes; `nil` for no limit.
     public var fileSizeLimit: Int?
