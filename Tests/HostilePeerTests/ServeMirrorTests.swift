@@ -190,6 +190,8 @@ struct HostileClientOfServeTests {
         #expect(seen.count == count, "\(why)")
         #expect(duplicates == 0)
         #expect(run.status == .exited(0))
-        expectPeakMemory(run, under: 64, "(\(why))")
+        // 80 MiB: `ondevice-mcp` is one executable now and links URLSession and the model
+        // client, ~13 MiB more at idle than the serve-only build; the flood adds what it did.
+        expectPeakMemory(run, under: 80, "(\(why))")
     }
 }
