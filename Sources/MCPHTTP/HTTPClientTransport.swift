@@ -159,7 +159,7 @@ public final class HTTPClientTransport: Transport {
         else {
             throw TransportError.invalidConfiguration("the HTTP transport's limits and idle timeout must be positive")
         }
-        if scheme == "http", !configuration.allowsInsecureCredentials, !HTTPSessionState.isLoopback(host: host) {
+        if scheme == "http", !configuration.allowsInsecureCredentials, !HTTPEngine.isLoopback(host: host) {
             let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
             let sendsCredentials =
                 configuration.authorization != nil || configuration.headers.keys.contains { credentialHeaders.contains($0.lowercased()) }

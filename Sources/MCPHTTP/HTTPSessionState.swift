@@ -448,14 +448,4 @@ struct HTTPSessionState: Sendable {
         default: false
         }
     }
-
-    /// Whether a host is this machine: `localhost`, `127.0.0.0/8` or `::1`.
-    static func isLoopback(host: String) -> Bool {
-        var host = host.lowercased()
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "127" else { return false }
-        return parts.allSatisfy { part in UInt8(part) != nil }
-    }
 }

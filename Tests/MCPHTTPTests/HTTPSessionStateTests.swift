@@ -302,6 +302,6 @@ struct HTTPSessionStateTests {
             ("localhost.example.com", false), ("10.0.0.1", false),
         ])
     func loopback(host: String, expected: Bool) {
-        #expect(HTTPSessionState.isLoopback(host: host) == expected)
+        #expect(HTTPEngine.isLoopback(host: host) == expected)
     }
 }
