@@ -139,7 +139,7 @@ public final class ChatCompletionsModel: Sendable {
         guard configuration.maximumToolRounds >= 0, configuration.maximumResponseBytes > 0, configuration.idleTimeout > .zero else {
             throw ChatCompletionsError.make(.invalidConfiguration, "the model configuration's limits must be positive")
         }
-        if scheme == "http", configuration.apiKey != nil, !configuration.allowsInsecureCredentials, !isLoopback(host) {
+        if scheme == "http", configuration.apiKey != nil, !configuration.allowsInsecureCredentials, !HTTPEngine.isLoopback(host: host) {
             throw ChatCompletionsError.make(
                 .insecureCredentials,
                 "refusing to send an API key over plain http:// to \(host); use https://, or set allowsInsecureCredentials")
@@ -151,11 +151,6 @@ public final class ChatCompletionsModel: Sendable {
             throw ChatCompletionsError.make(.invalidConfiguration, "the model URL \(url.absoluteString) cannot be used")
         }
         return base
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
     }
 
     // MARK: Tokens

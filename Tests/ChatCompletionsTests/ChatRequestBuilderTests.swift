@@ -362,6 +362,11 @@ struct ChatRequestBuilderTests {
         #expect(throws: ChatCompletionsError.insecureCredentials) { try ChatCompletionsModel.apiBase(remote, configuration: configuration) }
         let local = try #require(URL(string: "http://127.0.0.1:8080"))
         #expect(throws: Never.self) { try ChatCompletionsModel.apiBase(local, configuration: configuration) }
+        // A name that only starts like a loopback address is another machine.
+        let lookalike = try #require(URL(string: "http://127.models.example.com/v1"))
+        #expect(throws: ChatCompletionsError.insecureCredentials) {
+            try ChatCompletionsModel.apiBase(lookalike, configuration: configuration)
+        }
         let ftp = try #require(URL(string: "ftp://models.example.com"))
         #expect(throws: ChatCompletionsError.invalidConfiguration) { try ChatCompletionsModel.apiBase(ftp, configuration: .init()) }
     }
