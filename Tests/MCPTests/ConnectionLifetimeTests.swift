@@ -165,7 +165,7 @@ struct ConnectionLifetimeTests {
         let transport = try FileDescriptorTransport(
             readingFrom: fromPeer.read, writingTo: toPeer.write, closesInput: true, closesOutput: true,
             maximumFrameLength: 1 << 20, outboundByteLimit: 64 * 1024)
-        let channel = TransportChannel(transport: transport, router: ProgressRouter())
+        let channel = TransportChannel(transport: transport, streams: NotificationStreams())
         channel.start()
         let blob = JSONValue.string(String(repeating: "y", count: 200_000))
         // The first fills the pipe (the writer blocks in write: nobody reads), the second the
@@ -206,17 +206,17 @@ struct ConnectionLifetimeTests {
 
     @Test("A stream whose consumer stopped leaves the others alone")
     func abandonedSubscriberIsDropped() async throws {
-        let router = ProgressRouter()
+        let streams = NotificationStreams()
         do {
-            let stream = router.subscribe()
+            let stream = streams.subscribe()
             let consumer = Task { for await _ in stream {} }
             consumer.cancel()
             await consumer.value
         }
-        let kept = router.subscribe()
-        #expect(router.subscriberCount == 1)
-        router.deliver(JSONRPCNotification(method: MCPMethod.toolsListChanged))
-        router.finish()
+        let kept = streams.subscribe()
+        #expect(streams.subscriberCount == 1)
+        streams.deliver(JSONRPCNotification(method: MCPMethod.toolsListChanged)) { _ in nil }
+        streams.finish()
         var received: [ServerNotification] = []
         for await notification in kept { received.append(notification) }
         #expect(received == [.toolListChanged])

@@ -6,73 +6,6 @@ import Testing
 
 @Suite("Request deadlines", .timeLimit(.minutes(1)))
 struct RequestDeadlinesTests {
-    /// A table on a manual clock, its watcher running, and the expirations it reports.
-    private struct Watched {
-        let clock = ManualClock()
-        let deadlines: RequestDeadlines
-        let expired: AsyncStream<RequestID>.AsyncIterator
-        let watcher: Task<Void, Never>
-
-        init() {
-            deadlines = RequestDeadlines(clock: DeadlineClock(clock))
-            let (stream, continuation) = AsyncStream<RequestID>.makeStream()
-            expired = stream.makeAsyncIterator()
-            watcher = Task { [deadlines] in await deadlines.watch { continuation.yield($0.id) } }
-        }
-
-        func stop() async {
-            watcher.cancel()
-            await watcher.value
-        }
-    }
-
-    @Test("requests expire in deadline order, whatever order they were added in; removed ones never")
-    func expiryOrder() async {
-        let watched = Watched()
-        var expired = watched.expired
-        let deadlines = watched.deadlines
-        deadlines.add(.int(1), method: "a", timeout: .milliseconds(120))
-        deadlines.add(.int(2), method: "b", timeout: .milliseconds(20))
-        deadlines.add(.string("gone"), method: "c", timeout: .milliseconds(40))
-        deadlines.add(.int(3), method: "d", timeout: .milliseconds(60))
-        deadlines.add(.int(4), method: "e", timeout: .milliseconds(60))
-        deadlines.remove(.string("gone"))
-        deadlines.remove(.int(4))
-        watched.clock.advance(by: .milliseconds(30))
-        #expect(await expired.next() == .int(2))
-        watched.clock.advance(by: .milliseconds(30))
-        #expect(await expired.next() == .int(3))
-        watched.clock.advance(by: .milliseconds(60))
-        #expect(await expired.next() == .int(1))
-        await watched.stop()
-    }
-
-    @Test("a short deadline added while the watcher sleeps toward a long one still expires first")
-    func earlierDeadlineWakesTheWatcher() async {
-        let watched = Watched()
-        var expired = watched.expired
-        watched.deadlines.add(.int(1), method: "long", timeout: .seconds(3600))
-        await watched.clock.waitForSleepers()
-        // Without the early wake-up the watcher would go on sleeping toward the hour, the
-        // short deadline would never be seen, and the suite's time limit would end the test.
-        watched.deadlines.add(.int(2), method: "short", timeout: .milliseconds(30))
-        watched.clock.advance(by: .milliseconds(30))
-        #expect(await expired.next() == .int(2))
-        await watched.stop()
-    }
-
-    @Test("the first request after an idle spell is watched (the watcher waits for work, then wakes)")
-    func idleThenBusy() async {
-        let watched = Watched()
-        var expired = watched.expired
-        for round in 0..<3 {
-            watched.deadlines.add(.int(round), method: "m", timeout: .milliseconds(10))
-            watched.clock.advance(by: .milliseconds(10))
-            #expect(await expired.next() == .int(round))
-        }
-        await watched.stop()
-    }
-
     @Test("over a transport, a call with a short timeout times out while a longer one waits")
     func mixedTimeoutsOverTransport() async throws {
         let server = try await TestServers.make()
@@ -87,5 +20,43 @@ struct RequestDeadlinesTests {
             let after = try await client.callTool(name: "echo", arguments: ["text": "still here"])
             #expect(after == .text("still here"))
         }
+    }
+
+    @Test("on a manual clock, a call times out when the clock reaches its deadline, not before")
+    func manualClockDrivesTheClientTimeout() async throws {
+        let manual = ManualClock()
+        // The server never answers tools/call; it reports each call's id to the test.
+        let (calls, reported) = AsyncStream<RequestID>.makeStream()
+        let server = ScriptedServer { request in
+            switch request.method {
+            case "initialize":
+                return ScriptedServer.initializeResult
+            case "tools/call":
+                reported.yield(request.id)
+                return nil
+            default:
+                return nil
+            }
+        }
+        var configuration = MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: .seconds(30))
+        configuration.clock = DeadlineClock(manual)
+        let client = try await MCPClient.connect(over: server.clientEnd, configuration: configuration)
+        var ids = calls.makeAsyncIterator()
+
+        // 29 s on the clock: the first call still waits, and takes the reply the server sends then.
+        let first = Task { try await client.callTool(name: "slow") }
+        let firstID = try #require(await ids.next())
+        manual.advance(by: .seconds(29))
+        try await server.send(.response(JSONRPCResponse(id: firstID, result: CallToolResult.text("late but in time").json)))
+        #expect(try await first.value == .text("late but in time"))
+
+        // The full 30 s: the second call times out, without a reply and without real time passing.
+        let second = Task { try await client.callTool(name: "slow") }
+        _ = try #require(await ids.next())
+        manual.advance(by: .seconds(30))
+        let error = await #expect(throws: MCPClientError.self) { try await second.value }
+        #expect(error == .timedOut)
+        await client.close()
+        await server.stop()
     }
 }

@@ -110,7 +110,7 @@ struct ResultLimitTests {
         let toPeer = try POSIX.makePipe()
         let fromPeer = try POSIX.makePipe()
         let transport = try FileDescriptorTransport(readingFrom: fromPeer.read, writingTo: toPeer.write)
-        let channel = TransportChannel(transport: transport, router: ProgressRouter())
+        let channel = TransportChannel(transport: transport, streams: NotificationStreams())
         channel.start()
         let refused = OneShot<Void>()
         let peerDone = OneShot<Void>()

@@ -1,5 +1,5 @@
 public import MCPCore
-internal import MCPPlatform
+package import MCPPlatform
 
 /// An MCP client: connects to a server, lists its tools and calls them.
 ///
@@ -68,6 +68,12 @@ public actor MCPClient {
         /// 2026-07-28 era, which has no server-to-client requests, a tool call asks for them
         /// in an `input_required` result and the client retries the call with the answer.
         public var roots: [Root]?
+        /// The clock the client's timeouts are measured on: the requests' deadlines, the
+        /// `auto` handshake's discover deadline and the wait for `subscriptions/listen` to be
+        /// acknowledged. The continuous clock by default; a test sets a ``ManualClock``
+        /// (`DeadlineClock(manualClock)`) and advances it instead of waiting for real time.
+        /// Package-visible only: nothing outside the package needs another clock.
+        package var clock: DeadlineClock = .continuous
 
         public init(
             clientInfo: Implementation = Implementation(name: "ondevice-mcp-client", version: OnDeviceMCPVersion.string),
@@ -135,7 +141,8 @@ public actor MCPClient {
     public nonisolated var isInProcess: Bool { channel is DirectChannel }
 
     let channel: any ClientChannel
-    let router: ProgressRouter
+    /// The notification streams and the `subscriptions/listen` acknowledgement.
+    let streams: NotificationStreams
     /// Answers the server's requests, and holds the roots.
     let responder: ServerRequestResponder
     /// The 2026-07-28 envelope every request carries (empty in the handshake era), made once.
@@ -143,11 +150,11 @@ public actor MCPClient {
     private var closed = false
 
     init(
-        channel: any ClientChannel, router: ProgressRouter, responder: ServerRequestResponder, agreement: Agreement,
+        channel: any ClientChannel, streams: NotificationStreams, responder: ServerRequestResponder, agreement: Agreement,
         configuration: Configuration
     ) {
         self.channel = channel
-        self.router = router
+        self.streams = streams
         self.responder = responder
         self.serverInfo = agreement.serverInfo
         self.protocolVersion = agreement.version
@@ -164,10 +171,10 @@ public actor MCPClient {
     /// Notifications from the server (tool list changes, progress) reach ``notifications``.
     /// The default configuration is ``Configuration/inProcess``.
     public static func connect(to server: MCPServer, configuration: Configuration = .inProcess) async throws -> MCPClient {
-        let router = ProgressRouter()
+        let streams = NotificationStreams()
         let responder = ServerRequestResponder(roots: configuration.roots)
-        let channel = await DirectChannel.open(to: server, router: router, responder: responder)
-        return try await establish(channel, router: router, responder: responder, configuration: configuration)
+        let channel = await DirectChannel.open(to: server, streams: streams, responder: responder, clock: configuration.clock)
+        return try await establish(channel, streams: streams, responder: responder, configuration: configuration)
     }
 
     /// Connects over a transport the caller made (stdio, HTTP, or one of your own).
@@ -175,28 +182,28 @@ public actor MCPClient {
     /// For a server in the same process use ``connect(to:configuration:)-(MCPServer,_)``,
     /// which skips encoding altogether.
     public static func connect(over transport: any Transport, configuration: Configuration = Configuration()) async throws -> MCPClient {
-        let router = ProgressRouter()
+        let streams = NotificationStreams()
         let responder = ServerRequestResponder(roots: configuration.roots)
-        let channel = TransportChannel(transport: transport, router: router, responder: responder)
+        let channel = TransportChannel(transport: transport, streams: streams, responder: responder, clock: configuration.clock)
         channel.start()
-        return try await establish(channel, router: router, responder: responder, configuration: configuration)
+        return try await establish(channel, streams: streams, responder: responder, configuration: configuration)
     }
 
     static func establish(
-        _ channel: any ClientChannel, router: ProgressRouter, responder: ServerRequestResponder, configuration: Configuration
+        _ channel: any ClientChannel, streams: NotificationStreams, responder: ServerRequestResponder, configuration: Configuration
     ) async throws -> MCPClient {
         do {
             let agreement = try await Agreement.reach(over: channel, configuration: configuration)
             let client = MCPClient(
-                channel: channel, router: router, responder: responder, agreement: agreement, configuration: configuration)
+                channel: channel, streams: streams, responder: responder, agreement: agreement, configuration: configuration)
             if await client.startListening() {
                 // Return once changes will be heard, or at the discover deadline: a server that
                 // never acknowledges leaves the client without tool list notifications, nothing worse.
                 _ = try? await withDeadline(
-                    after: configuration.discoverTimeout,
+                    after: configuration.discoverTimeout, clock: configuration.clock,
                     timeout: { MCPClientError.timedOut("subscriptions/listen was not acknowledged") }
                 ) {
-                    await router.waitForAcknowledgement()
+                    await streams.waitForAcknowledgement()
                 }
                 try Task.checkCancellation()
             }
@@ -352,7 +359,7 @@ public actor MCPClient {
     /// notifications its consumer has not read yet, and finishes when the connection ends
     /// (or at once, when it already has). On a 2026-07-28 connection the client opens a
     /// `subscriptions/listen` stream for tool list changes when the server announces them.
-    public nonisolated var notifications: AsyncStream<ServerNotification> { router.subscribe() }
+    public nonisolated var notifications: AsyncStream<ServerNotification> { streams.subscribe() }
 
     /// The roots the client gives the server (``Configuration/roots``, as last changed by
     /// ``setRoots(_:)``); `nil` when it offers none.
@@ -403,7 +410,7 @@ public actor MCPClient {
 
     /// Sends a request with the era's envelope and the timeout rule.
     nonisolated func send(
-        _ method: String, params: JSONObject?, timeout: Duration?, progress: ProgressRouter.Handler? = nil,
+        _ method: String, params: JSONObject?, timeout: Duration?, progress: ProgressHandler? = nil,
         resultLimit: Int? = nil
     ) async throws -> JSONValue {
         var params = params

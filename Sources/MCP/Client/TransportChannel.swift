@@ -7,23 +7,27 @@ internal import MCPPlatform
 /// closes the transport and waits for the reader. When the transport ends, every pending
 /// request fails at once with ``MCPClientError/connectionClosed``, saying why when the
 /// transport knows (a child process's exit status and the tail of its standard error). One
-/// more task watches the requests' deadlines (``RequestDeadlines``): a request that times out
+/// more task watches the requests' deadlines (on the configured ``DeadlineClock``): a request that times out
 /// fails with ``MCPClientError/timedOut`` and the server gets `notifications/cancelled`.
 ///
 /// What the server sends that is not a valid message fails the request it answers at once
 /// when its id can be read (``MCPClientError/invalidResponse``, naming what was wrong: its
-/// size, its depth, the JSON error); otherwise it is noted (``ProtocolNotes``) and a later
+/// size, its depth, the JSON error); otherwise it is noted (``ClientConnection/note(_:)``) and a later
 /// timeout says what was seen.
+///
+/// The channel is the I/O shell of a ``ClientConnection``, held in one lock: every event (a
+/// request registered, a reply, a deadline, a cancellation, the end) is one step of it, and
+/// what it returns (a caller to resume, a cancellation to send) is done outside the lock.
 ///
 /// Neither task holds the channel: a client dropped without ``close()`` calls ``abandon()``
 /// from its `deinit`, which ends them and closes the transport in the background.
 final class TransportChannel: ClientChannel, Sendable {
     let connection: any Transport
-    let router: ProgressRouter
-    private let pending = PendingRequests()
-    private let ids = RequestIDs()
-    private let deadlines = RequestDeadlines()
-    private let notes = ProtocolNotes()
+    let streams: NotificationStreams
+    /// The connection's state: requests, deadlines, progress handlers, how it ended.
+    private let state = LockedValue(ChannelConnection())
+    /// The clock the requests' deadlines are measured on.
+    private let clock: DeadlineClock
     /// Answers the server's requests (`ping`, `roots/list`).
     let responder: ServerRequestResponder
     /// The reader and the deadline watcher, once started.
@@ -32,29 +36,32 @@ final class TransportChannel: ClientChannel, Sendable {
     /// The transport, for ``MCPClient/withConnectionThread(isolation:_:)``.
     var transport: (any Transport)? { connection }
 
-    init(transport: any Transport, router: ProgressRouter, responder: ServerRequestResponder = ServerRequestResponder()) {
+    init(
+        transport: any Transport, streams: NotificationStreams, responder: ServerRequestResponder = ServerRequestResponder(),
+        clock: DeadlineClock = .continuous
+    ) {
         self.connection = transport
-        self.router = router
+        self.streams = streams
         self.responder = responder
+        self.clock = clock
     }
 
     /// Starts reading the connection.
     func start() {
         let stream = connection.receive()
         let limits = connection.resultLimits
-        let task = startReader { [pending, router, notes, ids, connection, responder] in
+        let task = startReader { [state, streams, connection, responder] in
             var failure: (any Error)?
             do {
                 for try await inbound in stream {
                     await Self.dispatch(
-                        inbound, pending: pending, router: router, notes: notes, transport: connection, limits: limits,
-                        responder: responder)
+                        inbound, state: state, streams: streams, transport: connection, limits: limits, responder: responder)
                 }
             } catch {
                 failure = error
             }
             let detail: String
-            if ids.isClosed {
+            if state.withLock({ $0.isClosedByClient }) {
                 detail = "the client closed the connection"
             } else {
                 let reason = await connection.connectionEndReason()
@@ -64,19 +71,56 @@ final class TransportChannel: ClientChannel, Sendable {
                     detail = reason ?? "the server closed the connection"
                 }
             }
-            pending.failAll(MCPClientError.connectionClosed(detail))
-            router.finish()
+            Self.end(state, with: MCPClientError.connectionClosed(detail))
+            streams.finish()
         }
-        let watcher = Task { [pending, deadlines, notes, connection] in
-            await deadlines.watch { expired in
-                let error = MCPClientError.timedOut("\(expired.method) got no reply within \(expired.timeout)" + notes.summary)
-                guard pending.resolve(expired.id, with: .failure(error)) else { return }
-                // The caller has its error; tell the server to stop. Best effort.
-                let cancelled = CancelledNotification(requestID: expired.id, reason: "The request timed out after \(expired.timeout).")
-                try? await connection.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
-            }
+        let watcher = Task { [state, clock, connection] in
+            await Self.watchDeadlines(state, clock: clock, transport: connection)
         }
         tasks.withLock { $0 = (task, watcher) }
+    }
+
+    /// Ends the connection's state: every waiting caller fails with `error`.
+    private static func end(_ state: LockedValue<ChannelConnection>, with error: MCPClientError) {
+        let waiting = state.withLock { $0.end(with: error) }
+        for waiter in waiting { waiter.resume(throwing: error) }
+    }
+
+    /// Runs until the calling task is cancelled, failing every request whose deadline passes
+    /// and telling the server (best effort); sleeps until the earliest deadline, or until a
+    /// request due earlier (or the first after an idle spell) wakes it.
+    private static func watchDeadlines(_ state: LockedValue<ChannelConnection>, clock: DeadlineClock, transport: any Transport) async {
+        while !Task.isCancelled {
+            let now = clock.now
+            let (due, next) = state.withLock { $0.expire(now: now) }
+            for expiry in due {
+                expiry.waiter?.resume(throwing: expiry.error)
+                // The caller has its error; tell the server to stop. Best effort.
+                try? await transport.send(.notification(expiry.cancellation))
+            }
+            if !due.isEmpty { continue }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await waitForEarlierDeadline(state, than: next) }
+                if let next {
+                    group.addTask { try? await clock.sleep(until: next) }
+                }
+                _ = await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Returns when a request due before `target` is registered (at once if one already is),
+    /// or when the calling task is cancelled.
+    private static func waitForEarlierDeadline(_ state: LockedValue<ChannelConnection>, than target: Duration?) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let parked = state.withLock { Task.isCancelled ? false : $0.park(continuation, until: target) }
+                if !parked { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.unpark() }?.resume()
+        }
     }
 
     /// Starts the reader task on the transport's reading thread when it has one, so that a
@@ -89,45 +133,48 @@ final class TransportChannel: ClientChannel, Sendable {
     }
 
     private static func dispatch(
-        _ inbound: InboundMessage, pending: PendingRequests, router: ProgressRouter, notes: ProtocolNotes,
+        _ inbound: InboundMessage, state: LockedValue<ChannelConnection>, streams: NotificationStreams,
         transport: (any Transport)?, limits: ResultLimits?, responder: ServerRequestResponder
     ) async {
         switch inbound {
         case .message(.response(let response)):
-            if !pending.resolve(response.id, with: .success(response.result)) {
-                notes.record("a response to request \(response.id), which was not waiting for one")
+            let result = Result<JSONValue, any Error>.success(response.result)
+            let waiter = state.withLock {
+                $0.deliver(result, to: response.id, unanswered: "a response to request \(response.id), which was not waiting for one")
             }
+            waiter?.resume(with: result)
         case .message(.errorResponse(let response)):
-            if let id = response.id, pending.resolve(id, with: .failure(response.error)) { return }
-            notes.record("an error response (\(response.error)) that answers no waiting request")
+            let waiter = state.withLock {
+                $0.deliver(
+                    .failure(response.error), to: response.id,
+                    unanswered: "an error response (\(response.error)) that answers no waiting request")
+            }
+            waiter?.resume(throwing: response.error)
         case .message(.notification(let notification)):
-            router.deliver(notification)
+            streams.deliver(notification) { token in state.withLock { $0.progressHandler(for: token) } }
         case .message(.request(let request)):
             // Server-to-client requests: ping, and roots/list when the app gave roots.
             try? await transport?.send(responder.answer(request))
         case .message(.batch):
-            notes.record("a JSON-RPC batch, which this client never asks for")
+            state.withLock { $0.note("a JSON-RPC batch, which this client never asks for") }
         case .invalid(let invalid):
             // A client does not answer malformed server output; it fails the request the
             // message was meant to answer, when that can be told.
             let what = Self.describe(invalid.error)
-            if let id = invalid.apparentID, let limit = limits?.takeExceeded(id),
-                pending.resolve(
-                    id,
-                    with: .failure(
-                        MCPClientError.resultTooLarge(
-                            "the server's reply to request \(id) is longer than the limit of \(limit) bytes for this call; it was cut off while it was read"
-                        )))
-            {
-                return
+            var error = MCPClientError.invalidResponse
+            if let id = invalid.apparentID {
+                if let limit = limits?.takeExceeded(id) {
+                    error = MCPClientError.resultTooLarge(
+                        "the server's reply to request \(id) is longer than the limit of \(limit) bytes for this call; it was cut off while it was read"
+                    )
+                } else {
+                    error = MCPClientError.invalidResponse("the server's reply to request \(id) is not valid: \(what)")
+                }
             }
-            if let id = invalid.apparentID,
-                pending.resolve(
-                    id, with: .failure(MCPClientError.invalidResponse("the server's reply to request \(id) is not valid: \(what)")))
-            {
-                return
+            let waiter = state.withLock {
+                $0.deliver(.failure(error), to: invalid.apparentID, unanswered: "a message that is not valid: \(what)")
             }
-            notes.record("a message that is not valid: \(what)")
+            waiter?.resume(throwing: error)
         }
     }
 
@@ -142,26 +189,25 @@ final class TransportChannel: ClientChannel, Sendable {
     }
 
     func request(
-        _ method: String, params: JSONValue?, progress: ProgressRouter.Handler?, timeout: Duration?, resultLimit: Int?
+        _ method: String, params: JSONValue?, progress: ProgressHandler?, timeout: Duration?, resultLimit: Int?
     ) async throws -> JSONValue {
-        let (id, params) = try router.start(params, ids: ids, progress: progress)
-        defer { if progress != nil { router.unregister(id.json) } }
-        try pending.prepare(id)
+        let now = clock.now
+        let started = try state.withLock { try $0.start(method, params: params, timeout: timeout, progress: progress, now: now) }
+        started.wake?.resume()
+        let id = started.id
+        defer { state.withLock { $0.finish(id) } }
         // The reading thread cuts a reply over the limit while it reads (when the transport
         // has one); otherwise the reply is measured when it arrives.
         let limits = resultLimit == nil ? nil : connection.resultLimits
         if let resultLimit, let limits { limits.register(resultLimit, for: id) }
         defer { limits?.remove(id) }
-        if let timeout { deadlines.add(id, method: method, timeout: timeout) }
-        defer { if timeout != nil { deadlines.remove(id) } }
         do {
-            try await connection.send(.request(JSONRPCRequest(id: id, method: method, params: params)))
+            try await connection.send(.request(JSONRPCRequest(id: id, method: method, params: started.params)))
         } catch {
-            pending.discard(id)
             throw Self.sendFailure(error, sending: method)
         }
         do {
-            let result = try await pending.wait(for: id)
+            let result = try await wait(for: id)
             if let resultLimit, limits == nil, result.estimatedByteCount(upTo: resultLimit) > resultLimit {
                 throw MCPClientError.resultTooLarge(
                     "the result of \(method) is larger than the limit of \(resultLimit) bytes for this call; it was not read")
@@ -172,6 +218,18 @@ final class TransportChannel: ClientChannel, Sendable {
             let cancelled = CancelledNotification(requestID: id, reason: "The client cancelled the request.")
             try? await connection.send(.notification(JSONRPCNotification(method: MCPMethod.cancelled, params: cancelled.params)))
             throw CancellationError()
+        }
+    }
+
+    /// Waits for the reply to a registered request; the caller's cancellation ends the wait.
+    private func wait(for id: RequestID) async throws -> JSONValue {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let outcome = state.withLock { $0.wait(for: id, waiter: continuation) }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            state.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
         }
     }
 
@@ -201,9 +259,9 @@ final class TransportChannel: ClientChannel, Sendable {
     }
 
     func close() async {
-        ids.close()
+        state.withLock { $0.closeByClient() }
         await connection.close()
-        pending.failAll(MCPClientError.connectionClosed("the client closed the connection"))
+        Self.end(state, with: MCPClientError.connectionClosed("the client closed the connection"))
         let started = tasks.withLock { $0 }
         let task = started?.reader
         let watcher = started?.watcher
@@ -214,8 +272,8 @@ final class TransportChannel: ClientChannel, Sendable {
     }
 
     func abandon() {
-        ids.close()
-        pending.failAll(MCPClientError.connectionClosed("the client was released without being closed"))
+        state.withLock { $0.closeByClient() }
+        Self.end(state, with: MCPClientError.connectionClosed("the client was released without being closed"))
         let started = tasks.withLock { $0 }
         let task = started?.reader
         let watcher = started?.watcher

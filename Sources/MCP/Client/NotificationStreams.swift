@@ -1,21 +1,21 @@
 internal import MCPCore
 internal import MCPPlatform
 
-/// Delivers server notifications: progress to the handler of the call it belongs to, and
-/// everything to each of the client's notification streams.
+/// Delivers server notifications to each of the client's notification streams, and holds
+/// the `subscriptions/listen` acknowledgement.
+///
+/// A progress report also goes to the handler of the call it belongs to: the channel looks
+/// the handler up in its ``ClientConnection`` and passes it to ``deliver(_:progressHandler:)``.
 ///
 /// Every access to ``MCPClient/notifications`` makes a stream of its own (``subscribe()``),
 /// so any number of consumers can listen at once; each stream keeps at most its newest
 /// 1,024 undelivered notifications, so a consumer that stops reading costs bounded memory.
 /// A stream ends when the connection does, or when its consumer stops iterating.
-final class ProgressRouter: Sendable {
-    typealias Handler = @Sendable (ProgressNotification) -> Void
-
+final class NotificationStreams: Sendable {
     /// How many undelivered notifications one subscriber's stream keeps (the newest).
     static let subscriberBufferLimit = 1024
 
     private struct State {
-        var handlers: [JSONValue: Handler] = [:]
         var subscribers: [UInt64: AsyncStream<ServerNotification>.Continuation] = [:]
         var nextSubscriber: UInt64 = 0
         var finished = false
@@ -50,29 +50,9 @@ final class ProgressRouter: Sendable {
     /// How many streams are subscribed.
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    func register(_ token: JSONValue, _ handler: @escaping Handler) {
-        state.withLock { $0.handlers[token] = handler }
-    }
-
-    /// Gives a new request its id and, when the caller wants progress, a progress token
-    /// (the id) in `params._meta` and a registered handler; the caller unregisters it.
-    ///
-    /// - Throws: ``MCPClientError/connectionClosed`` once the channel is closed.
-    func start(_ params: JSONValue?, ids: RequestIDs, progress: Handler?) throws -> (RequestID, JSONValue?) {
-        guard let id = ids.make() else {
-            throw MCPClientError.connectionClosed("the client closed the connection")
-        }
-        guard let progress else { return (id, params) }
-        register(id.json, progress)
-        return (id, ClientRequests.attachProgressToken(id.json, to: params))
-    }
-
-    func unregister(_ token: JSONValue) {
-        state.withLock { $0.handlers[token] = nil }
-    }
-
-    /// Routes one notification from the server.
-    func deliver(_ notification: JSONRPCNotification) {
+    /// Routes one notification from the server; a progress report also goes to the handler
+    /// `progressHandler` gives for its token.
+    func deliver(_ notification: JSONRPCNotification, progressHandler: (JSONValue) -> ProgressHandler?) {
         switch notification.method {
         case MCPMethod.toolsListChanged:
             broadcast(.toolListChanged)
@@ -81,8 +61,7 @@ final class ProgressRouter: Sendable {
                 broadcast(.other(notification))
                 return
             }
-            let handler = state.withLock { $0.handlers[progress.progressToken] }
-            handler?(progress)
+            progressHandler(progress.progressToken)?(progress)
             broadcast(.progress(progress))
         case MCPMethod.subscriptionsAcknowledged:
             let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
