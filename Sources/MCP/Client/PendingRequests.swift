@@ -1,8 +1,12 @@
 internal import MCPCore
 internal import MCPPlatform
 
-/// The requests a client has sent and not yet had answered: a small state machine per
-/// request, in which each continuation is resumed exactly once.
+/// The requests a server has sent to one client session and not yet had answered
+/// (``OutgoingRequests``): a small state machine per request, in which each continuation is
+/// resumed exactly once.
+///
+/// The client's own requests are in its ``ClientConnection``, which has the same rules. This
+/// type stays here until the server's side moves too (it is outside the client's files).
 ///
 /// A request is registered *before* it is sent (``prepare(_:)``), so a reply that comes
 /// back before the caller starts waiting is kept (``State/answered``) rather than lost;
