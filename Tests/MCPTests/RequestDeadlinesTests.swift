@@ -59,4 +59,32 @@ struct RequestDeadlinesTests {
         await client.close()
         await server.stop()
     }
+
+    @Test("in process on a manual clock, a call times out when the clock reaches its deadline, not before")
+    func manualClockDrivesTheInProcessTimeout() async throws {
+        let manual = ManualClock()
+        let server = MCPServer(name: "stubborn", version: "1")
+        let started = OneShot<Void>()
+        let release = OneShot<Void>()
+        try await server.register(name: "stubborn", description: "Waits for the test") { _, _ in
+            started.fulfill(())
+            _ = await release.wait()
+            return .text("late")
+        }
+        var configuration = MCPClient.Configuration.inProcess
+        configuration.requestTimeout = .seconds(30)
+        configuration.clock = DeadlineClock(manual)
+        let client = try await MCPClient.connect(to: server, configuration: configuration)
+        let call = Task { try await client.callTool(name: "stubborn") }
+        _ = await started.wait()
+        await manual.waitForSleepers()
+        manual.advance(by: .seconds(29))
+        // The call's deadline timer is the one sleeper, and 29 s did not wake it.
+        #expect(manual.sleeperCount == 1)
+        manual.advance(by: .seconds(1))
+        let error = await #expect(throws: MCPClientError.self) { try await call.value }
+        #expect(error == .timedOut)
+        release.fulfill(())
+        await client.close()
+    }
 }
