@@ -59,10 +59,13 @@ let package = Package(
         // exists, PortableFoundationModels' elsewhere), over HTTPClientCore.
         .target(name: "ChatCompletions", dependencies: ["PortableFoundationModels", "HTTPClientCore", "JSONCore", "MCPPlatform"]),
         // Apple's FoundationModels API for platforms without it; empty where FoundationModels exists.
-        .target(name: "PortableFoundationModels"),
+        .target(name: "PortableFoundationModels", dependencies: ["TokenEstimation"]),
+        // The package's one token estimate, for PortableFoundationModels' TokenEstimator and
+        // MCPAgent's ContextBudget. Depends on nothing, so the portable module needs nothing else. Not a product.
+        .target(name: "TokenEstimation"),
         // Model-agnostic agent policy: tool choice, the context budget, description compaction,
         // the defences and their events. Needs no FoundationModels.
-        .target(name: "MCPAgent", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        .target(name: "MCPAgent", dependencies: ["MCP", "MCPCore", "MCPPlatform", "TokenEstimation"]),
         // The bridge: MCP tools as FoundationModels tools, sessions and toolboxes; re-exports MCPAgent.
         .target(
             name: "MCPFoundationModels",

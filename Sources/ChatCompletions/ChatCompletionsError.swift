@@ -1,5 +1,5 @@
 // ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
-import Foundation
+public import JSONCore
 
 /// A failure to reach or use a chat-completions server.
 ///
@@ -11,71 +11,43 @@ import Foundation
 /// `.rateLimited`, `.refusal`, and `.decodingFailure` for an answer that does not parse (a
 /// quiet server is ``timedOut`` there).
 /// Match with `==` against the static members (`catch ChatCompletionsError.unknownModel`);
-/// the detail is in ``detail`` and ``status``. New kinds may be added.
-public struct ChatCompletionsError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
-        case unreachable
-        case unknownModel
-        case unauthorized
-        case httpStatus
-        case invalidResponse
-        case timedOut
-        case insecureCredentials
-        case invalidConfiguration
-        case apiKeyFailed
-    }
-
-    private let code: Code
+/// the detail is in ``detail`` and ``status``. New kinds may be added (``JSONCore/KindedError``).
+public struct ChatCompletionsError: KindedError {
+    public let kind: ErrorKind
     /// What happened, in a sentence.
     public let detail: String
     /// The HTTP status the server answered with, when it answered.
     public let status: Int?
 
-    private init(_ code: Code, _ detail: String, status: Int? = nil) {
-        self.code = code
+    private init(_ kind: ErrorKind, _ detail: String, status: Int? = nil) {
+        self.kind = kind
         self.detail = detail
         self.status = status
     }
 
     /// The server could not be reached (no connection, a name that does not resolve).
-    public static let unreachable = ChatCompletionsError(.unreachable, "the model server could not be reached")
+    public static let unreachable = ChatCompletionsError("unreachable", "the model server could not be reached")
     /// The server does not serve the model asked for.
-    public static let unknownModel = ChatCompletionsError(.unknownModel, "the server has no such model")
+    public static let unknownModel = ChatCompletionsError("unknownModel", "the server has no such model")
     /// The server refused the credentials (`401` or `403`).
-    public static let unauthorized = ChatCompletionsError(.unauthorized, "the server refused the credentials")
+    public static let unauthorized = ChatCompletionsError("unauthorized", "the server refused the credentials")
     /// The server answered with another error status.
-    public static let httpStatus = ChatCompletionsError(.httpStatus, "the server answered with an HTTP error status")
+    public static let httpStatus = ChatCompletionsError("httpStatus", "the server answered with an HTTP error status")
     /// The server's answer is not a chat completion (not JSON, no choices, too large), or, as a
     /// `LanguageModel`, a guided step that is neither an answer nor a call (a server that did
     /// not constrain the answer to the step's schema).
-    public static let invalidResponse = ChatCompletionsError(.invalidResponse, "the server's answer is not a chat completion")
+    public static let invalidResponse = ChatCompletionsError("invalidResponse", "the server's answer is not a chat completion")
     /// The server sent nothing for the idle timeout, or the request passed its deadline (as a
     /// `LanguageModel`, reported as `LanguageModelError.timeout`).
-    public static let timedOut = ChatCompletionsError(.timedOut, "the model server did not answer in time")
+    public static let timedOut = ChatCompletionsError("timedOut", "the model server did not answer in time")
     /// An API key would go over plain `http://` to another machine.
-    public static let insecureCredentials = ChatCompletionsError(.insecureCredentials, "refusing to send the API key over plain http://")
+    public static let insecureCredentials = ChatCompletionsError("insecureCredentials", "refusing to send the API key over plain http://")
     /// The URL or a limit is not usable.
-    public static let invalidConfiguration = ChatCompletionsError(.invalidConfiguration, "the model configuration is not usable")
+    public static let invalidConfiguration = ChatCompletionsError("invalidConfiguration", "the model configuration is not usable")
     /// The app's API key provider threw.
-    public static let apiKeyFailed = ChatCompletionsError(.apiKeyFailed, "the API key provider failed")
+    public static let apiKeyFailed = ChatCompletionsError("apiKeyFailed", "the API key provider failed")
 
     static func make(_ kind: ChatCompletionsError, _ detail: String, status: Int? = nil) -> ChatCompletionsError {
-        ChatCompletionsError(kind.code, detail, status: status)
+        ChatCompletionsError(kind.kind, detail, status: status)
     }
-
-    /// Errors are equal when they are of the same kind, whatever their detail.
-    public static func == (lhs: ChatCompletionsError, rhs: ChatCompletionsError) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-    }
-
-    /// Matches a ``ChatCompletionsError`` of the same kind, for `catch` clauses.
-    public static func ~= (pattern: ChatCompletionsError, error: any Error) -> Bool {
-        (error as? ChatCompletionsError) == pattern
-    }
-
-    public var description: String { detail }
 }

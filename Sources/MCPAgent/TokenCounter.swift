@@ -2,7 +2,7 @@
 ///
 /// The bridge fits tools, history and tool output into the model's context. It counts with
 /// `SystemLanguageModel`'s own counter (26.4 and later); a third-party `LanguageModel` (27)
-/// has no counting API, so its tokens are estimated at ``ContextBudget/charactersPerToken``
+/// has no counting API, so its tokens are estimated with ``ContextBudget/tokens(for:)``
 /// unless the app gives a counter that asks the model (a tokenizer endpoint, a local
 /// tokenizer):
 ///

@@ -200,9 +200,9 @@ enum TokenCounting: Hashable, Sendable, CustomStringConvertible {
     /// By the portable FoundationModels module's calibrated estimate: there is no model on
     /// this platform to count.
     case portableEstimate
-    /// At this many characters a token, because the model cannot count (before 26.4, or its
-    /// count failed).
-    case characters(Int)
+    /// By the package's token estimate (``MCPAgent/ContextBudget/tokens(for:)``, the portable
+    /// module's rule), because the model cannot count (before 26.4, or its count failed).
+    case estimate
 
     /// Works out how `BridgedToolset.tokens(of:model:budget:)` counts with `model`: by the
     /// model when its counter answers, else by the estimate.
@@ -223,15 +223,15 @@ enum TokenCounting: Hashable, Sendable, CustomStringConvertible {
                 return .model
             }
         }
-        return .characters(budget.charactersPerToken)
+        return .estimate
     }
 
-    /// `counted by the model`, `estimated at 4 characters a token`.
+    /// `counted by the model`, `estimated by the token estimator`.
     var description: String {
         switch self {
         case .model: "counted by the model"
         case .portableEstimate: "estimated by the portable token estimator (no language model here)"
-        case .characters(let count): "estimated at \(count) characters a token"
+        case .estimate: "estimated by the token estimator (the model cannot count)"
         }
     }
 
@@ -240,7 +240,7 @@ enum TokenCounting: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .model: "model"
         case .portableEstimate: "portableEstimate"
-        case .characters: "characters"
+        case .estimate: "estimate"
         }
     }
 }

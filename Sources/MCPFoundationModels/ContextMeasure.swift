@@ -13,8 +13,8 @@ internal import Foundation
 /// has one, else with the budget's estimate.
 ///
 /// On Apple platforms the counter is `SystemLanguageModel.tokenCount(for:)` and the size is
-/// `contextSize`, both from 26.4; before that, and when a count fails, the estimate is the
-/// characters of the same text at ``ContextBudget/charactersPerToken`` (documented in
+/// `contextSize`, both from 26.4; before that, and when a count fails, the estimate is
+/// ``ContextBudget/tokens(for:)`` of the same text (the package's one estimate, documented in
 /// ``ContextBudget``). A third-party `LanguageModel` (27) counts through the app's
 /// ``TokenCounter`` when it gives one, else by the estimate. The portable backends count for
 /// real (their own tokenizer or estimate), so everything here runs on Linux.
@@ -115,7 +115,7 @@ struct ContextMeasure: Sendable {
         case .estimate:
             break
         }
-        return entries.reduce(0) { $0 + budget.tokens(forCharacters: $1.description.count) }
+        return entries.reduce(0) { $0 + budget.tokens(for: $1.description) }
     }
 
     /// The tokens of a prompt's text.
@@ -130,7 +130,7 @@ struct ContextMeasure: Sendable {
         case .estimate:
             break
         }
-        return budget.tokens(forCharacters: text.count)
+        return budget.tokens(for: text)
     }
 
     /// A tool's definition as text: its name, description and encoded parameters schema.
@@ -139,11 +139,10 @@ struct ContextMeasure: Sendable {
         return tool.name + "\n" + tool.description + "\n" + schema
     }
 
-    /// The characters of a tool's name, description and encoded parameters schema, at the
-    /// budget's characters per token: the fallback wherever the model cannot count.
+    /// The estimated tokens of a tool's name, description and encoded parameters schema: the
+    /// fallback wherever the model cannot count.
     static func estimatedTokens(of tool: any Tool, budget: ContextBudget) -> Int {
-        let schema = (try? JSONEncoder().encode(tool.parameters).count) ?? 0
-        return budget.tokens(forCharacters: tool.name.count + tool.description.count + schema)
+        budget.tokens(for: text(of: tool))
     }
 
     /// Whether `error` says the request did not fit the model's context: 26's

@@ -25,14 +25,15 @@ extension LanguageModelSession.DynamicProfile {
     }
 
     /// Shortens the history the model sees with `policy` so that it takes at most `limit`
-    /// tokens, counted by `tokens` (by default the characters at 4 a token).
+    /// tokens, counted by `tokens` (by default ``MCPAgent/ContextBudget/tokens(for:)`` of the
+    /// entry's text).
     ///
     /// Evaluated before every request, on the whole history; the session's transcript keeps
     /// every entry. For MCP tools use ``mcpToolbox(_:)``, which fits the history to what the
     /// chosen tools leave and keeps the shortened start stable from one request to the next.
     public func historyPolicy(
         _ policy: some HistoryPolicy, toFit limit: Int,
-        tokens: @escaping @Sendable (Transcript.Entry) -> Int = { ContextBudget.onDevice.tokens(forCharacters: $0.description.count) }
+        tokens: @escaping @Sendable (Transcript.Entry) -> Int = { ContextBudget.onDevice.tokens(for: $0.description) }
     ) -> some LanguageModelSession.DynamicProfile {
         modifier(HistoryPolicyModifier(policy: policy, limit: limit, tokens: tokens))
     }

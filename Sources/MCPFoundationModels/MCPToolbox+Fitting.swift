@@ -30,7 +30,7 @@ extension MCPToolbox {
             let cached = state.entryTokens
             let budget = configuration.budget
             let cost = { (entry: Transcript.Entry) -> Int in
-                let counted = cached[Self.cacheKey(entry)] ?? budget.tokens(forCharacters: entry.description.count)
+                let counted = cached[Self.cacheKey(entry)] ?? budget.tokens(for: entry.description)
                 return Int((Double(counted) * correction).rounded(.up))
             }
             var view = history
@@ -130,13 +130,13 @@ extension MCPToolbox {
 
     /// An entry's counted tokens, or its estimate.
     func cachedTokens(of entry: Transcript.Entry) -> Int {
-        state.withLock { $0.entryTokens[Self.cacheKey(entry)] } ?? configuration.budget.tokens(forCharacters: entry.description.count)
+        state.withLock { $0.entryTokens[Self.cacheKey(entry)] } ?? configuration.budget.tokens(for: entry.description)
     }
 
     /// The tokens of the configuration's instructions, counted once.
     func instructionsTokens() async -> Int {
         await count([])
-        return state.withLock { $0.instructionsTokens } ?? configuration.budget.tokens(forCharacters: configuration.instructions.count)
+        return state.withLock { $0.instructionsTokens } ?? configuration.budget.tokens(for: configuration.instructions)
     }
 
     /// The tokens of a request with `history` (as the model would see it) and tools costing
@@ -145,13 +145,13 @@ extension MCPToolbox {
         let budget = configuration.budget
         let seen = state.view.map { $0.entries + history.dropFirst($0.sourceIDs.count) } ?? history
         return fixedTokens(state, toolTokens: toolTokens)
-            + seen.reduce(0) { $0 + (state.entryTokens[Self.cacheKey($1)] ?? budget.tokens(forCharacters: $1.description.count)) }
+            + seen.reduce(0) { $0 + (state.entryTokens[Self.cacheKey($1)] ?? budget.tokens(for: $1.description)) }
     }
 
     /// The instructions, the tools' definitions and the room for the answer.
     func fixedTokens(_ state: State, toolTokens: Int) -> Int {
         let budget = configuration.budget
-        let instructions = state.instructionsTokens ?? budget.tokens(forCharacters: configuration.instructions.count)
+        let instructions = state.instructionsTokens ?? budget.tokens(for: configuration.instructions)
         return Int((Double(instructions + toolTokens) * state.correction).rounded(.up)) + budget.responseTokens
     }
 

@@ -9,25 +9,9 @@ public import MCP
 /// `callTool` over HTTP throws ``httpStatus`` for a `500`, ``unauthorized`` for a `401`, and
 /// so on, as soon as the fault is seen. Match with `==` against the static members (or
 /// `catch HTTPTransportError.unauthorized`); the payload is in ``status``, ``challenge``,
-/// ``resourceMetadata`` and ``detail``. New kinds may be added.
-public struct HTTPTransportError: TransportMessageError, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
-        case unauthorized
-        case httpStatus
-        case unexpectedContentType
-        case messageTooLarge
-        case eventTooLarge
-        case idleTimeout
-        case insecureCredentials
-        case sessionExpired
-        case streamEnded
-        case missingResponse
-        case invalidEndpoint
-        case network
-        case authorizationFailed
-    }
-
-    private let code: Code
+/// ``resourceMetadata`` and ``detail``. New kinds may be added (``MCPCore/KindedError``).
+public struct HTTPTransportError: TransportMessageError, KindedError {
+    public let kind: ErrorKind
     /// What happened, in a sentence.
     public let detail: String
     /// The HTTP status the server answered with, when it answered.
@@ -38,8 +22,8 @@ public struct HTTPTransportError: TransportMessageError, Hashable, Sendable, Cus
     /// parameter (RFC 9728), where an OAuth client starts.
     public let resourceMetadata: URL?
 
-    private init(_ code: Code, _ detail: String, status: Int? = nil, challenge: String? = nil, resourceMetadata: URL? = nil) {
-        self.code = code
+    private init(_ kind: ErrorKind, _ detail: String, status: Int? = nil, challenge: String? = nil, resourceMetadata: URL? = nil) {
+        self.kind = kind
         self.detail = detail
         self.status = status
         self.challenge = challenge
@@ -49,32 +33,32 @@ public struct HTTPTransportError: TransportMessageError, Hashable, Sendable, Cus
     // MARK: Kinds, for matching
 
     /// The server wants credentials (`401 Unauthorized`).
-    public static let unauthorized = HTTPTransportError(.unauthorized, "the server requires authorization (HTTP 401)", status: 401)
+    public static let unauthorized = HTTPTransportError("unauthorized", "the server requires authorization (HTTP 401)", status: 401)
     /// The server answered with an error status (or a redirect, which is not followed).
-    public static let httpStatus = HTTPTransportError(.httpStatus, "the server answered with an HTTP error status")
+    public static let httpStatus = HTTPTransportError("httpStatus", "the server answered with an HTTP error status")
     /// The response has a content type MCP does not allow (such as an HTML page).
-    public static let unexpectedContentType = HTTPTransportError(.unexpectedContentType, "the response's content type is not one MCP uses")
+    public static let unexpectedContentType = HTTPTransportError("unexpectedContentType", "the response's content type is not one MCP uses")
     /// A response body or message is larger than ``HTTPTransportConfiguration/maximumMessageBytes``.
-    public static let messageTooLarge = HTTPTransportError(.messageTooLarge, "the server's message is larger than the limit")
+    public static let messageTooLarge = HTTPTransportError("messageTooLarge", "the server's message is larger than the limit")
     /// A server-sent event is larger than ``HTTPTransportConfiguration/maximumEventBytes``.
-    public static let eventTooLarge = HTTPTransportError(.eventTooLarge, "a server-sent event is larger than the limit")
+    public static let eventTooLarge = HTTPTransportError("eventTooLarge", "a server-sent event is larger than the limit")
     /// The server sent nothing for ``HTTPTransportConfiguration/idleTimeout``.
-    public static let idleTimeout = HTTPTransportError(.idleTimeout, "the server sent nothing for too long")
+    public static let idleTimeout = HTTPTransportError("idleTimeout", "the server sent nothing for too long")
     /// Credentials would have gone over plain `http://` to a host that is not this machine.
     public static let insecureCredentials = HTTPTransportError(
-        .insecureCredentials, "credentials are not sent over plain http:// except to this machine")
+        "insecureCredentials", "credentials are not sent over plain http:// except to this machine")
     /// The server ended the session (`404` for its id) and a new handshake did not help.
-    public static let sessionExpired = HTTPTransportError(.sessionExpired, "the server's session expired")
+    public static let sessionExpired = HTTPTransportError("sessionExpired", "the server's session expired")
     /// The server closed a stream before the response came, or in the middle of an event.
-    public static let streamEnded = HTTPTransportError(.streamEnded, "the server closed the stream before it answered")
+    public static let streamEnded = HTTPTransportError("streamEnded", "the server closed the stream before it answered")
     /// The server accepted a request but sent no response for it (such as `202` to a request).
-    public static let missingResponse = HTTPTransportError(.missingResponse, "the server sent no response to the request")
+    public static let missingResponse = HTTPTransportError("missingResponse", "the server sent no response to the request")
     /// The HTTP+SSE server's `endpoint` event is missing, malformed or points to another origin.
-    public static let invalidEndpoint = HTTPTransportError(.invalidEndpoint, "the server's HTTP+SSE endpoint is not usable")
+    public static let invalidEndpoint = HTTPTransportError("invalidEndpoint", "the server's HTTP+SSE endpoint is not usable")
     /// The request could not reach the server (connection refused, DNS, TLS…).
-    public static let network = HTTPTransportError(.network, "the server could not be reached")
+    public static let network = HTTPTransportError("network", "the server could not be reached")
     /// ``HTTPTransportConfiguration/authorization`` threw; the request was not sent.
-    public static let authorizationFailed = HTTPTransportError(.authorizationFailed, "the app's authorization provider failed")
+    public static let authorizationFailed = HTTPTransportError("authorizationFailed", "the app's authorization provider failed")
 
     // MARK: Making errors
 
@@ -82,7 +66,7 @@ public struct HTTPTransportError: TransportMessageError, Hashable, Sendable, Cus
     public static func unauthorized(challenge: String?, resourceMetadata: URL?) -> HTTPTransportError {
         var detail = "the server requires authorization (HTTP 401)"
         if let challenge { detail += "; it asks for: \(challenge)" }
-        return HTTPTransportError(.unauthorized, detail, status: 401, challenge: challenge, resourceMetadata: resourceMetadata)
+        return HTTPTransportError(Self.unauthorized.kind, detail, status: 401, challenge: challenge, resourceMetadata: resourceMetadata)
     }
 
     /// An error status, with the start of the response body.
@@ -90,14 +74,14 @@ public struct HTTPTransportError: TransportMessageError, Hashable, Sendable, Cus
         var detail = "the server answered with HTTP \(status)"
         if let reason = reasonPhrases[status] { detail += " (\(reason))" }
         if !body.isEmpty { detail += ": \(body)" }
-        return HTTPTransportError(.httpStatus, detail, status: status)
+        return HTTPTransportError(Self.httpStatus.kind, detail, status: status)
     }
 
     /// A response whose content type MCP does not allow.
     public static func unexpectedContentType(_ contentType: String, status: Int, body: String) -> HTTPTransportError {
         var detail = "the server answered HTTP \(status) with content type \"\(contentType)\", not application/json or text/event-stream"
         if !body.isEmpty { detail += ": \(body)" }
-        return HTTPTransportError(.unexpectedContentType, detail, status: status)
+        return HTTPTransportError(Self.unexpectedContentType.kind, detail, status: status)
     }
 
     private static let reasonPhrases: [Int: String] = [
@@ -110,22 +94,6 @@ public struct HTTPTransportError: TransportMessageError, Hashable, Sendable, Cus
     ]
 
     static func make(_ kind: HTTPTransportError, _ detail: String, status: Int? = nil) -> HTTPTransportError {
-        HTTPTransportError(kind.code, detail, status: status)
+        HTTPTransportError(kind.kind, detail, status: status)
     }
-
-    /// Errors are equal when they are of the same kind, whatever their detail.
-    public static func == (lhs: HTTPTransportError, rhs: HTTPTransportError) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-    }
-
-    /// Matches an ``HTTPTransportError`` of the same kind, for `catch` clauses.
-    public static func ~= (pattern: HTTPTransportError, error: any Error) -> Bool {
-        (error as? HTTPTransportError) == pattern
-    }
-
-    public var description: String { detail }
 }

@@ -222,7 +222,7 @@ struct DynamicToolsTests {
         var seen: [[String]] = []
         for request in model.requests {
             let history = request.transcript.filter { if case .instructions = $0 { false } else { true } }
-            let tokens = history.reduce(0) { $0 + budget.tokens(forCharacters: $1.description.count) }
+            let tokens = history.reduce(0) { $0 + budget.tokens(for: $1.description) }
             #expect(tokens <= 4096 - budget.responseTokens)
             seen.append(history.map { "\($0.id):\($0.description.count)" })
         }
@@ -284,7 +284,7 @@ struct DynamicToolsTests {
             history: history)
         _ = try await fitted.respond(to: "New")
         let seen = try #require(model.requests.last).transcript.filter { if case .instructions = $0 { false } else { true } }
-        #expect(seen.reduce(0) { $0 + ContextBudget.onDevice.tokens(forCharacters: $1.description.count) } <= 1500)
+        #expect(seen.reduce(0) { $0 + ContextBudget.onDevice.tokens(for: $1.description) } <= 1500)
         #expect(seen.last.map(\.kindName) == "prompt")
         #expect(fitted.transcript.count == 1 + history.count + 2)  // The stored transcript is whole.
 

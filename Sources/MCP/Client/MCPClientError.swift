@@ -1,66 +1,34 @@
+public import MCPCore
+
 /// A failure on the client's side of a connection: never something the server said.
 ///
 /// When the server answers with a JSON-RPC error, the client throws that
 /// ``MCPCore/JSONRPCError`` itself. This type covers everything else: the connection
 /// ended, a call timed out, a reply did not make sense. Match with `catch
-/// MCPClientError.timedOut` and the other static members.
-public struct MCPClientError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
-        case connectionClosed
-        case timedOut
-        case invalidResponse
-        case handshakeFailed
-        case requestTooLarge
-        case encodingFailed
-        case resultTooLarge
-    }
-
-    private let code: Code
+/// MCPClientError.timedOut` and the other static members (``MCPCore/KindedError``).
+public struct MCPClientError: DetailedKindedError {
+    public let kind: ErrorKind
     /// What happened, in a sentence.
     public let detail: String
 
-    private init(_ code: Code, _ detail: String) {
-        self.code = code
+    package init(_ kind: ErrorKind, _ detail: String) {
+        self.kind = kind
         self.detail = detail
     }
 
     /// The connection ended before the reply came.
-    public static let connectionClosed = MCPClientError(.connectionClosed, "the connection to the server is closed")
+    public static let connectionClosed = MCPClientError("connectionClosed", "the connection to the server is closed")
     /// No reply came in time; the request was cancelled at the server.
-    public static let timedOut = MCPClientError(.timedOut, "the request timed out")
+    public static let timedOut = MCPClientError("timedOut", "the request timed out")
     /// The server's reply does not have the shape MCP requires.
-    public static let invalidResponse = MCPClientError(.invalidResponse, "the server's reply is not valid")
+    public static let invalidResponse = MCPClientError("invalidResponse", "the server's reply is not valid")
     /// The client and the server could not agree on a protocol version.
-    public static let handshakeFailed = MCPClientError(.handshakeFailed, "the handshake with the server failed")
+    public static let handshakeFailed = MCPClientError("handshakeFailed", "the handshake with the server failed")
     /// The request is longer than the connection's frame limit; nothing was sent.
-    public static let requestTooLarge = MCPClientError(.requestTooLarge, "the request is larger than the connection allows")
+    public static let requestTooLarge = MCPClientError("requestTooLarge", "the request is larger than the connection allows")
     /// The request could not be encoded (for example, it holds a non-finite number); nothing was sent.
-    public static let encodingFailed = MCPClientError(.encodingFailed, "the request could not be encoded")
+    public static let encodingFailed = MCPClientError("encodingFailed", "the request could not be encoded")
     /// The reply is larger than the limit the call gave (``MCPClient/callTool(name:arguments:timeout:maximumResultBytes:onProgress:)``);
     /// it was not read (over stdio, it was cut off as soon as it passed the limit).
-    public static let resultTooLarge = MCPClientError(.resultTooLarge, "the result is larger than the call allows")
-
-    static func connectionClosed(_ detail: String) -> MCPClientError { MCPClientError(.connectionClosed, detail) }
-    static func timedOut(_ detail: String) -> MCPClientError { MCPClientError(.timedOut, detail) }
-    static func invalidResponse(_ detail: String) -> MCPClientError { MCPClientError(.invalidResponse, detail) }
-    static func handshakeFailed(_ detail: String) -> MCPClientError { MCPClientError(.handshakeFailed, detail) }
-    static func requestTooLarge(_ detail: String) -> MCPClientError { MCPClientError(.requestTooLarge, detail) }
-    static func encodingFailed(_ detail: String) -> MCPClientError { MCPClientError(.encodingFailed, detail) }
-    static func resultTooLarge(_ detail: String) -> MCPClientError { MCPClientError(.resultTooLarge, detail) }
-
-    /// Errors are equal when they are of the same kind, whatever their detail.
-    public static func == (lhs: MCPClientError, rhs: MCPClientError) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-    }
-
-    /// Matches an ``MCPClientError`` of the same kind, for `catch` clauses.
-    public static func ~= (pattern: MCPClientError, error: any Error) -> Bool {
-        (error as? MCPClientError) == pattern
-    }
-
-    public var description: String { detail }
+    public static let resultTooLarge = MCPClientError("resultTooLarge", "the result is larger than the call allows")
 }

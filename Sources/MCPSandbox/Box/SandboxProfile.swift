@@ -1,3 +1,5 @@
+public import MCPCore
+
 /// The macOS form of a ``Sandbox``: a Seatbelt profile (SBPL, the sandbox profile language)
 /// for `/usr/bin/sandbox-exec`, with the same meaning as the box the Linux launcher builds
 /// with Landlock.
@@ -123,7 +125,7 @@ public struct SandboxProfile: Hashable, Sendable {
     ) throws(SandboxProfileError) {
         for (role, path) in [("working directory", workingDirectory), ("executable", executable)]
         where !path.hasPrefix("/") {
-            throw .init(.invalidPath, "the \(role) must be an absolute path, not \(Self.literal(path))")
+            throw .invalidPath("the \(role) must be an absolute path, not \(Self.literal(path))")
         }
         var named = [
             ("executable", executable), ("working directory", workingDirectory), ("data directory", dataDirectory),
@@ -133,7 +135,7 @@ public struct SandboxProfile: Hashable, Sendable {
         named += sandbox.readablePaths.map { ("readable path", $0) }
         named += sandbox.writablePaths.map { ("writable path", $0) }
         for (role, path) in named where path.unicodeScalars.contains("\0") {
-            throw .init(.invalidPath, "the \(role) \(Self.literal(path)) contains a NUL character")
+            throw .invalidPath("the \(role) \(Self.literal(path)) contains a NUL character")
         }
         let base = Self.canonicalPath(workingDirectory, relativeTo: "/")
         let exe = Self.canonicalPath(executable, relativeTo: base)
@@ -144,7 +146,7 @@ public struct SandboxProfile: Hashable, Sendable {
             ("installation prefix", prefix), ("data directory", data), ("temporary directory", temporary ?? data),
         ]
         for (role, path) in directories where path == "/" {
-            throw .init(.tooBroad, "the \(role) is the root directory, which would open the whole disk to the server")
+            throw .tooBroad("the \(role) is the root directory, which would open the whole disk to the server")
         }
         let readable = Self.unique(sandbox.readablePaths.map { Self.canonicalPath($0, relativeTo: base) })
         let writable = Self.unique(
@@ -172,43 +174,23 @@ public struct SandboxProfile: Hashable, Sendable {
 
 /// A ``SandboxProfile`` that cannot be generated from the launch facts it was given.
 ///
-/// Match it with `==` against the static members, or `catch SandboxProfileError.invalidPath`.
-public struct SandboxProfileError: Error, Hashable, Sendable, CustomStringConvertible {
-    enum Code: Hashable, Sendable {
-        case invalidPath
-        case tooBroad
-    }
-
-    let code: Code
+/// Match it with `==` against the static members, or `catch SandboxProfileError.invalidPath`
+/// (``MCPCore/KindedError``).
+public struct SandboxProfileError: DetailedKindedError {
+    public let kind: ErrorKind
     /// What is wrong, in a sentence.
     public let detail: String
 
-    init(_ code: Code, _ detail: String) {
-        self.code = code
+    package init(_ kind: ErrorKind, _ detail: String) {
+        self.kind = kind
         self.detail = detail
     }
 
     /// A path is not absolute where it must be, or contains a NUL character.
-    public static let invalidPath = SandboxProfileError(.invalidPath, "a path is invalid")
+    public static let invalidPath = SandboxProfileError("invalidPath", "a path is invalid")
 
     /// A launch directory is the root directory: the box would contain the whole disk.
-    public static let tooBroad = SandboxProfileError(.tooBroad, "a launch directory is the root directory")
-
-    /// Errors are equal when they are of the same kind, whatever their detail.
-    public static func == (lhs: SandboxProfileError, rhs: SandboxProfileError) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-    }
-
-    /// Matches a ``SandboxProfileError`` of the same kind, for `catch` clauses.
-    public static func ~= (pattern: SandboxProfileError, error: any Error) -> Bool {
-        (error as? SandboxProfileError) == pattern
-    }
-
-    public var description: String { detail }
+    public static let tooBroad = SandboxProfileError("tooBroad", "a launch directory is the root directory")
 }
 
 // MARK: - Paths

@@ -1,3 +1,4 @@
+internal import MCPCore
 internal import MCPPlatform
 
 /// A regular file opened by ``RootConfinement``: its descriptor, closed when this object goes.

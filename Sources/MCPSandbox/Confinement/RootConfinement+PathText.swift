@@ -1,3 +1,5 @@
+internal import MCPCore
+
 extension RootConfinement {
     /// Characters that look like `/` or `\` (U+2215 DIVISION SLASH and its relatives).
     static let slashLookAlikes: Set<UInt32> = [

@@ -8,17 +8,10 @@ public import MCPCore
 /// than given a wrong schema; such a tool is registered with an explicit `inputSchema`.
 ///
 /// Match with `catch ToolArgumentsSchemaError.dependsOnValues` and the other static members;
-/// ``location`` says where in the arguments the problem is and ``detail`` what it is.
-public struct ToolArgumentsSchemaError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
-        case dependsOnValues
-        case unsupportedType
-        case notAnObject
-        case unknownMember
-        case tooComplex
-    }
-
-    private let code: Code
+/// ``location`` says where in the arguments the problem is and ``detail`` what it is
+/// (``MCPCore/KindedError``).
+public struct ToolArgumentsSchemaError: KindedError {
+    public let kind: ErrorKind
     /// The arguments type the schema was derived for (empty in the static members used for matching).
     public private(set) var typeName: String
     /// Where in the arguments the problem is: an array's elements are at index `0`, a
@@ -27,8 +20,8 @@ public struct ToolArgumentsSchemaError: Error, Hashable, Sendable, CustomStringC
     /// What was wrong, and what to do about it, in a sentence or two.
     public let detail: String
 
-    private init(_ code: Code, at location: JSONPointer, _ detail: String) {
-        self.code = code
+    private init(_ kind: ErrorKind, at location: JSONPointer, _ detail: String) {
+        self.kind = kind
         self.typeName = ""
         self.location = location
         self.detail = detail
@@ -39,38 +32,38 @@ public struct ToolArgumentsSchemaError: Error, Hashable, Sendable, CustomStringC
     /// on a value), or asked which keys the input has (`allKeys`, as enums with associated
     /// values do).
     public static let dependsOnValues = ToolArgumentsSchemaError(
-        .dependsOnValues, at: JSONPointer(), "the type's decoding depends on the values it is given")
+        "dependsOnValues", at: JSONPointer(), "the type's decoding depends on the values it is given")
     /// The type decodes from a form the schema does not describe: a dictionary whose keys are
     /// neither strings, integers nor the cases of a `CodingKeyRepresentable & CaseIterable`
     /// type, `Decimal`, a recursion through a member that is not optional, an array or a
     /// dictionary, or an enum whose raw values are not strings or numbers.
     public static let unsupportedType = ToolArgumentsSchemaError(
-        .unsupportedType, at: JSONPointer(), "the type decodes from a form the schema cannot describe")
+        "unsupportedType", at: JSONPointer(), "the type decodes from a form the schema cannot describe")
     /// The type does not decode from a JSON object, and MCP tool arguments are always one.
     public static let notAnObject = ToolArgumentsSchemaError(
-        .notAnObject, at: JSONPointer(), "the type does not decode from a JSON object")
+        "notAnObject", at: JSONPointer(), "the type does not decode from a JSON object")
     /// ``ToolArguments/argumentDescriptions`` names a member the type does not decode.
     public static let unknownMember = ToolArgumentsSchemaError(
-        .unknownMember, at: JSONPointer(), "a description names a member the type does not have")
+        "unknownMember", at: JSONPointer(), "a description names a member the type does not have")
     /// The type nests deeper than ``ToolArgumentsSchema/maximumDepth`` types, or its
     /// schema would be too large to be useful to a model.
     public static let tooComplex = ToolArgumentsSchemaError(
-        .tooComplex, at: JSONPointer(), "the type's schema is too deep or too large")
+        "tooComplex", at: JSONPointer(), "the type's schema is too deep or too large")
 
     static func dependsOnValues(at location: JSONPointer, _ detail: String) -> ToolArgumentsSchemaError {
-        ToolArgumentsSchemaError(.dependsOnValues, at: location, detail)
+        ToolArgumentsSchemaError(Self.dependsOnValues.kind, at: location, detail)
     }
     static func unsupportedType(at location: JSONPointer, _ detail: String) -> ToolArgumentsSchemaError {
-        ToolArgumentsSchemaError(.unsupportedType, at: location, detail)
+        ToolArgumentsSchemaError(Self.unsupportedType.kind, at: location, detail)
     }
     static func notAnObject(_ detail: String) -> ToolArgumentsSchemaError {
-        ToolArgumentsSchemaError(.notAnObject, at: JSONPointer(), detail)
+        ToolArgumentsSchemaError(Self.notAnObject.kind, at: JSONPointer(), detail)
     }
     static func unknownMember(at location: JSONPointer, _ detail: String) -> ToolArgumentsSchemaError {
-        ToolArgumentsSchemaError(.unknownMember, at: location, detail)
+        ToolArgumentsSchemaError(Self.unknownMember.kind, at: location, detail)
     }
     static func tooComplex(at location: JSONPointer, _ detail: String) -> ToolArgumentsSchemaError {
-        ToolArgumentsSchemaError(.tooComplex, at: location, detail)
+        ToolArgumentsSchemaError(Self.tooComplex.kind, at: location, detail)
     }
 
     /// This error, saying which arguments type it is about.
@@ -78,20 +71,6 @@ public struct ToolArgumentsSchemaError: Error, Hashable, Sendable, CustomStringC
         var error = self
         error.typeName = typeName
         return error
-    }
-
-    /// Errors are equal when they are of the same kind, whatever their details.
-    public static func == (lhs: ToolArgumentsSchemaError, rhs: ToolArgumentsSchemaError) -> Bool {
-        lhs.code == rhs.code
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-    }
-
-    /// Matches a ``ToolArgumentsSchemaError`` of the same kind, for `catch` clauses.
-    public static func ~= (pattern: ToolArgumentsSchemaError, error: any Error) -> Bool {
-        (error as? ToolArgumentsSchemaError) == pattern
     }
 
     /// The whole message: the type, the place, and the detail.
