@@ -5,11 +5,22 @@
 /// element, and so reads no further until the consumer has made room: back-pressure. The
 /// HTTP transport's inbound messages go through one, from the tasks reading the server's
 /// responses and streams to the task iterating its `receive()` (what an HTTP exchanger receives
-/// meanwhile is bounded by the exchanger: see `URLSessionExchanger` in HTTPClientCore).
+/// meanwhile is bounded by the exchanger: see `URLSessionExchanger` in HTTPClientCore); so do
+/// each direction's messages of the in-process transport.
 package final class BoundedQueue<Element: Sendable>: Sendable {
+    /// What a cancelled consumer does to the queue.
+    package enum ConsumerCancellation: Sendable {
+        /// It stops the queue (``stop()``): the consumer has gone for good.
+        case stopsQueue
+        /// Only its receive ends (with the end of the stream); the queue stays as it is.
+        case endsReceive
+    }
+
     private typealias State = BoundedQueueState<Element, CheckedContinuation<Element?, any Error>, CheckedContinuation<Void, any Error>>
 
     private let locked: LockedValue<(state: State, nextProducer: Int)>
+    private let closedError: (any Error)?
+    private let consumerCancellation: ConsumerCancellation
     /// Fulfilled the first time a producer waits for room (for tests).
     package let producerWaited = OneShot<Void>()
 
@@ -18,8 +29,17 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     /// - Parameters:
     ///   - capacity: The most messages queued before producers wait.
     ///   - byteLimit: The most bytes queued before producers wait.
-    package init(capacity: Int, byteLimit: Int) {
-        locked = LockedValue((State(capacity: capacity, byteLimit: byteLimit), 0))
+    ///   - admission: When messages are queued and waiting producers admitted.
+    ///   - closedError: What a producer gets when the stream is over (finished, closed or
+    ///     stopped) and its message dropped; `nil`: it goes on as if the message was queued.
+    ///   - consumerCancellation: What a consumer cancelled while it waits does to the queue.
+    package init(
+        capacity: Int = .max, byteLimit: Int, admission: BoundedQueueAdmission = .underBounds, closedError: (any Error)? = nil,
+        consumerCancellation: ConsumerCancellation = .stopsQueue
+    ) {
+        locked = LockedValue((State(capacity: capacity, byteLimit: byteLimit, admission: admission), 0))
+        self.closedError = closedError
+        self.consumerCancellation = consumerCancellation
     }
 
     /// The number of messages queued.
@@ -35,12 +55,19 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     /// is full; `watch`, when given, does not count the wait as the server's silence.
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled while it waits (the
-    ///   message is then dropped).
+    ///   message is then dropped); the `closedError` given at creation, if any, when the
+    ///   stream is over.
     package func push(_ message: Element, bytes: Int, whileWaiting watch: IdleWatch? = nil) async throws {
         let fast = locked.withLock { $0.state.push(message, bytes: bytes) }
-        if case .done(let wakeups) = fast {
+        switch fast {
+        case .done(let wakeups):
             perform(wakeups)
             return
+        case .closed:
+            if let closedError { throw closedError }
+            return
+        case .full:
+            break
         }
         producerWaited.fulfill(())
         let id = locked.withLock { locked in
@@ -66,6 +93,18 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
         }
     }
 
+    /// Returns once a message pushed now would not wait: nobody waits with one, and the
+    /// queue is under its bounds (as its admission says, after draining); or the stream is
+    /// over.
+    package func waitForRoom() async {
+        if locked.withLock({ $0.state.isRoomAvailable }) { return }
+        // Room waiters are only ever resumed normally.
+        try? await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+            let now = locked.withLock { $0.state.waitForRoom(waiter) }
+            if now { waiter.resume() }
+        }
+    }
+
     /// The next element, `nil` at the end; called from the one consumer.
     package nonisolated(nonsending) func next() async throws -> Element? {
         let taken = locked.withLock { $0.state.take() }
@@ -79,13 +118,26 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
                 perform(wakeups)
             }
         } onCancel: {
-            stop()
+            switch consumerCancellation {
+            case .stopsQueue:
+                stop()
+            case .endsReceive:
+                perform(locked.withLock { $0.state.releaseConsumer() })
+            }
         }
     }
 
-    /// Ends the stream after what is queued; with `error`, it then throws it.
+    /// Ends the stream after what is queued; with `error`, it then throws it. The messages
+    /// of producers still waiting are delivered before the end.
     package func finish(throwing error: (any Error)?) {
         let wakeups = locked.withLock { $0.state.finish(throwing: error) }
+        perform(wakeups)
+    }
+
+    /// Closes the queue: what is queued can still be taken, then the end; waiting and later
+    /// producers are refused (with the `closedError` given at creation, if any).
+    package func close() {
+        let wakeups = locked.withLock { $0.state.close() }
         perform(wakeups)
     }
 
@@ -97,6 +149,13 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
 
     private func perform(_ wakeups: State.Wakeups) {
         for producer in wakeups.producers { producer.resume() }
+        for producer in wakeups.refused {
+            if let closedError {
+                producer.resume(throwing: closedError)
+            } else {
+                producer.resume()
+            }
+        }
         if let (consumer, outcome) = wakeups.consumer { consumer.resume(with: outcome) }
     }
 }

@@ -32,6 +32,11 @@ private func isDone(_ push: State.Push) -> Bool {
     return false
 }
 
+private func isClosed(_ push: State.Push) -> Bool {
+    if case .closed = push { return true }
+    return false
+}
+
 private struct StreamFailure: Error {}
 
 @Suite("Bounded queue state machine")
@@ -115,8 +120,9 @@ struct BoundedQueueStateTests {
         #expect(isDone(state.push(message(0), bytes: 10)))
         #expect(state.park("p", id: 1, message: message(1), bytes: 10, isCancelled: false)?.producers == [])
         #expect(state.finish(throwing: failing ? StreamFailure() : nil).producers == ["p"])
-        // Later messages are dropped; the ones received before the end are delivered.
-        #expect(isDone(state.push(message(2), bytes: 10)))
+        // Later messages are refused; the ones received before the end are delivered.
+        #expect(isClosed(state.push(message(2), bytes: 10)))
+        #expect(state.park("q", id: 2, message: message(3), bytes: 10, isCancelled: false)?.refused == ["q"])
         #expect(describe(state.take()).0 == .message(0))
         #expect(describe(state.take()).0 == .message(1))
         #expect(describe(state.take()).0 == (failing ? .failure : .end))
@@ -128,15 +134,82 @@ struct BoundedQueueStateTests {
         var state = State(capacity: 1, byteLimit: 100)
         #expect(isDone(state.push(message(0), bytes: 10)))
         #expect(state.park("p", id: 1, message: message(1), bytes: 10, isCancelled: false)?.producers == [])
-        #expect(state.stop().producers == ["p"])
+        #expect(state.stop().refused == ["p"])
         #expect(state.isStopped)
         #expect(state.bufferedCount == 0 && state.bufferedByteCount == 0)
-        #expect(isDone(state.push(message(2), bytes: 10)))
+        #expect(isClosed(state.push(message(2), bytes: 10)))
         #expect(describe(state.take()).0 == .end)
-        // A consumer parking with its task cancelled stops the queue and gets the end.
+    }
+
+    @Test("closing delivers what is queued, then the end; waiting and later producers are refused, room waiters go on")
+    func close() {
+        var state = State(capacity: 1, byteLimit: 100)
+        #expect(isDone(state.push(message(0), bytes: 10)))
+        #expect(state.park("p", id: 1, message: message(1), bytes: 10, isCancelled: false)?.producers == [])
+        let room1 = state.waitForRoom("room")
+        #expect(!room1)
+        let wakeups = state.close()
+        #expect(wakeups.refused == ["p"])
+        #expect(wakeups.producers == ["room"])
+        #expect(state.isStopped)
+        #expect(isClosed(state.push(message(2), bytes: 10)))
+        let room2 = state.waitForRoom("later")
+        #expect(room2, "a closed queue never makes anyone wait for room")
+        #expect(describe(state.take()).0 == .message(0))
+        #expect(describe(state.take()).0 == .end)
+    }
+
+    @Test("whenFits: a message is queued only when it fits, or alone; waiting producers go on as soon as theirs fits")
+    func whenFits() {
+        var state = State(byteLimit: 100, admission: .whenFits)
+        #expect(isDone(state.push(message(0), bytes: 60)))
+        // 60 + 50 would pass the bound: the producer waits, though the queue is under it.
+        #expect(!isDone(state.push(message(1), bytes: 50)))
+        #expect(state.park("a", id: 1, message: message(1), bytes: 50, isCancelled: false)?.producers == [])
+        #expect(state.park("b", id: 2, message: message(2), bytes: 30, isCancelled: false)?.producers == [])
+        // Taking 60 makes room for 50 and then 30 (80 ≤ 100): both go on at once, no waiting for half.
+        #expect(describe(state.take()) == (.message(0), ["a", "b"]))
+        #expect(state.bufferedByteCount == 80)
+        #expect(state.peakByteCount <= 100)
+        // A message larger than the bound passes only alone.
+        #expect(!isDone(state.push(message(3), bytes: 1_000)))
+        #expect(describe(state.take()) == (.message(1), []))
+        #expect(describe(state.take()) == (.message(2), []))
+        #expect(isDone(state.push(message(3), bytes: 1_000)))
+    }
+
+    @Test("whenFits: room waiters go on once nobody waits with a message and the queue is under its bound")
+    func roomWaitersWhenFits() {
+        var state = State(byteLimit: 100, admission: .whenFits)
+        let room3 = state.waitForRoom("early")
+        #expect(room3, "an empty queue has room")
+        #expect(isDone(state.push(message(0), bytes: 100)))
+        let room4 = state.waitForRoom("room")
+        #expect(!room4)
+        #expect(state.park("p", id: 1, message: message(1), bytes: 100, isCancelled: false)?.producers == [])
+        // The waiting producer fills the queue again: the room waiter goes on waiting.
+        #expect(describe(state.take()) == (.message(0), ["p"]))
+        #expect(state.roomWaiterCount == 1)
+        #expect(describe(state.take()) == (.message(1), ["room"]))
+        #expect(state.roomWaiterCount == 0)
+    }
+
+    @Test("a consumer cancelled while parked gets the end and the queue stays open; one cancelled before parking does not park")
+    func releasedConsumer() {
+        var state = State(capacity: 1, byteLimit: 100)
+        #expect(state.take(orPark: "consumer", isCancelled: false).consumer == nil)
+        let released = state.releaseConsumer()
+        #expect(released.consumer?.0 == "consumer")
+        #expect(index(of: try? released.consumer?.1.get()) == nil)
+        #expect(state.releaseConsumer().consumer == nil)
+        #expect(!state.isStopped)
+        #expect(isDone(state.push(message(1), bytes: 10)))
+        #expect(state.bufferedCount == 1, "no consumer is parked: the message is queued")
         var other = State(capacity: 1, byteLimit: 100)
-        let wakeups = other.take(orPark: "consumer", isCancelled: true)
-        #expect(wakeups.consumer?.0 == "consumer")
-        #expect(other.isStopped)
+        let wakeups = other.take(orPark: "cancelled", isCancelled: true)
+        #expect(wakeups.consumer?.0 == "cancelled")
+        #expect(!other.isStopped)
+        #expect(isDone(other.push(message(2), bytes: 10)))
+        #expect(other.bufferedCount == 1)
     }
 }

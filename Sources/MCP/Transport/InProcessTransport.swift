@@ -1,4 +1,5 @@
 public import MCPCore
+internal import MCPPlatform
 
 /// One end of a pair of connected in-process transports.
 ///
@@ -23,11 +24,11 @@ public final class InProcessTransport: Transport {
     /// The default bound of each direction's queue: 8 MiB of (estimated) JSON.
     public static let defaultByteLimit = 8 * 1024 * 1024
 
-    let outbound: InProcessQueue
-    private let inbound: InProcessQueue
+    let outbound: BoundedQueue<InboundMessage>
+    private let inbound: BoundedQueue<InboundMessage>
     private let stream: AsyncThrowingStream<InboundMessage, any Error>
 
-    private init(inbound: InProcessQueue, outbound: InProcessQueue) {
+    private init(inbound: BoundedQueue<InboundMessage>, outbound: BoundedQueue<InboundMessage>) {
         self.inbound = inbound
         self.outbound = outbound
         stream = AsyncThrowingStream(unfolding: { try await inbound.next() })
@@ -38,8 +39,8 @@ public final class InProcessTransport: Transport {
     /// - Parameter byteLimit: How many bytes of messages (as estimated JSON) may wait in each
     ///   direction before senders suspend; at least 1.
     public static func makePair(byteLimit: Int = InProcessTransport.defaultByteLimit) -> (InProcessTransport, InProcessTransport) {
-        let first = InProcessQueue(byteLimit: byteLimit)
-        let second = InProcessQueue(byteLimit: byteLimit)
+        let first = makeQueue(byteLimit: byteLimit)
+        let second = makeQueue(byteLimit: byteLimit)
         return (InProcessTransport(inbound: first, outbound: second), InProcessTransport(inbound: second, outbound: first))
     }
 
@@ -48,7 +49,7 @@ public final class InProcessTransport: Transport {
     /// - Throws: ``TransportError/closed`` once either end is closed; `CancellationError`
     ///   when the calling task is cancelled while waiting for room.
     public func send(_ message: JSONRPCMessage) async throws {
-        try await outbound.enqueue(.message(message), size: message.estimatedByteCount)
+        try await outbound.push(.message(message), bytes: message.estimatedByteCount)
     }
 
     /// The messages from the other end, in order. Iterate it from one task.
@@ -57,8 +58,17 @@ public final class InProcessTransport: Transport {
     }
 
     public func close() async {
-        inbound.finish()
-        outbound.finish()
+        inbound.close()
+        outbound.close()
+    }
+
+    /// One direction's queue: bounded in bytes only, a message queued only when it fits (so
+    /// the bound holds but for one message alone), senders refused with
+    /// ``TransportError/closed`` once either end closes; a cancelled receive ends the stream
+    /// and leaves the queue as it is.
+    private static func makeQueue(byteLimit: Int) -> BoundedQueue<InboundMessage> {
+        BoundedQueue(
+            byteLimit: max(1, byteLimit), admission: .whenFits, closedError: TransportError.closed, consumerCancellation: .endsReceive)
     }
 }
 

@@ -1,13 +1,19 @@
 internal import MCPPlatform
 
 /// The bounded queue between the reading thread and the task iterating the inbound stream:
-/// an ``InboundQueueState`` under a lock, whose actions run after unlocking.
+/// a `BoundedQueueState` under a lock, whose wake-ups run after unlocking.
 ///
-/// The reading thread never blocks here (it also runs tasks): once the queue is full it
-/// stops reading (``admitsMore()``), and the consumer wakes it through `wakeReader` when the
-/// queue has drained to half, or when the stream stops.
+/// The reading thread never blocks here (it also runs tasks): before each read it asks
+/// whether the queue has room (``admitsMore()``), and queues what one read completes past
+/// the bounds if need be. Once the queue is full it stops reading, and the consumer wakes it
+/// through `wakeReader` when the queue has drained to half of both bounds, or when the
+/// stream stops. The queue so holds fewer than `capacity` messages and `byteLimit` bytes,
+/// plus what one read completes.
 final class InboundBuffer: Sendable {
-    private let state: LockedValue<InboundQueueState<CheckedContinuation<InboundMessage?, any Error>>>
+    /// The reading thread waits for room as a plain mark: one closure wakes it.
+    private typealias State = BoundedQueueState<InboundMessage, CheckedContinuation<InboundMessage?, any Error>, Void>
+
+    private let state: LockedValue<State>
     private let wakeReader: @Sendable () -> Void
     /// Fulfilled the first time the reader is told to wait for room (for tests).
     let readerParked = OneShot<Void>()
@@ -19,7 +25,7 @@ final class InboundBuffer: Sendable {
     ///   - byteLimit: The most bytes queued before the reader waits.
     ///   - wakeReader: Wakes the reading thread; called without the lock held.
     init(capacity: Int, byteLimit: Int, wakeReader: @escaping @Sendable () -> Void) {
-        state = LockedValue(InboundQueueState(capacity: capacity, byteLimit: byteLimit))
+        state = LockedValue(State(capacity: capacity, byteLimit: byteLimit, admission: .underBounds))
         self.wakeReader = wakeReader
     }
 
@@ -35,62 +41,71 @@ final class InboundBuffer: Sendable {
     /// Called on the reading thread before it reads: whether there is room for more
     /// messages. When there is not, the consumer wakes the reader once there is.
     func admitsMore() -> Bool {
-        let admits = state.withLock { $0.admitsMore() }
+        let admits = state.withLock { state in
+            if state.isRoomAvailable { return true }
+            // The reader is the one producer waiting for room: marked once until woken.
+            if state.roomWaiterCount == 0 { _ = state.waitForRoom(()) }
+            return false
+        }
         if !admits, readerParked.current == nil { readerParked.fulfill(()) }
         return admits
     }
 
-    /// Called on the reading thread: hands over `batch` (and empties it). Returns `false`
-    /// when reading should stop.
+    /// Called on the reading thread: hands over `batch` (and empties it, keeping its
+    /// capacity). Returns `false` when reading should stop.
     func push(_ batch: inout [InboundFrame]) -> Bool {
-        let action = state.withLock { $0.push(&batch) }
-        switch action {
-        case .stopReading:
-            return false
-        case .keepReading(let action):
-            perform(action)
-            return true
+        let pushed: State.Wakeups? = state.withLock { state in
+            var wakeups = State.Wakeups.nothing
+            for frame in batch {
+                switch state.pushRead(frame.message, bytes: frame.byteCount) {
+                case .done(let done):
+                    if let consumer = done.consumer { wakeups.consumer = consumer }
+                case .closed, .full:
+                    return nil
+                }
+            }
+            return wakeups
         }
+        guard let pushed else { return false }
+        batch.removeAll(keepingCapacity: true)
+        perform(pushed)
+        return true
     }
 
     /// Called on the reading thread at end of input (`nil`) or on a read error.
     func finish(throwing error: (any Error)?) {
-        let action = state.withLock { $0.finish(throwing: error) }
-        perform(action)
+        let wakeups = state.withLock { $0.finish(throwing: error) }
+        perform(wakeups)
     }
 
     /// Stops the reader and finishes the stream after what is already buffered.
     func close() {
-        let action = state.withLock { $0.stop() }
-        perform(action)
+        var wakeups = state.withLock { $0.close() }
+        // The reader is woken once, whether it waited for room or not, to see that it must stop.
+        wakeups.producers.removeAll()
+        perform(wakeups)
+        wakeReader()
     }
 
     /// Called from the inbound stream: the next message, `nil` at the end.
     nonisolated(nonsending) func next() async throws -> InboundMessage? {
         let taken = state.withLock { $0.take() }
-        if case .item(let outcome, let wake) = taken {
-            if wake { wakeReader() }
+        if case .item(let outcome, let wakeups) = taken {
+            if !wakeups.producers.isEmpty { wakeReader() }
             return try outcome.get()
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<InboundMessage?, any Error>) in
-                let action = state.withLock { $0.take(orPark: continuation, isCancelled: Task.isCancelled) }
-                perform(action)
+                let wakeups = state.withLock { $0.take(orPark: continuation, isCancelled: Task.isCancelled) }
+                perform(wakeups)
             }
         } onCancel: {
             close()
         }
     }
 
-    private func perform(_ action: InboundQueueState<CheckedContinuation<InboundMessage?, any Error>>.Action) {
-        switch action {
-        case .none:
-            break
-        case .resumeConsumer(let consumer, let outcome, let wake):
-            if wake { wakeReader() }
-            consumer.resume(with: outcome)
-        case .wakeReader:
-            wakeReader()
-        }
+    private func perform(_ wakeups: State.Wakeups) {
+        if !wakeups.producers.isEmpty { wakeReader() }
+        if let (consumer, outcome) = wakeups.consumer { consumer.resume(with: outcome) }
     }
 }

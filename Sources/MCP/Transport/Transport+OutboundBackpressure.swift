@@ -1,6 +1,8 @@
 // The transports whose outgoing messages wait in a bounded buffer, and which say when that
 // buffer has room (``Transport/waitForOutboundRoom()``).
 
+internal import MCPPlatform
+
 extension FileDescriptorTransport {
     public func waitForOutboundRoom() async {
         await outbound.waitForRoom()
