@@ -46,29 +46,42 @@ extension Runner {
         return listed
     }
 
+    /// Connects the servers `options` name, runs `body` with them, and closes them whether
+    /// `body` throws or not.
+    func withToolsServers<Result>(
+        _ options: ToolsOptions, _ body: ([ConnectedServer]) async throws(Abort) -> Result
+    ) async throws(Abort) -> Result {
+        let servers = try await connectServers(options.server, timeout: options.timeoutSeconds, command: .tools)
+        let result: Result
+        do {
+            result = try await body(servers)
+        } catch {
+            await Self.close(servers)
+            throw error
+        }
+        await Self.close(servers)
+        return result
+    }
+
     // MARK: tools --config
 
     /// Every server's tools, grouped per server, with the model names a chat gives them.
     func toolsOfServers(_ options: ToolsOptions) async -> ExitCode {
-        let servers: [ConnectedServer]
-        do {
-            servers = try await connectServers(options.server, timeout: options.timeoutSeconds, command: .tools)
-        } catch {
-            return error.code
-        }
         let listed: [ListedServer]
-        var modelNames: [String: [String: String]] = [:]
+        let modelNames: [String: [String: String]]
         do {
-            listed = try await list(servers, timeout: options.timeoutSeconds, grouped: true)
-            if #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) {
-                let bridged = try await bridge(servers, prompt: "", timeout: options.timeoutSeconds)
-                for tool in bridged.tools { modelNames[tool.server, default: [:]][tool.toolNameOnServer] = tool.name }
+            (listed, modelNames) = try await withToolsServers(options) { servers throws(Abort) in
+                let listed = try await list(servers, timeout: options.timeoutSeconds, grouped: true)
+                var modelNames: [String: [String: String]] = [:]
+                if #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) {
+                    let bridged = try await bridge(servers, prompt: "", timeout: options.timeoutSeconds)
+                    for tool in bridged.tools { modelNames[tool.server, default: [:]][tool.toolNameOnServer] = tool.name }
+                }
+                return (listed, modelNames)
             }
         } catch {
-            await Self.close(servers)
             return error.code
         }
-        await Self.close(servers)
         if options.json {
             let groups: [JSONValue] = listed.map { server in
                 let tools: [JSONValue] = server.tools.map { tool in
@@ -132,20 +145,14 @@ extension Runner {
         guard #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) else {
             return fail(Self.needsNewerSystem)
         }
-        let servers: [ConnectedServer]
-        do {
-            servers = try await connectServers(options.server, timeout: options.timeoutSeconds, command: .tools)
-        } catch {
-            return error.code
-        }
         let report: BridgeReport
         do {
-            report = try await bridgeReport(servers, timeout: options.timeoutSeconds, grouped: options.server.isConfiguration)
+            report = try await withToolsServers(options) { servers throws(Abort) in
+                try await bridgeReport(servers, timeout: options.timeoutSeconds, grouped: options.server.isConfiguration)
+            }
         } catch {
-            await Self.close(servers)
             return error.code
         }
-        await Self.close(servers)
         if options.json {
             output.write(Formatting.prettyJSON(report.json) + "\n")
         } else {
@@ -169,22 +176,16 @@ extension Runner {
         guard #available(iOS 26.0, macOS 26.0, visionOS 26.0, *) else {
             return fail(Self.needsNewerSystem)
         }
-        let servers: [ConnectedServer]
-        do {
-            servers = try await connectServers(options.server, timeout: options.timeoutSeconds, command: .tools)
-        } catch {
-            return error.code
-        }
         let bridged: BridgedServers
         do {
-            // Listed first, so that a server that fails is named and bad entries are warned about.
-            _ = try await list(servers, timeout: options.timeoutSeconds, grouped: options.server.isConfiguration)
-            bridged = try await bridge(servers, prompt: prompt, timeout: options.timeoutSeconds)
+            bridged = try await withToolsServers(options) { servers throws(Abort) in
+                // Listed first, so that a server that fails is named and bad entries are warned about.
+                _ = try await list(servers, timeout: options.timeoutSeconds, grouped: options.server.isConfiguration)
+                return try await bridge(servers, prompt: prompt, timeout: options.timeoutSeconds)
+            }
         } catch {
-            await Self.close(servers)
             return error.code
         }
-        await Self.close(servers)
         let report = PromptReport(prompt: prompt, bridged: bridged)
         output.write(options.json ? Formatting.prettyJSON(report.json) + "\n" : report.describe())
         return .success
