@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSONCore"]),
         .testTarget(name: "MCPPlatformTests", dependencies: ["MCPPlatform"]),
-        .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform"]),
+        .testTarget(name: "MCPTests", dependencies: ["MCP", "MCPCore", "MCPPlatform", "OnDeviceMCPTestSupport"]),
         .testTarget(name: "MCPSandboxTests", dependencies: ["MCPSandbox", "MCPCore", "MCPPlatform"]),
         .testTarget(name: "HTTPClientCoreTests", dependencies: ["HTTPClientCore"]),
         .testTarget(
@@ -122,7 +122,7 @@ let package = Package(
             exclude: ["Peers"]
         ),
         // What the test targets share (not a product, not API).
-        .target(name: "OnDeviceMCPTestSupport", path: "Tests/OnDeviceMCPTestSupport"),
+        .target(name: "OnDeviceMCPTestSupport", dependencies: ["MCPPlatform"], path: "Tests/OnDeviceMCPTestSupport"),
         .testTarget(
             name: "MCPCommandLineTests",
             dependencies: [
@@ -152,10 +152,13 @@ let package = Package(
         ),
         // A test MCP server with one fault per mode (raw JSON-RPC over stdio, no MCPServer),
         // and the tests that drive it through the library and the CLI.
-        .executableTarget(name: "HostilePeer", dependencies: ["MCPCore"], path: "Tests/HostilePeer"),
+        .executableTarget(name: "HostilePeer", dependencies: ["MCPCore", "HostilePeerModes"], path: "Tests/HostilePeer"),
+        // The hostile peer's modes, the one list both the peer and its tests read.
+        .target(name: "HostilePeerModes", path: "Tests/HostilePeerModes"),
         // Runs a command and records its exact peak memory (see Tests/PeakRSS/main.swift for why).
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
-        .testTarget(name: "HostilePeerTests", dependencies: ["MCP", "MCPCore", "OnDeviceMCPTestSupport"]),
+        .testTarget(
+            name: "HostilePeerTests", dependencies: ["MCP", "MCPCore", "MCPPlatform", "OnDeviceMCPTestSupport", "HostilePeerModes"]),
     ],
     swiftLanguageModes: [.v6]
 )

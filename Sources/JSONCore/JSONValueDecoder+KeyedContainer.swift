@@ -86,41 +86,19 @@ internal struct _JSONValueKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerPr
         if case .int(let result) = value { return result }
         return try decoder.unboxInt(value, key: key)
     }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeInteger(type, forKey: key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeInteger(type, forKey: key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeInteger(type, forKey: key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeInteger(type, forKey: key) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try decodeInteger(type, forKey: key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeInteger(type, forKey: key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeInteger(type, forKey: key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeInteger(type, forKey: key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeInteger(type, forKey: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeInteger(type, forKey: key) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
-        try decoder.unboxInteger(value(for: key), as: type, key: key)
-    }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try decodeInteger(type, forKey: key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.unbox(value(for: key), as: type, key: key)
     }
@@ -148,55 +126,36 @@ internal struct _JSONValueKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerPr
         if case .int(let result) = value { return result }
         return try decoder.unboxInt(value, key: key)
     }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeIntegerIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeIntegerIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeIntegerIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeIntegerIfPresent(type, forKey: key) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try decodeIntegerIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeIntegerIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeIntegerIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeIntegerIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeIntegerIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeIntegerIfPresent(type, forKey: key) }
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
-        guard let value = valueIfPresent(for: key) else { return nil }
-        return try decoder.unboxInteger(value, as: type, key: key)
-    }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try decodeIntegerIfPresent(type, forKey: key) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = valueIfPresent(for: key) else { return nil }
         return try decoder.unbox(value, as: type, key: key)
+    }
+
+    /// The integer types without a case of their own in ``JSONValue`` (all but `Int`) take
+    /// one path, the range-checked `unboxInteger(_:as:key:)`.
+    @inline(__always)
+    private func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder.unboxInteger(value(for: key), as: type, key: key)
+    }
+
+    /// `decodeInteger(_:forKey:)`, or `nil` when the key is missing or its value is `null`.
+    @inline(__always)
+    private func decodeIntegerIfPresent<T: FixedWidthInteger>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = valueIfPresent(for: key) else { return nil }
+        return try decoder.unboxInteger(value, as: type, key: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(

@@ -39,31 +39,11 @@ internal struct _JSONValueUnkeyedDecoder: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let result = try decoder.unboxBool(current(type), key: _JSONIndexKey(currentIndex))
-        currentIndex += 1
-        return result
-    }
-    mutating func decode(_ type: String.Type) throws -> String {
-        let result = try decoder.unboxString(current(type), key: _JSONIndexKey(currentIndex))
-        currentIndex += 1
-        return result
-    }
-    mutating func decode(_ type: Double.Type) throws -> Double {
-        let result = try decoder.unboxDouble(current(type), key: _JSONIndexKey(currentIndex))
-        currentIndex += 1
-        return result
-    }
-    mutating func decode(_ type: Float.Type) throws -> Float {
-        let result = try decoder.unboxFloat(current(type), key: _JSONIndexKey(currentIndex))
-        currentIndex += 1
-        return result
-    }
-    mutating func decode(_ type: Int.Type) throws -> Int {
-        let result = try decoder.unboxInt(current(type), key: _JSONIndexKey(currentIndex))
-        currentIndex += 1
-        return result
-    }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try decodeNext(type) { try $0.unboxBool($1, key: $2) } }
+    mutating func decode(_ type: String.Type) throws -> String { try decodeNext(type) { try $0.unboxString($1, key: $2) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try decodeNext(type) { try $0.unboxDouble($1, key: $2) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try decodeNext(type) { try $0.unboxFloat($1, key: $2) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try decodeNext(type) { try $0.unboxInt($1, key: $2) } }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try decodeInteger(type) }
     mutating func decode(_ type: Int16.Type) throws -> Int16 { try decodeInteger(type) }
     mutating func decode(_ type: Int32.Type) throws -> Int32 { try decodeInteger(type) }
@@ -79,36 +59,35 @@ internal struct _JSONValueUnkeyedDecoder: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try decodeInteger(type) }
 
     private mutating func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        let result = try decoder.unboxInteger(current(type), as: type, key: _JSONIndexKey(currentIndex))
-        currentIndex += 1
-        return result
+        try decodeNext(type) { try $0.unboxInteger($1, as: type, key: $2) }
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let result = try decoder.unbox(current(type), as: type, key: _JSONIndexKey(currentIndex))
-        currentIndex += 1
-        return result
+        try decodeNext(type) { try $0.unbox($1, as: type, key: $2) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let container = try decoder.child(current(KeyedDecodingContainer<NestedKey>.self), key: _JSONIndexKey(currentIndex))
-            .container(keyedBy: type)
-        currentIndex += 1
-        return container
+        try decodeNext(KeyedDecodingContainer<NestedKey>.self) { try $0.child($1, key: $2).container(keyedBy: type) }
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let container = try decoder.child(current((any UnkeyedDecodingContainer).self), key: _JSONIndexKey(currentIndex))
-            .unkeyedContainer()
-        currentIndex += 1
-        return container
+        try decodeNext((any UnkeyedDecodingContainer).self) { try $0.child($1, key: $2).unkeyedContainer() }
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let superDecoder = try decoder.child(current((any Decoder).self), key: _JSONIndexKey(currentIndex))
+        try decodeNext((any Decoder).self) { $0.child($1, key: $2) }
+    }
+
+    /// Decodes the current element with `unbox` (given the decoder, the element and its
+    /// index as a key), then moves on; on an error, the index stays where it is.
+    @inline(__always)
+    private mutating func decodeNext<T>(
+        _ type: T.Type, _ unbox: (_JSONValueDecoderImpl, JSONValue, _JSONIndexKey) throws -> T
+    ) throws -> T {
+        let result = try unbox(decoder, current(type), _JSONIndexKey(currentIndex))
         currentIndex += 1
-        return superDecoder
+        return result
     }
 }

@@ -271,10 +271,7 @@ extension LanguageModelError.Refusal {
             guard let text = explanationText else {
                 throw LanguageModelError.refusal(self)
             }
-            let entry = Transcript.Entry.response(
-                Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: text))]))
-            return LanguageModelSession.Response(
-                content: text, rawContent: GeneratedContent(kind: .string(text)), transcriptEntries: [entry][...])
+            return .refusalExplanation(text)
         }
     }
 

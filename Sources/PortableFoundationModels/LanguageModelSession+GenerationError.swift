@@ -113,10 +113,7 @@ extension LanguageModelSession.GenerationError.Refusal {
                 throw LanguageModelSession.GenerationError.refusal(
                     self, .init(debugDescription: "The model gave no explanation for its refusal."))
             }
-            let entry = Transcript.Entry.response(
-                Transcript.Response(assetIDs: [], segments: [.text(Transcript.TextSegment(content: text))]))
-            return LanguageModelSession.Response(
-                content: text, rawContent: GeneratedContent(kind: .string(text)), transcriptEntries: [entry][...])
+            return .refusalExplanation(text)
         }
     }
 

@@ -8,6 +8,7 @@
 // client falls back to the handshake era), answers `ping`, and lists one tool, `probe`; then it
 // misbehaves on `tools/call` as its mode says. `listen-never-acks` speaks 2026-07-28 instead.
 
+import HostilePeerModes
 import MCPCore
 
 #if canImport(Glibc)
@@ -17,28 +18,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// The faults, one per mode; the raw value is the command-line argument.
-enum Mode: String, CaseIterable {
-    case silentInitialize = "silent-initialize"
-    case silentCall = "silent-call"
-    case crashMidCall = "crash-mid-call"
-    case nonJSON = "non-json"
-    case wrongID = "wrong-id"
-    case hugeResult = "huge-result"
-    case endlessLine = "endless-line"
-    case deepResult = "deep-result"
-    case floodNotifications = "flood-notifications"
-    case floodStandardError = "flood-stderr"
-    case drip = "drip"
-    case clientRequests = "client-requests"
-    case manyTools = "many-tools"
-    case closeOutput = "close-output"
-    case listenNeverAcks = "listen-never-acks"
-    case wellBehaved = "well-behaved"
-    /// Tries what its call's arguments say (see BoxProbe.swift) and reports whether it worked.
-    case boxProbe = "box-probe"
-}
 
 // MARK: Output
 
@@ -222,7 +201,7 @@ func responsePrefix(_ id: JSONValue) -> String {
 // MARK: The faults on tools/call
 
 /// Misbehaves on `tools/call` with id `id`; returns normally when the peer goes on reading.
-func callFault(_ mode: Mode, id: JSONValue, pendingClientReplies: inout JSONValue?) {
+func callFault(_ mode: HostileMode, id: JSONValue, pendingClientReplies: inout JSONValue?) {
     switch mode {
     case .silentInitialize:
         return
@@ -295,8 +274,8 @@ func callFault(_ mode: Mode, id: JSONValue, pendingClientReplies: inout JSONValu
 // MARK: Main loop
 
 signal(SIGPIPE, SIG_IGN)
-guard CommandLine.arguments.count == 2, let mode = Mode(rawValue: CommandLine.arguments[1]) else {
-    writeAll("usage: HostilePeer MODE (one of: \(Mode.allCases.map(\.rawValue).joined(separator: ", ")))\n", to: STDERR_FILENO)
+guard CommandLine.arguments.count == 2, let mode = HostileMode(rawValue: CommandLine.arguments[1]) else {
+    writeAll("usage: HostilePeer MODE (one of: \(HostileMode.allCases.map(\.rawValue).joined(separator: ", ")))\n", to: STDERR_FILENO)
     exit(2)
 }
 

@@ -1,3 +1,4 @@
+import HostilePeerModes
 import OnDeviceMCPTestSupport
 import Testing
 
@@ -66,7 +67,9 @@ struct HostileServerCommandLineTests {
     func manyTools() async throws {
         let run = try await SpawnedProcess.run(
             try BuiltProducts.ondeviceMCP(),
-            arguments: ["tools", "--timeout", "30"] + BoxArguments.forThisBuild + ["--", try BuiltProducts.hostilePeer(), "many-tools"],
+            arguments: ["tools", "--timeout", "30"] + BoxArguments.forThisBuild + [
+                "--", try BuiltProducts.hostilePeer(), HostileMode.manyTools.rawValue,
+            ],
             hangGuard: Sanitizers.stretched(.seconds(75)))
         #expect(run.status == .exited(0), "stderr: \(run.standardErrorTail.suffix(2_000))")
         let names = run.output.split(separator: "\n").filter { $0.hasPrefix("tool_") }

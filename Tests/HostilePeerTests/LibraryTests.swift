@@ -1,3 +1,4 @@
+import HostilePeerModes
 import MCP
 import OnDeviceMCPTestSupport
 import Testing

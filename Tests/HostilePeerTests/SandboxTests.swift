@@ -1,4 +1,5 @@
 import Foundation
+import HostilePeerModes
 import MCP
 import OnDeviceMCPTestSupport
 import Testing
@@ -139,7 +140,7 @@ func runProbe(
     _ arguments: JSONObject, sandbox: Sandbox?, environment: [String: String]
 ) async throws -> (answer: Result<String, any Error>, status: ProcessTransport.ExitStatus, dataDirectory: String?) {
     let transport = try ProcessTransport.launch(
-        try BuiltProducts.hostilePeer(), arguments: ["box-probe"], environment: environment, standardError: .capture,
+        try BuiltProducts.hostilePeer(), arguments: [HostileMode.boxProbe.rawValue], environment: environment, standardError: .capture,
         sandbox: sandbox)
     let answer: Result<String, any Error>
     do {
@@ -222,7 +223,7 @@ struct SandboxEnforcementTests {
     func dataDirectory() async throws {
         let box = Sandboxes.defaultForThisBuild
         let transport = try ProcessTransport.launch(
-            try BuiltProducts.hostilePeer(), arguments: ["box-probe"], standardError: .capture, sandbox: box)
+            try BuiltProducts.hostilePeer(), arguments: [HostileMode.boxProbe.rawValue], standardError: .capture, sandbox: box)
         let directory = try #require(transport.sandboxDataDirectory)
         let client = try await withHangGuard(hangGuard, "connecting to the probe") {
             try await MCPClient.connect(over: transport, configuration: configuration(requestTimeout: Sanitizers.stretched(.seconds(60))))
@@ -268,7 +269,7 @@ struct SandboxEnforcementTests {
         var missing = Sandboxes.defaultForThisBuild
         missing.readablePaths = ["/ondevice-mcp/no/such/path"]
         let error = #expect(throws: TransportError.launchFailure("")) {
-            _ = try ProcessTransport.launch(try BuiltProducts.hostilePeer(), arguments: ["box-probe"], sandbox: missing)
+            _ = try ProcessTransport.launch(try BuiltProducts.hostilePeer(), arguments: [HostileMode.boxProbe.rawValue], sandbox: missing)
         }
         expect(String(describing: error), mentions: .all("readable path", "/ondevice-mcp/no/such/path", "does not exist"))
     }

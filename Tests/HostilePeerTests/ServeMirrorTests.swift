@@ -1,5 +1,6 @@
 import Foundation
 import MCPCore
+import MCPPlatform
 import OnDeviceMCPTestSupport
 import Testing
 
@@ -162,17 +163,17 @@ struct HostileClientOfServeTests {
                     } else if errno == EAGAIN {
                         var descriptor = pollfd(fd: serve.standardInput, events: Int16(POLLOUT), revents: 0)
                         if poll(&descriptor, 1, 1_000) == 0 {
-                            readerMayStart.set("the writer blocked after \(written) requests")
+                            readerMayStart.fulfill("the writer blocked after \(written) requests")
                         }
                     } else if errno != EINTR {
                         break
                     }
                 }
-                readerMayStart.set("the writer wrote all \(written) requests")
+                readerMayStart.fulfill("the writer wrote all \(written) requests")
                 return written
             }
         }
-        let why = await readerMayStart.wait()
+        let why = await readerMayStart.waitEvenIfCancelled()
         var seen = Set<Int>()
         var duplicates = 0
         var lines = serve.outputLines().makeAsyncIterator()

@@ -1,26 +1,7 @@
+import HostilePeerModes
 import MCP
 import OnDeviceMCPTestSupport
 import Testing
-
-/// The modes of `HostilePeer` (`Tests/HostilePeer/main.swift`), one fault each.
-enum HostileMode: String, Sendable, CaseIterable {
-    case silentInitialize = "silent-initialize"
-    case silentCall = "silent-call"
-    case crashMidCall = "crash-mid-call"
-    case nonJSON = "non-json"
-    case wrongID = "wrong-id"
-    case hugeResult = "huge-result"
-    case endlessLine = "endless-line"
-    case deepResult = "deep-result"
-    case floodNotifications = "flood-notifications"
-    case floodStandardError = "flood-stderr"
-    case drip = "drip"
-    case clientRequests = "client-requests"
-    case manyTools = "many-tools"
-    case closeOutput = "close-output"
-    case listenNeverAcks = "listen-never-acks"
-    case wellBehaved = "well-behaved"
-}
 
 /// The hang guard of every hostile test: far beyond any timeout the tests configure, so it
 /// fires only when something is stuck.

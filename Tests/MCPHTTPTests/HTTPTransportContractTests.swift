@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import MCPCore
+import MCPPlatform
 import OnDeviceMCPTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import MCPCore
+import MCPPlatform
 import OnDeviceMCPTestSupport
 import Testing
 
@@ -514,7 +515,7 @@ struct HTTPTransportTests {
         let base = handshakeServer()
         // The first event waits until the test listens: a notification that arrives before
         // anyone subscribes is not kept for later subscribers.
-        let subscribed = OnDeviceMCPTestSupport.OneShot<Void>()
+        let subscribed = OneShot<Void>()
         let (transport, _) = try fakeTransport(with: configuration) { request in
             guard request.method == "GET" else { return try await base(request) }
             let lastEventID = request.header("last-event-id")
@@ -534,7 +535,7 @@ struct HTTPTransportTests {
         }
         let client = try await MCPClient.connect(over: transport, configuration: handshakeClient)
         let notifications = client.notifications
-        _ = subscribed.set(())
+        subscribed.fulfill(())
         let uris = try await withHangGuard(guardLimit, "three updates") {
             var uris: [String] = []
             for await notification in notifications {
@@ -553,7 +554,7 @@ struct HTTPTransportTests {
     @Test("a 2026-07-28 client: headers from the envelope, no session, and cancelling closes the stream without a notification")
     func modernEra() async throws {
         let feed = Feed()
-        let callArrived = OnDeviceMCPTestSupport.OneShot<Void>()
+        let callArrived = OneShot<Void>()
         let (transport, fake) = try fakeTransport { request in
             switch request.message {
             case .request(let rpc)? where rpc.method == "server/discover":
@@ -561,7 +562,7 @@ struct HTTPTransportTests {
             case .request(let rpc)? where rpc.method == "tools/list":
                 return .json(Scripted.toolsList(rpc.id))
             case .request(let rpc)? where rpc.method == "tools/call":
-                _ = callArrived.set(())
+                callArrived.fulfill(())
                 return .sse(feed)
             default:
                 return .accepted

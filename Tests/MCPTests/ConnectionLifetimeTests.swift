@@ -1,5 +1,6 @@
 import Foundation
 import MCPPlatform
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCP

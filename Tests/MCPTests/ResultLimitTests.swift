@@ -1,5 +1,6 @@
 import Foundation
 import MCPPlatform
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCP
@@ -156,16 +157,16 @@ struct ResultLimitTests {
         }
         thread.start()
         await #expect(throws: MCPClientError.resultTooLarge) {
-            try await withHangGuard(60) {
+            try await withHangGuard(.seconds(60)) {
                 try await channel.request("tools/call", params: ["name": "big"], progress: nil, timeout: nil, resultLimit: 1024 * 1024)
             }
         }
         refused.fulfill(())
-        let next = try await withHangGuard(60) {
+        let next = try await withHangGuard(.seconds(60)) {
             try await channel.request("tools/call", params: ["name": "small"], progress: nil, timeout: nil, resultLimit: 1024)
         }
         #expect(next == ["ok": true])
-        _ = try await withHangGuard(60) { await peerDone.wait() }
+        _ = try await withHangGuard(.seconds(60)) { await peerDone.wait() }
         await channel.close()
         POSIX.close(toPeer.read)
     }

@@ -1,4 +1,5 @@
 import MCPPlatform
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCP
@@ -39,7 +40,7 @@ struct ServerLimitsTests {
             ["jsonrpc": "2.0", "id": .int(id), "method": "tools/call", "params": ["name": "track"]]
         }
         try await clientEnd.send(.batch(calls))
-        let reply = try await withHangGuard(60) { () -> InboundMessage? in
+        let reply = try await withHangGuard(.seconds(60)) { () -> InboundMessage? in
             // The initialize reply was the first element; the batch reply is the next one.
             var iterator = stream.makeAsyncIterator()
             return try await iterator.next()

@@ -1,4 +1,6 @@
 public import Foundation
+import MCPPlatform
+import Testing
 
 /// A Python peer script (by default one of `Tests/Interop/http`) running on a free loopback port: started by a test,
 /// stopped (standard input closed, then killed) when the test is done with it.
@@ -54,7 +56,7 @@ public final class HTTPPeer: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         let exited = OneShot<Void>()
-        process.terminationHandler = { _ in _ = exited.set(()) }
+        process.terminationHandler = { _ in exited.fulfill(()) }
         try process.run()
         let handle = output.fileHandleForReading
         // A blocking read of the first line, on a thread of its own, within a hang guard.
@@ -94,9 +96,9 @@ public final class HTTPPeer: @unchecked Sendable {
     public func stop() async {
         try? input.fileHandleForWriting.close()
         let exited = exited
-        if (try? await withHangGuard(.seconds(10), "the peer exiting", { await exited.wait() })) == nil {
+        if await exited.wait(within: .seconds(10)) == nil {
             kill(process.processIdentifier, SIGKILL)
-            await exited.wait()
+            await exited.waitEvenIfCancelled()
         }
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import MCPPlatform
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -177,7 +179,7 @@ public final class SpawnedProcess: @unchecked Sendable {
             }
             let signal = status & 0x7f
             let ended: Status = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
-            exit.set((ended, peak))
+            exit.fulfill((ended, peak))
         }.start()
     }
 
@@ -299,9 +301,9 @@ public final class SpawnedProcess: @unchecked Sendable {
         if case .lines = outputHandling, claimUnreadOutput() {
             close(outputDescriptor)
         }
-        let ended = await exit.wait()
-        let output = await outputCollector?.ended.wait()
-        let error = await errorCollector.ended.wait()
+        let ended = await exit.waitEvenIfCancelled()
+        let output = await outputCollector?.ended.waitEvenIfCancelled()
+        let error = await errorCollector.ended.waitEvenIfCancelled()
         closeStandardInput()
         return Outcome(
             status: ended.status, standardOutput: output?.kept ?? [], standardOutputByteCount: output?.total ?? 0,
@@ -408,6 +410,6 @@ private final class Collector: Sendable {
         }
         close(descriptor)
         if keepsLast, kept.count > limit { kept.removeFirst(kept.count - limit) }
-        ended.set((kept, total))
+        ended.fulfill((kept, total))
     }
 }

@@ -43,12 +43,12 @@ final class Feed: Sendable {
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
     /// Set when the stream ends from the reading side (the transport cancelled the request)
     /// or is finished.
-    let terminated = OnDeviceMCPTestSupport.OneShot<Void>()
+    let terminated = OneShot<Void>()
 
     init() {
         (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let terminated = terminated
-        continuation.onTermination = { _ in _ = terminated.set(()) }
+        continuation.onTermination = { _ in terminated.fulfill(()) }
     }
 
     func send(_ text: String) {
@@ -140,9 +140,9 @@ final class FakeExchanger: HTTPExchanging, @unchecked Sendable {
     let requests = Recorded<HTTPRequest>()
     let shutdowns = Counter()
     /// Set when the first request arrives.
-    let firstRequest = OnDeviceMCPTestSupport.OneShot<Void>()
+    let firstRequest = OneShot<Void>()
     /// Set when the transport shuts the exchanger down.
-    let shutDown = OnDeviceMCPTestSupport.OneShot<Void>()
+    let shutDown = OneShot<Void>()
 
     init(_ handler: @escaping Handler) {
         self.handler = handler
@@ -150,7 +150,7 @@ final class FakeExchanger: HTTPExchanging, @unchecked Sendable {
 
     func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         requests.append(request)
-        _ = firstRequest.set(())
+        firstRequest.fulfill(())
         let response = try await handler(request)
         if Task.isCancelled {
             // Cancelled while the server answered: the body is never read.
@@ -179,7 +179,7 @@ final class FakeExchanger: HTTPExchanging, @unchecked Sendable {
 
     func shutdown() {
         _ = shutdowns.next()
-        _ = shutDown.set(())
+        shutDown.fulfill(())
     }
 
     /// The recorded requests with this method.

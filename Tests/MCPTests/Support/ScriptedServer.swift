@@ -42,19 +42,3 @@ struct ScriptedServer: Sendable {
         "protocolVersion": "2025-11-25", "capabilities": ["tools": [:]], "serverInfo": ["name": "scripted", "version": "1"],
     ]
 }
-
-/// Fails the test with "hung" when `body` has not finished after `seconds` — a hang guard,
-/// not a timing assertion: it returns at the deadline even if `body` ignores cancellation.
-func withHangGuard<T: Sendable>(
-    _ seconds: Int = 20, sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withDeadline(
-        after: .seconds(seconds),
-        timeout: {
-            Issue.record("hung: no result within \(seconds) s", sourceLocation: sourceLocation)
-            return HungError()
-        }, body)
-}
-
-struct HungError: Error {}

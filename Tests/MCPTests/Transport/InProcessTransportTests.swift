@@ -1,3 +1,4 @@
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCP

@@ -1,4 +1,5 @@
 import MCPPlatform
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCP
@@ -24,8 +25,7 @@ struct InvalidFrameTests {
             while let next = try await iterator.next() { rest.append(next) }
             return rest
         }
-        let arrived = await finishes { _ = await first.wait() }
-        #expect(arrived, "the oversized frame was not reported before its newline")
+        try await withHangGuard(.seconds(30), "the report of the oversized frame before its newline") { _ = await first.wait() }
         let report = try #require(invalid(first.current ?? nil))
         #expect(report.id == 42)
         #expect(report.error.code == .invalidRequest)
@@ -103,7 +103,7 @@ struct InvalidFrameTests {
         let sending = Task {
             for index in 0..<40 { try await sender.send(notification(index, padding: 20_000)) }
         }
-        #expect(await finishes { _ = await receiver.inbound.readerParked.wait() }, "the reader never stopped")
+        try await withHangGuard(.seconds(30), "the reader stopping") { _ = await receiver.inbound.readerParked.wait() }
         // Bounded: the byte bound, plus at most what one read (64 KiB) completes.
         #expect(receiver.inbound.bufferedByteCount < 50_000 + 64 * 1024 + 20_100)
         #expect(receiver.inbound.bufferedCount < 40)

@@ -1,5 +1,6 @@
 import MCPCore
 import MCPPlatform
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCP

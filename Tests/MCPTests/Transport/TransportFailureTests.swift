@@ -1,4 +1,5 @@
 import MCPPlatform
+import OnDeviceMCPTestSupport
 import Synchronization
 import Testing
 
@@ -26,14 +27,13 @@ struct TransportFailureTests {
         // With the writing thread idle, a small message is written by its sender: the failure
         // is then this send's, and the idle writer must be told to end. A larger one is
         // queued for the writer, which meets the failure itself.
-        #expect(await finishes { _ = await transport.outbound.writerWaiting.wait() })
+        try await withHangGuard(.seconds(30), "the writer waiting") { _ = await transport.outbound.writerWaiting.wait() }
         do {
             try await transport.send(notification(1, padding: path.padding))
         } catch {
             #expect(error as? TransportError == .closed, "\(error)")
         }
-        let closed = await finishes { await transport.close() }
-        #expect(closed, "close() did not return after the write failed")
+        try await withHangGuard(.seconds(30), "close() after the write failed") { await transport.close() }
         #expect(transport.outbound.finished.current != nil, "the writing thread did not end")
         await #expect(throws: TransportError.closed) { try await transport.send(notification(2)) }
         POSIX.close(input.write)
@@ -49,8 +49,7 @@ struct TransportFailureTests {
         try POSIX.writeAll(input.write, Array(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8) + [0x0A])
         POSIX.close(input.write)
         let server = try await TestServers.make()
-        let returned = await finishes { try? await server.run(on: transport) }
-        #expect(returned, "run(on:) did not return after its output failed")
+        try await withHangGuard(.seconds(30), "run(on:) after its output failed") { try? await server.run(on: transport) }
     }
 
     // MARK: Bad settings and thread creation are thrown errors
@@ -115,7 +114,7 @@ struct TransportFailureTests {
         #expect(error?.detail.contains("pthread_create") == true, "\(String(describing: error))")
         if failing == .reader {
             // The writer had started: it must end without closing the caller's descriptor.
-            #expect(await finishes { _ = await writerEnded.wait() })
+            try await withHangGuard(.seconds(30), "the writer ending") { _ = await writerEnded.wait() }
         }
         // Both descriptors are still open and usable.
         try POSIX.writeAll(output.write, [7])
@@ -166,7 +165,7 @@ struct TransportFailureTests {
     func waitForOutboundRoom() async throws {
         let unread = try UnreadOutput(outboundByteLimit: 1024)
         let transport = unread.transport
-        #expect(await finishes { await transport.waitForOutboundRoom() }, "an empty buffer has room")
+        try await withHangGuard(.seconds(30), "waitForOutboundRoom() with an empty buffer") { await transport.waitForOutboundRoom() }
         // More than the pipe holds: the writer stays blocked with it until the test reads.
         let message = notification(1, padding: 100_000)
         try await transport.send(message)
@@ -181,7 +180,7 @@ struct TransportFailureTests {
         #expect(returned.current == nil)
         #expect(transport.outbound.bufferedByteCount >= 1024)
         let drained = try unread.drain()
-        #expect(await finishes { _ = await returned.wait() }, "waitForOutboundRoom did not return after the pipe was read")
+        try await withHangGuard(.seconds(30), "waitForOutboundRoom() after the pipe was read") { _ = await returned.wait() }
         #expect(!waiter.isCancelled)
         await unread.finish()
         #expect(await drained.wait() == (try message.encoded()).count + 1)
@@ -198,7 +197,7 @@ struct TransportFailureTests {
         } else {
             transport.beginClose()
         }
-        #expect(await finishes { await waiter.value })
+        try await withHangGuard(.seconds(30), "the waiter") { await waiter.value }
         POSIX.close(unread.output)  // The blocked writer fails with EPIPE and ends.
         await unread.finish()
     }

@@ -9,25 +9,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs `body` and says whether it finished within `limit`: a hang guard, not a timing
-/// assertion. When the limit passes first, `body`'s task is cancelled (the transports'
-/// waits return on cancellation) and `false` is returned.
-func finishes(within limit: Duration = .seconds(30), _ body: @escaping @Sendable () async -> Void) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
-        group.addTask {
-            await body()
-            return true
-        }
-        group.addTask {
-            try? await Task.sleep(for: limit)
-            return false
-        }
-        let first = await group.next() ?? false
-        group.cancelAll()
-        return first
-    }
-}
-
 /// A descriptor whose writes fail on demand.
 enum FailingOutput: String, Sendable, CaseIterable, CustomTestStringConvertible {
     /// `/dev/full`: every write fails with `ENOSPC`, while `poll` says it is writable.
