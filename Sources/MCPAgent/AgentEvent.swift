@@ -133,16 +133,17 @@ public struct ContextChange: Hashable, Sendable {
 public struct ToolCallStart: Hashable, Sendable {
     /// The name the model called.
     public var tool: String
-    /// The server's label and its name for the tool.
+    /// The server's label.
     public var server: String
-    public var serverName: String
+    /// The tool's name on its server.
+    public var toolNameOnServer: String
     /// The arguments as compact JSON, secrets redacted.
     public var arguments: String
 
-    public init(tool: String, server: String, serverName: String, arguments: String) {
+    public init(tool: String, server: String, toolNameOnServer: String, arguments: String) {
         self.tool = tool
         self.server = server
-        self.serverName = serverName
+        self.toolNameOnServer = toolNameOnServer
         self.arguments = arguments
     }
 }

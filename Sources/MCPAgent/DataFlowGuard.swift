@@ -133,7 +133,7 @@ public actor DataFlowGuard {
     /// The concern a call of `tool` with `effects` raises now, if any (for a tool whose
     /// arguments stay in the app).
     public func concern(tool: String, effects: ToolEffects) -> DataFlowConcern? {
-        concern(for: ToolCallRequest(serverName: tool, modelName: tool, arguments: [:], effects: effects, origin: .inProcess))
+        concern(for: ToolCallRequest(toolNameOnServer: tool, modelName: tool, arguments: [:], effects: effects, origin: .inProcess))
     }
 
     /// The concern `request` raises now, if any.

@@ -68,7 +68,7 @@ extension ToolCallChain {
 
         public func intercept(_ call: ToolCall, next: ToolCallNext) async throws -> ToolCallOutput {
             let request = ToolCallRequest(
-                serverName: call.toolNameOnServer, modelName: call.tool, arguments: call.arguments, effects: call.effects,
+                toolNameOnServer: call.toolNameOnServer, modelName: call.tool, arguments: call.arguments, effects: call.effects,
                 server: call.server, origin: call.origin, sendsArgumentsOut: call.sendsArgumentsOut, tool: call.identity)
             let (approval, asked) = await call.dataFlowGuard.approval(
                 for: request, policy: call.policy, guardsDataFlow: call.defences.guardsDataFlow, client: call.client)
@@ -101,7 +101,7 @@ extension ToolCallChain {
             call.report(
                 .toolCallStarted(
                     ToolCallStart(
-                        tool: call.tool, server: call.server, serverName: call.toolNameOnServer,
+                        tool: call.tool, server: call.server, toolNameOnServer: call.toolNameOnServer,
                         arguments: JSONValue.object(call.arguments).description)))
             var limited = call
             limited.outputFormat = call.outputFormat.limited(to: call.monitor?.remainingCharacters)

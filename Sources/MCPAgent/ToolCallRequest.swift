@@ -6,7 +6,7 @@ public import MCPCore
 /// redacted and the frame's boundary removed before anyone is asked.
 public struct ToolCallRequest: Hashable, Sendable {
     /// The tool's name on the server.
-    public var serverName: String
+    public var toolNameOnServer: String
     /// The name the model called it by.
     public var modelName: String
     /// The arguments, validated against the tool's input schema, with secrets redacted: what
@@ -30,11 +30,11 @@ public struct ToolCallRequest: Hashable, Sendable {
 
     /// A request; by default for a tool whose server is out of process (the safe assumption).
     public init(
-        serverName: String, modelName: String, arguments: JSONObject, effects: ToolEffects, server: String = "",
+        toolNameOnServer: String, modelName: String, arguments: JSONObject, effects: ToolEffects, server: String = "",
         origin: ToolTrust.Origin = .outOfProcess, sendsArgumentsOut: Bool? = nil, tool: ToolIdentity? = nil,
         concern: DataFlowConcern? = nil
     ) {
-        self.serverName = serverName
+        self.toolNameOnServer = toolNameOnServer
         self.modelName = modelName
         self.arguments = arguments
         self.effects = effects

@@ -85,7 +85,7 @@ public struct ToolRelevance: Sendable {
         let fields: [[[String]]] = [
             candidates.map { candidate in
                 let name = terms.terms(in: candidate.name)
-                return name + terms.terms(in: candidate.serverName).filter { !name.contains($0) }
+                return name + terms.terms(in: candidate.toolNameOnServer).filter { !name.contains($0) }
             },
             candidates.map { terms.terms(in: $0.title ?? "") },
             candidates.map { terms.terms(in: $0.description) },

@@ -4,13 +4,13 @@ public import MCPCore
 ///
 /// Only text and a cost: no client, schema or FoundationModels type, so the CLI and tests can
 /// build candidates from a listing alone. ``name`` is the model's name for the tool and must be
-/// unique among the candidates of one selection; ``serverName`` need not be (two servers may
+/// unique among the candidates of one selection; ``toolNameOnServer`` need not be (two servers may
 /// both have a `search` tool).
 public struct ToolCandidate: Hashable, Sendable {
     /// The model's name for the tool, unique among the candidates.
     public var name: String
     /// The tool's name on its server.
-    public var serverName: String
+    public var toolNameOnServer: String
     /// A label for the server it came from, when there are several.
     public var server: String?
     /// The tool's title for people, if it has one.
@@ -25,11 +25,11 @@ public struct ToolCandidate: Hashable, Sendable {
     public var tokens: Int
 
     public init(
-        name: String, serverName: String? = nil, server: String? = nil, title: String? = nil, description: String,
+        name: String, toolNameOnServer: String? = nil, server: String? = nil, title: String? = nil, description: String,
         parameterNames: [String] = [], parameterDescriptions: [String] = [], tokens: Int
     ) {
         self.name = name
-        self.serverName = serverName ?? name
+        self.toolNameOnServer = toolNameOnServer ?? name
         self.server = server
         self.title = title
         self.description = description
@@ -51,7 +51,7 @@ public struct ToolCandidate: Hashable, Sendable {
     public init(tool: ToolDefinition, name: String, server: String? = nil, tokens: Int) {
         let properties = tool.inputSchema["properties"]?.objectValue
         self.init(
-            name: name, serverName: tool.name, server: server, title: tool.title, description: tool.description ?? "",
+            name: name, toolNameOnServer: tool.name, server: server, title: tool.title, description: tool.description ?? "",
             parameterNames: properties?.keys ?? [],
             parameterDescriptions: properties?.values.compactMap { $0["description"]?.stringValue } ?? [],
             tokens: tokens)
@@ -65,13 +65,13 @@ public struct ToolSelection: Hashable, Sendable {
         /// The model's name for the tool.
         public var name: String
         /// The tool's name on its server.
-        public var serverName: String
+        public var toolNameOnServer: String
         /// Why it was left out, for a person to read.
         public var reason: String
 
-        public init(name: String, serverName: String, reason: String) {
+        public init(name: String, toolNameOnServer: String, reason: String) {
             self.name = name
-            self.serverName = serverName
+            self.toolNameOnServer = toolNameOnServer
             self.reason = reason
         }
     }
@@ -214,7 +214,7 @@ public struct ToolSelector: Hashable, Sendable {
 
         let excluded = candidates.indices.compactMap { index in
             reasons[index].map {
-                ToolSelection.Exclusion(name: candidates[index].name, serverName: candidates[index].serverName, reason: $0)
+                ToolSelection.Exclusion(name: candidates[index].name, toolNameOnServer: candidates[index].toolNameOnServer, reason: $0)
             }
         }
         return ToolSelection(selected: chosen.map { candidates[$0] }, excluded: excluded, tokens: used)

@@ -187,7 +187,7 @@ extension Runner {
         }
         let excluded = await provider.selection.excluded.filter { exclusion in !available.contains(exclusion.name) }
         if !excluded.isEmpty {
-            note += " (left out: \(excluded.map(\.serverName).joined(separator: ", ")))"
+            note += " (left out: \(excluded.map(\.toolNameOnServer).joined(separator: ", ")))"
         }
         switch (options.allowsWrites, asksPerson) {
         case (true, _): note += ".\nTools that write, delete or reach the network run without asking (--allow-writes).\n"

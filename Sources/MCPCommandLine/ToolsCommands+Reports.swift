@@ -146,7 +146,7 @@ struct BridgeReport {
                         server: server.label, tool: tool, bridged: bridgedTool, tokens: bridged.tokens[bridgedTool.name], exclusion: nil)
                 }
                 var reason = "it cannot be offered to the model"
-                if let index = unbridged.firstIndex(where: { $0.serverName == tool.name }) {
+                if let index = unbridged.firstIndex(where: { $0.toolNameOnServer == tool.name }) {
                     reason = unbridged.remove(at: index).reason
                 }
                 return Entry(server: server.label, tool: tool, bridged: nil, tokens: nil, exclusion: reason)
@@ -263,8 +263,8 @@ struct PromptReport {
         var text = "A turn with the prompt \(quoted) gets \(selected.count) of \(total) tools"
         text += selected.isEmpty ? ".\n" : ", in this order:\n"
         let names =
-            selected.map { Self.named($0.name, serverName: $0.serverName) }
-            + excluded.map { Self.named($0.name, serverName: $0.serverName) }
+            selected.map { Self.named($0.name, toolNameOnServer: $0.toolNameOnServer) }
+            + excluded.map { Self.named($0.name, toolNameOnServer: $0.toolNameOnServer) }
         let servers = selected.map { $0.server ?? bridged.singleServer ?? "" } + excluded.map { bridged.server(of: $0) ?? "" }
         let nameWidth = names.map(\.count).max() ?? 0
         let serverWidth = servers.map(\.count).max() ?? 0
@@ -292,8 +292,8 @@ struct PromptReport {
     }
 
     /// `a_clock_now`, or `tool_1 (tool.1)` when the server's name differs beyond a prefix.
-    static func named(_ modelName: String, serverName: String) -> String {
-        modelName.hasSuffix(serverName) ? modelName : "\(modelName) (\(serverName))"
+    static func named(_ modelName: String, toolNameOnServer: String) -> String {
+        modelName.hasSuffix(toolNameOnServer) ? modelName : "\(modelName) (\(toolNameOnServer))"
     }
 
     /// `{"prompt", "selected": [server names], "excluded": [{name, modelName, server, reason}],
@@ -303,18 +303,18 @@ struct PromptReport {
         let selected = selection.selected
         let excluded: [JSONValue] = selection.excluded.map { exclusion in
             [
-                "name": .string(exclusion.serverName), "modelName": .string(exclusion.name),
+                "name": .string(exclusion.toolNameOnServer), "modelName": .string(exclusion.name),
                 "server": bridged.server(of: exclusion).map { .string($0) } ?? .null, "reason": .string(exclusion.reason),
             ]
         }
         let details: [JSONValue] = selected.map { candidate in
             [
-                "name": .string(candidate.serverName), "modelName": .string(candidate.name),
+                "name": .string(candidate.toolNameOnServer), "modelName": .string(candidate.name),
                 "server": (candidate.server ?? bridged.singleServer).map { .string($0) } ?? .null, "tokens": .int(candidate.tokens),
             ]
         }
         return [
-            "prompt": .string(prompt), "selected": .array(selected.map { .string($0.serverName) }), "excluded": .array(excluded),
+            "prompt": .string(prompt), "selected": .array(selected.map { .string($0.toolNameOnServer) }), "excluded": .array(excluded),
             "tokens": .int(selection.tokens), "toolTokens": .int(bridged.budget.toolTokens),
             "maximumTools": .int(bridged.budget.maximumTools), "contextSize": .int(bridged.contextSize),
             "counting": .string(bridged.counting.name), "selectedTools": .array(details),

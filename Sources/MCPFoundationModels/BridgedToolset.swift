@@ -17,7 +17,8 @@ public struct BridgedToolset: Sendable {
     /// A listed tool the session does not get, and why.
     public struct Exclusion: Hashable, Sendable {
         /// The tool's name on the server.
-        public var serverName: String
+        public var toolNameOnServer: String
+        /// Why it was left out, for a person to read.
         public var reason: String
     }
 
@@ -44,7 +45,8 @@ public struct BridgedToolset: Sendable {
         for skipped in listing.skipped {
             excluded.append(
                 Exclusion(
-                    serverName: skipped.name ?? "entry \(skipped.position)", reason: "its definition is not valid: \(skipped.reason)"))
+                    toolNameOnServer: skipped.name ?? "entry \(skipped.position)", reason: "its definition is not valid: \(skipped.reason)")
+            )
         }
     }
 
@@ -64,7 +66,7 @@ public struct BridgedToolset: Sendable {
         names = ToolNameMap(serverNames: listing.map(\.name), preserving: previous)
         for tool in listing {
             guard configuration.includesTool(tool) else {
-                excluded.append(Exclusion(serverName: tool.name, reason: "not chosen by the app"))
+                excluded.append(Exclusion(toolNameOnServer: tool.name, reason: "not chosen by the app"))
                 continue
             }
             let bridged: MCPBridgedTool
@@ -74,19 +76,19 @@ public struct BridgedToolset: Sendable {
                     budget: budget, timeout: configuration.toolTimeout, defences: configuration.defences, dataFlowGuard: state,
                     monitor: monitor)
             } catch let error as UntrustedDefinitionError {
-                excluded.append(Exclusion(serverName: tool.name, reason: error.reason))
+                excluded.append(Exclusion(toolNameOnServer: tool.name, reason: error.reason))
                 continue
             } catch {
-                excluded.append(Exclusion(serverName: tool.name, reason: "its input schema cannot be bridged: \(error)"))
+                excluded.append(Exclusion(toolNameOnServer: tool.name, reason: "its input schema cannot be bridged: \(error)"))
                 continue
             }
             let cost = Self.estimatedTokens(of: bridged, budget: budget)
             if tools.count >= budget.maximumTools {
-                excluded.append(Exclusion(serverName: tool.name, reason: "the session already has \(budget.maximumTools) tools"))
+                excluded.append(Exclusion(toolNameOnServer: tool.name, reason: "the session already has \(budget.maximumTools) tools"))
             } else if estimatedTokens + cost > budget.toolTokens {
                 excluded.append(
                     Exclusion(
-                        serverName: tool.name,
+                        toolNameOnServer: tool.name,
                         reason: "its definition (about \(cost) tokens) does not fit the \(budget.toolTokens)-token tool budget"))
             } else {
                 tools.append(bridged)

@@ -15,6 +15,13 @@ extension MCPBridgedTool {
     public var serverName: String { toolNameOnServer }
 }
 
+@available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+extension BridgedToolset.Exclusion {
+    /// The tool's name on its server.
+    @available(*, deprecated, renamed: "toolNameOnServer")
+    public var serverName: String { toolNameOnServer }
+}
+
 /// Makes a session whose tools are every tool the server lists.
 @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
 @available(*, deprecated, renamed: "MCPBridgedTool.session(client:model:configuration:dataFlowGuard:)")

@@ -44,7 +44,7 @@ struct ToolCatalog: Sendable {
     func pinned(_ pins: Set<String>) -> Set<String> {
         var result = Set(candidates.filter { pins.contains($0.name) }.map(\.name))
         for pin in pins {
-            let matches = candidates.filter { $0.serverName == pin }
+            let matches = candidates.filter { $0.toolNameOnServer == pin }
             let rank = { (server: String?) in server.flatMap { self.priority.firstIndex(of: $0) } ?? Int.max }
             if let first = matches.min(by: { rank($0.server) < rank($1.server) }) { result.insert(first.name) }
         }
@@ -71,12 +71,12 @@ struct ToolCatalog: Sendable {
             for skipped in listing.skipped {
                 excluded.append(
                     ToolSelection.Exclusion(
-                        name: skipped.name ?? "entry \(skipped.position)", serverName: skipped.name ?? "entry \(skipped.position)",
+                        name: skipped.name ?? "entry \(skipped.position)", toolNameOnServer: skipped.name ?? "entry \(skipped.position)",
                         reason: "its definition on \(server) is not valid: \(skipped.reason)"))
             }
             for tool in listing.tools {
                 guard configuration.includesTool(tool) else {
-                    excluded.append(ToolSelection.Exclusion(name: tool.name, serverName: tool.name, reason: "not chosen by the app"))
+                    excluded.append(ToolSelection.Exclusion(name: tool.name, toolNameOnServer: tool.name, reason: "not chosen by the app"))
                     continue
                 }
                 offered.append((server, client, tool))
@@ -109,17 +109,17 @@ struct ToolCatalog: Sendable {
                     timeout: configuration.toolTimeout, defences: configuration.defences, dataFlowGuard: dataFlowGuard,
                     server: server, monitor: monitor, otherTools: otherTools)
             } catch let error as UntrustedDefinitionError {
-                excluded.append(ToolSelection.Exclusion(name: modelName, serverName: definition.name, reason: error.reason))
+                excluded.append(ToolSelection.Exclusion(name: modelName, toolNameOnServer: definition.name, reason: error.reason))
                 continue
             } catch {
                 excluded.append(
                     ToolSelection.Exclusion(
-                        name: modelName, serverName: definition.name, reason: "its input schema cannot be bridged: \(error)"))
+                        name: modelName, toolNameOnServer: definition.name, reason: "its input schema cannot be bridged: \(error)"))
                 continue
             }
             let properties = definition.inputSchema["properties"]?.objectValue ?? [:]
             let candidate = ToolCandidate(
-                name: modelName, serverName: definition.name, server: server, title: definition.title,
+                name: modelName, toolNameOnServer: definition.name, server: server, title: definition.title,
                 // Ranked on the server's whole text (cleaned), though the model reads it compacted.
                 description: UntrustedText.cleaned(definition.description ?? bridged.description), parameterNames: properties.keys.sorted(),
                 parameterDescriptions: properties.keys.sorted().compactMap { properties[$0]?["description"]?.stringValue },

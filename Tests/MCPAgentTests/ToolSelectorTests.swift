@@ -7,10 +7,11 @@ import Testing
 /// A candidate with a small cost, for hand-made sets.
 private func tool(
     _ name: String, _ description: String, parameters: [String] = [], tokens: Int = 10, server: String? = nil,
-    serverName: String? = nil
+    toolNameOnServer: String? = nil
 ) -> ToolCandidate {
     ToolCandidate(
-        name: name, serverName: serverName, server: server, description: description, parameterNames: parameters, tokens: tokens)
+        name: name, toolNameOnServer: toolNameOnServer, server: server, description: description, parameterNames: parameters, tokens: tokens
+    )
 }
 
 @Suite("Tool relevance: words and stems")
@@ -223,7 +224,7 @@ struct ToolRelevanceTests {
             ])
         let candidate = ToolCandidate(tool: definition, name: "notes_search", server: "notes", tokens: 42)
         #expect(candidate.name == "notes_search")
-        #expect(candidate.serverName == "notes.search")
+        #expect(candidate.toolNameOnServer == "notes.search")
         #expect(candidate.server == "notes")
         #expect(candidate.title == "Search notes")
         #expect(candidate.description == "Finds notes.")
@@ -386,15 +387,15 @@ struct ToolSelectorTests {
     @Test("Tools of several servers with the same server name are told apart by their model names")
     func sameServerNames() {
         let tools = [
-            tool("docs_search", "Searches the documentation.", tokens: 40, server: "docs", serverName: "search"),
-            tool("mail_search", "Searches your mail.", tokens: 40, server: "mail", serverName: "search"),
-            tool("calendar_search", "Searches calendar events.", tokens: 40, server: "calendar", serverName: "search"),
+            tool("docs_search", "Searches the documentation.", tokens: 40, server: "docs", toolNameOnServer: "search"),
+            tool("mail_search", "Searches your mail.", tokens: 40, server: "mail", toolNameOnServer: "search"),
+            tool("calendar_search", "Searches calendar events.", tokens: 40, server: "calendar", toolNameOnServer: "search"),
         ]
         let selector = ToolSelector(maximumTools: 2, tokenBudget: 1000, pinned: ["calendar_search"])
         let selection = selector.select(tools, prompt: "search my mail for the invoice")
         #expect(selection.selected.map(\.name) == ["calendar_search", "mail_search"])
         #expect(selection.excluded.map(\.name) == ["docs_search"])
-        #expect(selection.excluded.map(\.serverName) == ["search"])
+        #expect(selection.excluded.map(\.toolNameOnServer) == ["search"])
 
         let followUp = ToolSelector(maximumTools: 1, tokenBudget: 1000)
             .select(tools, prompt: "and from last week?", recentlyUsed: ["docs_search"])

@@ -180,7 +180,7 @@ struct BridgedToolTests {
         let session = try await MCPBridgedTool.session(client: client, model: script.model, configuration: .init(policy: policy))
         let answer = try await session.respond(to: "Delete my note").content
         #expect(calls.values == ["read"])
-        #expect(asked.values.map(\.serverName) == ["notes.delete"])
+        #expect(asked.values.map(\.toolNameOnServer) == ["notes.delete"])
         #expect(asked.values.first?.effects.contains(.destroys) == true)
         #expect(answer.contains("[notes_delete error #"))
         #expect(answer.contains("the user declined"))

@@ -51,7 +51,7 @@ struct ProviderCorpusEvaluationTests {
             #expect(selection.selected.count <= 5)
             #expect(selection.tokens <= ContextBudget.onDevice.toolTokens)
             tokens.append(selection.tokens)
-            if selection.selected.contains(where: { $0.server == prompt.needs.server && $0.serverName == prompt.needs.tool }) {
+            if selection.selected.contains(where: { $0.server == prompt.needs.server && $0.toolNameOnServer == prompt.needs.tool }) {
                 hits += 1
             } else {
                 misses.append(prompt.testDescription)

@@ -437,7 +437,7 @@ struct RedTeamRegressionTests {
             configuration: .init(defences: Defences(trust: ToolTrust(origin: .outOfProcess))))
         if poisoned.leftOut {
             #expect(toolset.tools.isEmpty)
-            #expect(toolset.excluded.map(\.serverName) == ["lookup"])
+            #expect(toolset.excluded.map(\.toolNameOnServer) == ["lookup"])
         } else {
             let tool = try #require(toolset.tools.first)
             let read = tool.description + "\n" + ObedientModel.schemaText(tool.parameters)

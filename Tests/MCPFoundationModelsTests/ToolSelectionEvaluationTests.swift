@@ -24,7 +24,7 @@ enum SelectionCorpus {
 
     /// The candidate for a corpus tool.
     static func candidate(for reference: CorpusToolReference) -> ToolCandidate? {
-        candidates.first { $0.server == reference.server && $0.serverName == reference.tool }
+        candidates.first { $0.server == reference.server && $0.toolNameOnServer == reference.tool }
     }
 
     /// A stand-in for the real counter: the characters of the name, description and encoded
@@ -71,7 +71,7 @@ struct ToolSelectionEvaluationTests {
         #expect(candidates.count == 159)
         #expect(Set(candidates.compactMap(\.server)).count == 17)
         #expect(Set(candidates.map(\.name)).count == candidates.count)
-        #expect(Set(candidates.map(\.serverName)).count < candidates.count, "some names are shared by several servers")
+        #expect(Set(candidates.map(\.toolNameOnServer)).count < candidates.count, "some names are shared by several servers")
     }
 
     @Test("The prompts are many, spread over the servers, and name corpus tools")
@@ -112,7 +112,7 @@ struct ToolSelectionEvaluationTests {
         let rate = Double(hits) / Double(outcomes.count)
         let mean = Double(tokens.reduce(0, +)) / Double(tokens.count)
         let misses = outcomes.filter { !$0.hit }.map { outcome in
-            let reason = outcome.selection.excluded.first { $0.serverName == outcome.prompt.needs.tool }?.reason ?? "?"
+            let reason = outcome.selection.excluded.first { $0.toolNameOnServer == outcome.prompt.needs.tool }?.reason ?? "?"
             return "\(outcome.prompt.testDescription) [rank \(outcome.rank.map(String.init) ?? "-"): \(reason)]"
         }
         let meanTools = Double(outcomes.map(\.selection.selected.count).reduce(0, +)) / Double(outcomes.count)
@@ -140,7 +140,7 @@ struct ToolSelectionEvaluationTests {
         }
         // One token less, and the selection is by relevance.
         let tight = ToolSelector(maximumTools: git.count, tokenBudget: tokens - 1).select(git, prompt: "show me the git log")
-        #expect(tight.selected.first?.serverName == "git_log")
+        #expect(tight.selected.first?.toolNameOnServer == "git_log")
     }
 
     @Test("Pinned tools come first in every prompt's selection", arguments: SelectionPrompts.all)
@@ -156,21 +156,21 @@ struct ToolSelectionEvaluationTests {
 
     @Test("Tools that several servers name alike are told apart by the names the caller gives them")
     func sharedServerNames() throws {
-        let weather = SelectionCorpus.candidates.filter { $0.serverName == "get_weather" }
+        let weather = SelectionCorpus.candidates.filter { $0.toolNameOnServer == "get_weather" }
         try #require(weather.count == 4)
         #expect(Set(weather.map(\.name)).count == 4)
         let selection = Self.selector.select(
             from: SelectionCorpus.relevance, prompt: "brief weather summary for Madrid",
             recentlyUsed: [weather[2].name])
-        let chosen = selection.selected.filter { $0.serverName == "get_weather" }
-        let left = selection.excluded.filter { $0.serverName == "get_weather" }
+        let chosen = selection.selected.filter { $0.toolNameOnServer == "get_weather" }
+        let left = selection.excluded.filter { $0.toolNameOnServer == "get_weather" }
         #expect(chosen.contains(weather[2]), "the one the conversation used")
         #expect(chosen.count + left.count == 4)
         #expect(Set(chosen.map(\.name) + left.map(\.name)) == Set(weather.map(\.name)))
         let pinned = ToolSelector(maximumTools: 5, tokenBudget: 1536, pinned: [weather[3].name])
             .select(from: SelectionCorpus.relevance, prompt: "what time is it in Tokyo?")
         #expect(pinned.selected.first == weather[3])
-        #expect(pinned.selected.filter { $0.serverName == "get_weather" }.count == 1)
+        #expect(pinned.selected.filter { $0.toolNameOnServer == "get_weather" }.count == 1)
     }
 
     static func oneDecimal(_ value: Double) -> String {

@@ -18,7 +18,7 @@ struct ToolsetExclusionTests {
             let toolset = try BridgedToolset(listing: listing, client: client, configuration: MCPSessionProvider.Configuration())
             #expect(toolset.tools.map(\.name) == ["good"])
             let exclusion = try #require(toolset.excluded.first)
-            #expect(exclusion.serverName == "broken")
+            #expect(exclusion.toolNameOnServer == "broken")
             #expect(exclusion.reason.contains("inputSchema"))
         }
     }
