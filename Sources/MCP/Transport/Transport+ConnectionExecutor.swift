@@ -1,9 +1,3 @@
-/// A transport whose reading thread can run the tasks that serve it.
-protocol ConnectionExecutorProviding {
-    /// The reading thread, as an executor (see ``ConnectionExecutor``).
-    var connectionExecutor: ConnectionExecutor { get }
-}
-
 extension Transport {
     /// Runs `operation` on the transport's reading thread when it has one (stdio, pipes,
     /// child processes) and the system supports task executors; otherwise as is.
@@ -23,21 +17,25 @@ extension Transport {
 
     /// The transport's reading thread as a task executor, for unstructured tasks that serve it.
     @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
-    var connectionTaskExecutor: (any TaskExecutor)? {
-        (self as? any ConnectionExecutorProviding)?.connectionExecutor
-    }
+    var connectionTaskExecutor: (any TaskExecutor)? { connectionExecutor }
 }
 
-extension FileDescriptorTransport: ConnectionExecutorProviding {
-    var connectionExecutor: ConnectionExecutor { executor }
+extension FileDescriptorTransport {
+    /// The reading thread (see ``Transport/connectionExecutor``).
+    @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
+    public var connectionExecutor: (any TaskExecutor)? { executor }
 }
 
-extension StdioTransport: ConnectionExecutorProviding {
-    var connectionExecutor: ConnectionExecutor { connection.executor }
+extension StdioTransport {
+    /// The reading thread (see ``Transport/connectionExecutor``).
+    @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
+    public var connectionExecutor: (any TaskExecutor)? { connection.executor }
 }
 
 #if !os(watchOS) && !os(tvOS)
-extension ProcessTransport: ConnectionExecutorProviding {
-    var connectionExecutor: ConnectionExecutor { connection.executor }
+extension ProcessTransport {
+    /// The reading thread (see ``Transport/connectionExecutor``).
+    @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
+    public var connectionExecutor: (any TaskExecutor)? { connection.executor }
 }
 #endif

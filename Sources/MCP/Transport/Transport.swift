@@ -75,9 +75,25 @@ public protocol Transport: Sendable {
     /// (the default). Asked once the stream has ended, for the error pending requests fail
     /// with.
     func connectionEndReason() async -> String?
+
+    /// The thread that reads the connection, as a task executor, or `nil` when the transport
+    /// has none (the default).
+    ///
+    /// A server loop runs there (``MCPServer/run(on:options:)``), a client reads its replies
+    /// there, and tasks that opt in (``MCPServer/ConnectionOptions/RequestExecution/connectionThread``,
+    /// ``MCPClient/withConnectionThread(isolation:_:)``) run there too: a message read from the
+    /// peer is handled and answered without waking another thread. Return an executor only
+    /// if it runs jobs soon after they are enqueued whatever the peer does (it must not wait
+    /// for input before running them).
+    @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
+    var connectionExecutor: (any TaskExecutor)? { get }
 }
 
 extension Transport {
+    /// No thread of its own: work that prefers the connection's thread runs where it is.
+    @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
+    public var connectionExecutor: (any TaskExecutor)? { nil }
+
     /// No limits are enforced while reading: results are measured once they arrive.
     public var resultLimits: ResultLimits? { nil }
 

@@ -73,6 +73,23 @@ struct TransportContractTests {
         #expect(transport.resultLimits == nil)
         await transport.waitForOutboundRoom()
         #expect(await transport.connectionEndReason() == nil)
+        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
+            #expect(transport.connectionExecutor == nil)
+        }
+    }
+
+    @Test("a descriptor transport names its reading thread as its connection executor, and a server loop runs there")
+    func descriptorTransportExecutor() async throws {
+        guard #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) else { return }
+        let input = try POSIX.makePipe()
+        let output = try POSIX.makePipe()
+        let transport = try FileDescriptorTransport(readingFrom: input.read, writingTo: output.write)
+        let executor = try #require(transport.connectionExecutor)
+        let onConnectionThread = await Task(executorPreference: executor) { transport.executor.isCurrentThread }.value
+        #expect(onConnectionThread)
+        await transport.close()
+        POSIX.close(input.write)
+        POSIX.close(output.read)
     }
 
     @Test("with the defaults, a result over its call's limit is still refused (measured on arrival)")
