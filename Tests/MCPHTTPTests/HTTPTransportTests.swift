@@ -622,11 +622,20 @@ struct HTTPTransportTests {
     @Test("a request timeout (handshake era) stops reading the POST and tells the server")
     func timeoutCancels() async throws {
         let feed = Feed()
-        let (transport, fake) = try fakeTransport(handshakeServer { _, _ in .sse(feed) })
+        // The caller gets its error first; the cancellation follows (best effort), so wait for it.
+        let cancellationPosted = OneShot<Void>()
+        let server = handshakeServer { _, _ in .sse(feed) }
+        let (transport, fake) = try fakeTransport { request in
+            if case .notification(let notification)? = request.message, notification.method == "notifications/cancelled" {
+                cancellationPosted.fulfill(())
+            }
+            return try await server(request)
+        }
         let client = try await MCPClient.connect(over: transport, configuration: handshakeClient)
-        try await withHangGuard(guardLimit, "a timed-out call") {
+        try await withHangGuard(guardLimit, "a timed-out call and its cancellation") {
             await #expect(throws: MCPClientError.timedOut) { try await client.callTool(name: "slow", timeout: .milliseconds(300)) }
             await feed.terminated.wait()
+            _ = await cancellationPosted.wait()
         }
         await client.close()
         #expect(fake.postedMessages.contains { $0.description.contains("notifications/cancelled") })
