@@ -106,6 +106,10 @@ let package = Package(
             ],
             path: "Benchmarks/MCPBenchmarks"
         ),
+        // The ceiling for a stdio round trip (a do-nothing JSON-RPC server) and the load
+        // driver for the `ceiling` benchmark group, in C so that neither is the bottleneck.
+        .executableTarget(name: "mcp-ceiling-server", path: "Benchmarks/Ceiling/mcp-ceiling-server"),
+        .executableTarget(name: "mcp-wire-driver", path: "Benchmarks/Ceiling/mcp-wire-driver"),
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSONCore"]),

@@ -1,6 +1,7 @@
 // OnDeviceMCP benchmarks. Run in release:
 //
 //     swift run -c release MCPBenchmarks [json] [validation] [runtime | inprocess stdio memory]
+//     swift run -c release MCPBenchmarks ceiling      (our stdio server against a do-nothing C server)
 //     swift run -c release MCPBenchmarks model-eval model-overhead
 //
 // No argument runs every group but the model groups (minutes each, a llama.cpp server they
@@ -59,6 +60,10 @@ if wants("inprocess") {
 if wants("stdio") {
     fflush(nil)
     try await StdioBenchmarks.run()
+}
+if wants("ceiling") {
+    fflush(nil)
+    try CeilingBenchmarks.run()
 }
 if wants("http") {
     fflush(nil)

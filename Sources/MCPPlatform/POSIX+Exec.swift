@@ -146,3 +146,11 @@ extension Errno {
         #endif
     }
 }
+
+extension POSIX {
+    /// The value of the environment variable `name`, or `nil` when it is not set.
+    package static func environmentValue(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+}

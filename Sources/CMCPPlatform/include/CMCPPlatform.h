@@ -1,4 +1,4 @@
-// The process box's spawn: the one piece of OnDeviceMCP written in C.
+// The process box's spawn, and the event loop's readiness calls: the package's C.
 //
 // Between `clone` (or `fork`) and `execve` a child of a multithreaded process may only make
 // async-signal-safe calls: no allocation, no locks, nothing a sanitizer intercepts. Swift
@@ -133,6 +133,39 @@ typedef struct {
 /// its own, as `posix_spawn` does: the caller's thread waits until the child has executed the
 /// server or failed, so when this returns, everything the child reported is in the pipe.
 pid_t mcp_box_spawn(const mcp_box_spec *spec);
+
+
+// MARK: The event loop's readiness calls (Linux: epoll, eventfd, pidfd)
+//
+// Small wrappers so that Swift never touches `struct epoll_event`, which glibc declares
+// packed on x86-64. On other systems every call fails with `ENOSYS`.
+
+/// Readiness bits, in both directions: what a registration wants, and what a wait reports.
+enum {
+    MCP_POLL_READABLE = 1,
+    MCP_POLL_WRITABLE = 2,
+    /// Reported only: the peer hung up or the descriptor is in error.
+    MCP_POLL_HANGUP = 4,
+};
+
+/// `epoll_create1(EPOLL_CLOEXEC)`; -1 with `errno` on failure.
+int mcp_poller_create(void);
+/// Adds (`operation` 0), changes (1) or removes (2) `descriptor`, with `interest` a set of
+/// `MCP_POLL_READABLE | MCP_POLL_WRITABLE` (level-triggered) and `token` what a wait reports
+/// for it. 0, or -1 with `errno` (`EPERM`: the descriptor cannot be polled, such as a regular file).
+int mcp_poller_control(int poller, int operation, int descriptor, uint32_t interest, uint64_t token);
+/// Waits for readiness (`timeout_ms` -1: no timeout); fills up to `capacity` tokens and their
+/// `MCP_POLL_*` bits; returns how many, or -1 with `errno` (`EINTR` included).
+int mcp_poller_wait(int poller, uint64_t *tokens, uint32_t *events, int capacity, int timeout_ms);
+/// A non-blocking `eventfd` for waking a waiting poller; -1 with `errno`.
+int mcp_waker_create(void);
+/// Makes the waker readable.
+void mcp_waker_signal(int waker);
+/// Makes the waker not readable again.
+void mcp_waker_drain(int waker);
+/// `pidfd_open(pid, 0)`: a descriptor that becomes readable when the process ends; -1 with
+/// `errno` (`ENOSYS` before Linux 5.3).
+int mcp_pidfd_open(pid_t pid);
 
 #ifdef __cplusplus
 }

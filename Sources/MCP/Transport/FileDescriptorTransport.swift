@@ -71,8 +71,39 @@ public final class FileDescriptorTransport: Transport {
     /// Per-request reply limits, which the reading thread enforces (see ``ResultLimits``).
     let responseLimits: ResultLimits
     private let messages: AsyncThrowingStream<InboundMessage, any Error>
-    /// The reading thread, which also runs tasks that prefer it.
-    let executor: ConnectionExecutor
+    /// What reads and writes: the process's event loop, or the transport's own threads.
+    let engine: Engine
+
+    /// What reads and writes for a transport.
+    enum Engine: Sendable {
+        /// The process's event loop (``LoopConnection``).
+        case loop(LoopConnection)
+        /// A reading thread that also runs tasks that prefer it, and a writing thread.
+        case threads(ConnectionExecutor)
+    }
+
+    /// Which engine a new transport asks for.
+    enum EngineChoice: Sendable, Equatable {
+        /// The event loop when there is one and the descriptors can join it, else threads.
+        case automatic
+        /// The event loop, or fail.
+        case loop
+        /// Threads of its own.
+        case threads
+    }
+
+    /// The engine of new transports: `automatic`, unless the environment variable
+    /// `ONDEVICE_MCP_TRANSPORT_THREADS=1` asks for threads (for comparing the two).
+    static let defaultEngine: EngineChoice =
+        POSIX.environmentValue("ONDEVICE_MCP_TRANSPORT_THREADS") == "1" ? .threads : .automatic
+
+    /// Whether the caller is the thread that reads this transport's input.
+    var isOnConnectionThread: Bool {
+        switch engine {
+        case .loop(let connection): connection.loop.isCurrentThread
+        case .threads(let executor): executor.isCurrentThread
+        }
+    }
 
     /// Starts reading from one descriptor and writing to another (which may be the same one).
     ///
@@ -119,6 +150,7 @@ public final class FileDescriptorTransport: Transport {
     ///     (at least one message is always let through); `nil` for
     ///     ``defaultInboundByteLimit(maximumFrameLength:)``.
     ///   - outboundByteLimit: The most bytes waiting to be written before senders wait.
+    ///   - engine: The event loop or threads of its own; `nil` for ``defaultEngine``.
     ///   - threadStarter: Starts the reading and writing threads.
     /// - Throws: ``TransportError/invalidConfiguration(_:)`` for a bound that is not
     ///   positive; ``TransportError/ioFailure(_:)`` when the wake-up pipe or a thread cannot
@@ -132,9 +164,11 @@ public final class FileDescriptorTransport: Transport {
         inboundCapacity: Int = 4096,
         inboundByteLimit: Int? = nil,
         outboundByteLimit: Int = 8 * 1024 * 1024,
+        engine: EngineChoice? = nil,
         threadStarter: ThreadStarter = { (name, body) throws(Errno) in try POSIX.startThread(named: name, body) }
     ) throws(TransportError) {
         let inboundByteLimit = inboundByteLimit ?? Self.defaultInboundByteLimit(maximumFrameLength: maximumFrameLength)
+        let engine = engine ?? Self.defaultEngine
         for (name, value) in [
             ("maximumFrameLength", maximumFrameLength), ("inboundCapacity", inboundCapacity),
             ("inboundByteLimit", inboundByteLimit), ("outboundByteLimit", outboundByteLimit),
@@ -142,6 +176,48 @@ public final class FileDescriptorTransport: Transport {
             throw TransportError.invalidConfiguration("\(name) must be positive, not \(value)")
         }
         POSIX.ignoreBrokenPipeSignal()
+        let responseLimits = ResultLimits()
+        let inputOwner: DescriptorOwner?
+        let outputOwner: DescriptorOwner?
+        if input == output, closesInput || closesOutput {
+            // One descriptor in both roles: closed once, when both sides are done with it.
+            let shared = DescriptorOwner(input, users: 2)
+            (inputOwner, outputOwner) = (shared, shared)
+        } else {
+            inputOwner = closesInput ? DescriptorOwner(input, users: 1) : nil
+            outputOwner = closesOutput ? DescriptorOwner(output, users: 1) : nil
+        }
+        let outbound = OutboundBuffer(byteLimit: outboundByteLimit, descriptor: output)
+
+        // On the event loop when there is one and both descriptors can join it; otherwise
+        // (a regular file, /dev/null, a system without the loop) threads of its own.
+        if engine != .threads, let loop = EventLoop.shared {
+            let wake = LoopWake()
+            let inbound = InboundBuffer(capacity: inboundCapacity, byteLimit: inboundByteLimit) { wake.wakeReader() }
+            do throws(Errno) {
+                let connection = try LoopConnection(
+                    loop: loop, input: input, output: output, inputOwner: inputOwner, outputOwner: outputOwner,
+                    inbound: inbound, outbound: outbound, maximumFrameLength: maximumFrameLength, responseLimits: responseLimits)
+                wake.attach(connection)
+                outbound.writeOnLoop(
+                    wake: { [weak connection] in connection?.wakeWriter() },
+                    scheduleFlush: { [weak connection] in connection?.scheduleFlush() })
+                self.maximumFrameLength = maximumFrameLength
+                self.responseLimits = responseLimits
+                self.engine = .loop(connection)
+                self.inbound = inbound
+                self.outbound = outbound
+                messages = AsyncThrowingStream(unfolding: { try await inbound.next() })
+                return
+            } catch {
+                if engine == .loop {
+                    throw TransportError.ioFailure("the descriptors cannot join the event loop: \(error)")
+                }
+            }
+        } else if engine == .loop {
+            throw TransportError.ioFailure("this system has no event loop for descriptors (it has one on Linux)")
+        }
+
         let executor: ConnectionExecutor
         do {
             executor = try ConnectionExecutor()
@@ -150,19 +226,6 @@ public final class FileDescriptorTransport: Transport {
         }
         let inbound = InboundBuffer(capacity: inboundCapacity, byteLimit: inboundByteLimit) { [weak executor] in
             executor?.wake()
-        }
-        let outbound = OutboundBuffer(byteLimit: outboundByteLimit, descriptor: output)
-        let responseLimits = ResultLimits()
-
-        let inputOwner: DescriptorOwner?
-        let outputOwner: DescriptorOwner?
-        if input == output, closesInput || closesOutput {
-            // One descriptor in both roles: closed once, when both threads are done with it.
-            let shared = DescriptorOwner(input, users: 2)
-            (inputOwner, outputOwner) = (shared, shared)
-        } else {
-            inputOwner = closesInput ? DescriptorOwner(input, users: 1) : nil
-            outputOwner = closesOutput ? DescriptorOwner(output, users: 1) : nil
         }
         // The writer first: if the reader then cannot start, the writer is told to end
         // (it has nothing to write) without closing the descriptor the caller still owns.
@@ -189,7 +252,7 @@ public final class FileDescriptorTransport: Transport {
 
         self.maximumFrameLength = maximumFrameLength
         self.responseLimits = responseLimits
-        self.executor = executor
+        self.engine = .threads(executor)
         self.inbound = inbound
         self.outbound = outbound
         // The stream pulls from the bounded buffer, so each element taken is a signal that
@@ -201,7 +264,7 @@ public final class FileDescriptorTransport: Transport {
     /// what was sent is still written, then the descriptors are closed by their threads.
     deinit {
         beginClose()
-        executor.retire()
+        if case .threads(let executor) = engine { executor.retire() }
     }
 
     /// Sends one message: compact JSON and a newline, queued for the writing thread.
@@ -231,7 +294,7 @@ public final class FileDescriptorTransport: Transport {
                 "a message of \(bytes.count) bytes is longer than the limit of \(maximumFrameLength) bytes")
         }
         bytes.append(0x0A)
-        try await outbound.enqueue(bytes, deferred: executor.isCurrentThread)
+        try await outbound.enqueue(bytes, deferred: isOnConnectionThread)
     }
 
     /// The messages read from the input descriptor, in order.
@@ -264,12 +327,36 @@ public final class FileDescriptorTransport: Transport {
     /// Waits until the reading thread has stopped reading and released the input descriptor
     /// (closed it, when the transport owns it): after ``close()`` or at end of input.
     func waitUntilInputReleased() async {
-        _ = await executor.inputReleased.wait()
+        switch engine {
+        case .loop(let connection): _ = await connection.inputReleased.wait()
+        case .threads(let executor): _ = await executor.inputReleased.wait()
+        }
     }
 
     /// Waits until the writer has written everything and closed its descriptor, or failed.
     /// Returns early when the calling task is cancelled.
     func waitUntilWritten() async {
         _ = await outbound.finished.wait()
+    }
+}
+
+/// The inbound buffer's wake-up for a ``LoopConnection``, which is made after the buffer.
+///
+/// It holds the connection weakly: the connection holds the buffer, and the loop holds the
+/// connection for as long as its descriptors are registered, which is as long as a wake-up
+/// can matter.
+private final class LoopWake: Sendable {
+    private struct Reference {
+        weak var connection: LoopConnection?
+    }
+
+    private let reference = LockedValue(Reference())
+
+    func attach(_ connection: LoopConnection) {
+        reference.withLock { $0.connection = connection }
+    }
+
+    func wakeReader() {
+        reference.withLock { $0.connection }?.wakeReader()
     }
 }

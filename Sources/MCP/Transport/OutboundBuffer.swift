@@ -17,8 +17,13 @@ final class OutboundBuffer: Sendable {
     private typealias Actions =
         OutboundWriteState<CheckedContinuation<Void, any Error>, CheckedContinuation<Void, Never>>.Actions
 
-    /// Fulfilled when the writing thread has ended and released its descriptor.
+    /// Fulfilled when the writing thread (or the event loop's writer) has ended and released
+    /// its descriptor.
     let finished = OneShot<Void>()
+
+    /// On the event loop: what wakes the loop's writer, in place of signalling a writing
+    /// thread, and what schedules a flush after the loop's current jobs (for sends made on it).
+    private let loopHooks = LockedValue<(wake: @Sendable () -> Void, scheduleFlush: @Sendable () -> Void)?>(nil)
 
     /// Fulfilled the first time the writing thread waits for bytes (for tests that need
     /// it idle, so that a small send is written inline).
@@ -54,9 +59,10 @@ final class OutboundBuffer: Sendable {
         case .refuse(let error):
             throw error
         case .queued:
+            if deferred, let hooks = loopHooks.withLock({ $0 }) { hooks.scheduleFlush() }
             return
         case .queuedSignallingWriter:
-            state.signal()
+            signalWriter()
             return
         case .queuedFlushing:
             flush()
@@ -74,7 +80,7 @@ final class OutboundBuffer: Sendable {
                 case .refuse(let error):
                     continuation.resume(throwing: error)
                 case .admitted(let signalWriter):
-                    if signalWriter { state.signal() }
+                    if signalWriter { self.signalWriter() }
                     continuation.resume()
                 case .cancelled:
                     continuation.resume(throwing: CancellationError())
@@ -218,9 +224,41 @@ final class OutboundBuffer: Sendable {
         finished.fulfill(())
     }
 
+    /// Hands writing to the event loop: `wake` asks it for writability whenever the writing
+    /// thread would have been signalled. The writing thread is never started then.
+    /// `scheduleFlush` runs ``flush()`` after the loop's current jobs: a send made on the
+    /// loop's thread is queued (``enqueue(_:deferred:)`` with `deferred`), so that the replies
+    /// of one batch of jobs go out in one write.
+    func writeOnLoop(wake: @escaping @Sendable () -> Void, scheduleFlush: @escaping @Sendable () -> Void) {
+        loopHooks.withLock { $0 = (wake, scheduleFlush) }
+        writerWaiting.fulfill(())
+    }
+
+    /// On the event loop's thread, when the descriptor is writable: writes what it takes
+    /// without blocking. Calls `pause` (under the buffer's lock, so that no sender's wake-up
+    /// is lost) when there is nothing left to write; returns `true` once writing is over
+    /// (closed and drained, or failed).
+    func drainOnLoop(pause: () -> Void) -> Bool {
+        flush()
+        return state.withLock { state in
+            if state.isDrainedAndClosed { return true }
+            if state.loopWriterCanPause { pause() }
+            return false
+        }
+    }
+
+    /// Wakes whoever writes for the senders: the event loop's writer, or the writing thread.
+    private func signalWriter() {
+        if let hooks = loopHooks.withLock({ $0 }) {
+            hooks.wake()
+        } else {
+            state.signal()
+        }
+    }
+
     /// Resumes and signals as `actions` says; called without the lock held.
     private func perform(_ actions: Actions) {
-        if actions.signalWriter { state.signal() }
+        if actions.signalWriter { signalWriter() }
         for sender in actions.admitted { sender.resume() }
         if let refusal = actions.refusal {
             for sender in actions.refused { sender.resume(throwing: refusal) }

@@ -141,6 +141,14 @@ struct OutboundWriteState<Sender, RoomWaiter> {
 
     private var nobodyWriting: Bool { !writerBusy && !inlineWriting }
 
+    /// An event-loop writer can stop listening for writability: there is nothing to write,
+    /// or someone else is writing (a sender that queues bytes, or an inline writer that
+    /// leaves some, signals it again).
+    var loopWriterCanPause: Bool { pending.isEmpty || !nobodyWriting }
+
+    /// Closed or failed with nothing left to write and no one writing: writing is over.
+    var isDrainedAndClosed: Bool { !isOpen && pending.isEmpty && nobodyWriting }
+
     // MARK: Senders
 
     /// A sender's encoded line (with its newline) arrives.

@@ -21,21 +21,27 @@ extension Transport {
 }
 
 extension FileDescriptorTransport {
-    /// The reading thread (see ``Transport/connectionExecutor``).
+    /// The thread that reads the connection: the event loop's, or the transport's own reading
+    /// thread (see ``Transport/connectionExecutor``).
     @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
-    public var connectionExecutor: (any TaskExecutor)? { executor }
+    public var connectionExecutor: (any TaskExecutor)? {
+        switch engine {
+        case .loop(let connection): connection.loop
+        case .threads(let executor): executor
+        }
+    }
 }
 
 extension StdioTransport {
-    /// The reading thread (see ``Transport/connectionExecutor``).
+    /// The thread that reads standard input (see ``Transport/connectionExecutor``).
     @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
-    public var connectionExecutor: (any TaskExecutor)? { connection.executor }
+    public var connectionExecutor: (any TaskExecutor)? { connection.connectionExecutor }
 }
 
 #if !os(watchOS) && !os(tvOS)
 extension ProcessTransport {
-    /// The reading thread (see ``Transport/connectionExecutor``).
+    /// The thread that reads the child's output (see ``Transport/connectionExecutor``).
     @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
-    public var connectionExecutor: (any TaskExecutor)? { connection.executor }
+    public var connectionExecutor: (any TaskExecutor)? { connection.connectionExecutor }
 }
 #endif

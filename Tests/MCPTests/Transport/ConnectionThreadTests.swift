@@ -208,16 +208,20 @@ struct ConnectionThreadTests {
             let output = try POSIX.makePipe()
             let transport = try FileDescriptorTransport(
                 readingFrom: input.read, writingTo: output.write, closesInput: true, closesOutput: true,
-                maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength)
+                maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength, engine: .threads)
+            guard case .threads(let executor) = transport.engine else {
+                Issue.record("asked for threads, got the event loop")
+                return
+            }
             let start = StartSignal()
             let delay = iteration % 400
             try POSIX.startThread(named: "test closer") {
                 start.spinUntilFired()
-                start.contend(transport.executor, count: delay)
+                start.contend(executor, count: delay)
                 transport.beginClose()
             }
             // The last job the thread runs: nothing else wakes it after this.
-            await Task(executorPreference: transport.executor) { start.fire() }.value
+            await Task(executorPreference: executor) { start.fire() }.value
             await transport.waitUntilInputReleased()
             if Task.isCancelled {
                 // The time limit ended the wait: the reading thread missed the close.
@@ -246,7 +250,7 @@ struct ConnectionThreadTests {
                     let echoed = await resumption.echo(arguments["text"]?.stringValue ?? "")
                     // The server's tasks prefer its connection thread: the resumption reached it
                     // through the executor's queue (and its wake-up pipe).
-                    if serverEnd.executor.isCurrentThread { backHome() }
+                    if serverEnd.isOnConnectionThread { backHome() }
                     return .text(echoed)
                 }
             } _: { client, _ in
@@ -277,7 +281,7 @@ struct ConnectionThreadTests {
         let server = try await TestServers.make()
         let returned = try await withPipeClient(server) { client, clientEnd in
             try await client.withConnectionThread {
-                #expect(clientEnd.executor.isCurrentThread, "the closure does not run on the connection thread")
+                #expect(clientEnd.isOnConnectionThread, "the closure does not run on the connection thread")
                 return try await withThrowingTaskGroup(of: Int.self) { group in
                     for caller in 0..<64 {
                         group.addTask {
@@ -291,7 +295,7 @@ struct ConnectionThreadTests {
                                 } else {
                                     Issue.record("caller \(caller), call \(call): expected \(a + 7), got \(result)")
                                 }
-                                if !clientEnd.executor.isCurrentThread { offThread += 1 }
+                                if !clientEnd.isOnConnectionThread { offThread += 1 }
                             }
                             #expect(offThread == 0, "caller \(caller) resumed off the connection thread \(offThread) times")
                             return correct
@@ -390,8 +394,8 @@ struct ConnectionThreadTests {
         // With the consumer reading nothing, the reading thread still runs tasks: it does not
         // block on the full buffer.
         if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
-            let ranOnConnectionThread = await withTaskExecutorPreference(transport.executor) {
-                transport.executor.isCurrentThread
+            let ranOnConnectionThread = await withTaskExecutorPreference(transport.connectionExecutor) {
+                transport.isOnConnectionThread
             }
             #expect(ranOnConnectionThread)
         }

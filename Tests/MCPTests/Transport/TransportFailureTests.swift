@@ -108,7 +108,7 @@ struct TransportFailureTests {
         let error = #expect(throws: TransportError.self) {
             _ = try FileDescriptorTransport(
                 readingFrom: input.read, writingTo: output.write, closesInput: true, closesOutput: true,
-                maximumFrameLength: 1024, threadStarter: starter)
+                maximumFrameLength: 1024, engine: .threads, threadStarter: starter)
         }
         #expect(error == .ioFailure(""))
         #expect(error?.detail.contains("pthread_create") == true, "\(String(describing: error))")

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Our stdio server against the ceiling: a do-nothing C server (`mcp-ceiling-server`) on the
+/// same pipes, driven by the same C driver (`mcp-wire-driver`), in one run.
+///
+/// Rows: the ceiling (`ping`, sequential and 64 in flight); the echo server with the default
+/// options and with requests on the connection's thread; `ondevice-mcp serve` (its `clock_now`
+/// tool) with its idle memory. Every figure is the median of ``rounds`` runs of the driver; the
+/// latencies are the driver's per-request p50 and p99 of the median run. Goals (issue #22):
+/// sequential `tools/call` at least 50 % of the ceiling's sequential rate, and at 64 in flight
+/// `tools/call` at least 50 % of our own `ping`, both with the default options.
+///
+/// `MCP_BENCH_BASELINE_DIR` names a directory with another build's `MCPBenchmarks` and
+/// `ondevice-mcp` (for example a release build of the commit before a change): its rows are
+/// measured in the same run, interleaved with ours.
+enum CeilingBenchmarks {
+    static let rounds = 3
+
+    struct Figures {
+        var rate: Double
+        var p50: Double
+        var p99: Double
+        var idleRSS: Int?
+    }
+
+    static func run() throws {
+        let directory = URL(fileURLWithPath: Paths.benchmarkBinary).deletingLastPathComponent().path
+        let driver = directory + "/mcp-wire-driver"
+        let ceiling = directory + "/mcp-ceiling-server"
+        guard FileManager.default.isExecutableFile(atPath: driver), FileManager.default.isExecutableFile(atPath: ceiling) else {
+            print("## stdio against the ceiling: not built (swift build -c release --scratch-path .build-bench --product mcp-wire-driver")
+            print("   and --product mcp-ceiling-server)")
+            print("")
+            return
+        }
+        print("## stdio against the ceiling (C driver; median of \(rounds) runs; load \(loadAverage()))")
+        print("")
+        print(
+            Stats.row([
+                ("server", 46), ("request", 10), ("in flight", 10), ("calls/s", 12), ("p50", 10), ("p99", 10), ("notes", 0),
+            ]))
+        let ceilingSequential = try measure(driver, ["-m", "ping", "--no-handshake", "-n", "100000", "-W", "10000"], [ceiling])
+        let ceilingPipelined = try measure(
+            driver, ["-m", "ping", "--no-handshake", "-w", "64", "-n", "400000", "-W", "20000"], [ceiling])
+        printRow("ceiling: C do-nothing server", "ping", 1, ceilingSequential)
+        printRow("ceiling: C do-nothing server", "ping", 64, ceilingPipelined)
+
+        var builds: [(label: String, directory: String)] = [("", directory)]
+        if let baseline = ProcessInfo.processInfo.environment["MCP_BENCH_BASELINE_DIR"] {
+            builds.insert(("baseline: ", baseline), at: 0)
+        }
+        for (label, directory) in builds {
+            let bench = directory + "/MCPBenchmarks"
+            let cli = directory + "/ondevice-mcp"
+            let servers: [(String, [String], String, String)] = [
+                ("echo, default options", [bench, "--serve-echo-shared"], "echo", #"{"text":"hello"}"#),
+                ("echo, requests on the connection thread", [bench, "--serve-echo"], "echo", #"{"text":"hello"}"#),
+                ("ondevice-mcp serve", [cli, "serve", "--data-dir", temporaryDirectory()], "clock_now", "{}"),
+            ]
+            for (name, command, tool, arguments) in servers where FileManager.default.isExecutableFile(atPath: command[0]) {
+                let sequential = try measure(driver, ["-t", tool, "-a", arguments, "-n", "50000", "-W", "5000", "-r"], command)
+                let pipelined = try measure(driver, ["-t", tool, "-a", arguments, "-w", "64", "-n", "200000", "-W", "10000"], command)
+                let ping = try measure(driver, ["-m", "ping", "-w", "64", "-n", "400000", "-W", "20000"], command)
+                let row = label + name
+                printRow(
+                    row, "call", 1, sequential,
+                    note: "\(Stats.formatPercent(sequential.rate / ceilingSequential.rate)) of the ceiling"
+                        + (sequential.idleRSS.map { String(format: "; idle RSS %.1f MiB", Double($0) / 1024) } ?? ""))
+                printRow(row, "call", 64, pipelined, note: "\(Stats.formatPercent(pipelined.rate / ping.rate)) of our ping")
+                printRow(row, "ping", 64, ping, note: "\(Stats.formatPercent(ping.rate / ceilingPipelined.rate)) of the ceiling")
+            }
+        }
+        print("")
+    }
+
+    private static func printRow(_ server: String, _ request: String, _ window: Int, _ figures: Figures, note: String = "") {
+        print(
+            Stats.row([
+                (server, 46), (request, 10), (String(window), 10), (Stats.formatRate(figures.rate), 12),
+                (String(format: "%.1f µs", figures.p50), 10), (String(format: "%.1f µs", figures.p99), 10), (note, 0),
+            ]))
+    }
+
+    /// Runs the driver `rounds` times against `server` and returns the run with the median rate.
+    private static func measure(_ driver: String, _ options: [String], _ server: [String]) throws -> Figures {
+        var runs: [Figures] = []
+        for _ in 0..<rounds {
+            runs.append(try drive(driver, options + ["--"] + server))
+        }
+        runs.sort { $0.rate < $1.rate }
+        return runs[runs.count / 2]
+    }
+
+    private static func drive(_ driver: String, _ arguments: [String]) throws -> Figures {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: driver)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkFailure("mcp-wire-driver \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+        var values: [String: String] = [:]
+        for pair in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        guard let rate = values["rate"].flatMap(Double.init), let p50 = values["p50_us"].flatMap(Double.init),
+            let p99 = values["p99_us"].flatMap(Double.init)
+        else {
+            throw BenchmarkFailure("mcp-wire-driver printed no figures: \(text)")
+        }
+        return Figures(rate: rate, p50: p50, p99: p99, idleRSS: values["idle_rss_kib"].flatMap(Int.init))
+    }
+
+    private static func temporaryDirectory() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-ceiling-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private static func loadAverage() -> String {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "n/a"
+    }
+}

@@ -1,0 +1,227 @@
+internal import MCPCore
+internal import MCPPlatform
+
+/// A ``FileDescriptorTransport``'s descriptors on the process's ``EventLoop``: no thread of
+/// its own.
+///
+/// **Reading.** When the input is readable, the loop's thread reads once (up to 64 KiB),
+/// frames and parses the lines and hands the messages to the ``InboundBuffer``. When the
+/// buffer is full, the input leaves the loop's set until the consumer has drained it to half
+/// (the consumer's wake-up puts it back), so a flooding peer is held back by its pipe.
+///
+/// **Writing.** Senders write small messages themselves when the pipe takes them at once (as
+/// with threads). What they cannot write waits in the ``OutboundBuffer``, and the output
+/// joins the loop's set: when it is writable, the loop's thread writes what it takes without
+/// blocking, and leaves the set again once the buffer is empty.
+///
+/// **Closing.** Each descriptor leaves the loop's set before it is closed (a closed number
+/// may be reused at once by another connection): the input when reading is over, the output
+/// when everything accepted has been written (or writing failed); a descriptor that plays
+/// both roles, once both are over. Descriptors the transport does not own are left open.
+final class LoopConnection: Sendable {
+    private struct State {
+        var reader: InputReader?
+        var readingStopped = false
+        var writingFinished = false
+        var inputRegistration: EventLoopRegistration?
+        var outputRegistration: EventLoopRegistration?
+        /// Starting failed: the descriptors stay the caller's.
+        var abandoned = false
+        /// A flush of what the loop's jobs sent is queued behind them.
+        var flushScheduled = false
+    }
+
+    let loop: EventLoop
+    private let inbound: InboundBuffer
+    private let outbound: OutboundBuffer
+    private let inputOwner: DescriptorOwner?
+    private let outputOwner: DescriptorOwner?
+    private let shared: Bool
+    private let state = LockedValue(State())
+    /// Fulfilled when reading is over and the input has left the loop (and been closed, when
+    /// owned and not shared with the output).
+    let inputReleased = OneShot<Void>()
+
+    /// Registers `input` and `output` (one registration when they are the same descriptor).
+    ///
+    /// - Throws: ``MCPPlatform/Errno`` when a descriptor cannot join the loop (`EPERM` for a
+    ///   regular file or `/dev/null`): nothing is registered then and no descriptor closed,
+    ///   so the caller can fall back to threads.
+    init(
+        loop: EventLoop, input: Int32, output: Int32, inputOwner: DescriptorOwner?, outputOwner: DescriptorOwner?,
+        inbound: InboundBuffer, outbound: OutboundBuffer, maximumFrameLength: Int, responseLimits: ResultLimits
+    ) throws(Errno) {
+        self.loop = loop
+        self.inbound = inbound
+        self.outbound = outbound
+        self.inputOwner = inputOwner
+        self.outputOwner = outputOwner
+        shared = input == output
+        let reader = InputReader(descriptor: input, owner: nil, maximumFrameLength: maximumFrameLength, limits: responseLimits)
+        state.withLock { $0.reader = reader }
+
+        let inputHandler = Handler(connection: self, role: shared ? .both : .input)
+        let inputRegistration = try loop.register(input, interest: .readable, handler: inputHandler)
+        var outputRegistration = inputRegistration
+        if !shared {
+            do throws(Errno) {
+                outputRegistration = try loop.register(output, interest: [], handler: Handler(connection: self, role: .output))
+            } catch {
+                state.withLock { $0.abandoned = true }
+                inputRegistration.cancel()
+                throw error
+            }
+        }
+        state.withLock { state in
+            state.inputRegistration = inputRegistration
+            state.outputRegistration = outputRegistration
+        }
+    }
+
+    /// What one registration's descriptor does for the connection.
+    private enum Role {
+        case input
+        case output
+        case both
+    }
+
+    /// The loop's handler for one registration; forwards to the connection.
+    private final class Handler: EventLoopHandler {
+        let connection: LoopConnection
+        let role: Role
+
+        init(connection: LoopConnection, role: Role) {
+            self.connection = connection
+            self.role = role
+        }
+
+        func ready(_ readiness: EventLoop.Readiness) {
+            if role != .output, readiness.readable || readiness.hangUp { connection.inputReady() }
+            if role != .input, readiness.writable || (readiness.hangUp && role == .output) { connection.outputReady() }
+        }
+
+        func deregistered() {
+            connection.deregistered(role)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The consumer made room, or stopped: read again, or stop reading. Any thread.
+    func wakeReader() {
+        if inbound.isStopped {
+            stopReading()
+        } else {
+            state.withLock { $0.inputRegistration }?.insert(.readable)
+        }
+    }
+
+    /// On the loop's thread: the input is readable (or hung up).
+    private func inputReady() {
+        guard let reader = state.withLock({ $0.readingStopped ? nil : $0.reader }) else { return }
+        guard !inbound.isStopped, reader.readOnce(into: inbound) else {
+            stopReading()
+            return
+        }
+        guard !inbound.admitsMore() else { return }
+        // Full: out of the set until the consumer makes room. Its wake-up may have come
+        // between the check and the removal, so look again afterwards.
+        let registration = state.withLock { $0.inputRegistration }
+        registration?.remove(.readable)
+        if inbound.admitsMore() || inbound.isStopped { wakeReader() }
+    }
+
+    /// Reading is over: the input leaves the loop, then is released.
+    private func stopReading() {
+        let registration: EventLoopRegistration? = state.withLock { state in
+            guard !state.readingStopped else { return nil }
+            state.readingStopped = true
+            return state.inputRegistration
+        }
+        guard let registration else { return }
+        if shared {
+            registration.remove(.readable)
+            loop.execute { [self] in
+                state.withLock { $0.reader = nil }
+                inputReleased.fulfill(())
+                roleEnded()
+            }
+        } else {
+            registration.cancel()
+        }
+    }
+
+    // MARK: Writing
+
+    /// The outbound buffer has bytes the senders could not write, or closed: ask the loop
+    /// for writability. Any thread.
+    func wakeWriter() {
+        state.withLock { $0.outputRegistration }?.insert(.writable)
+    }
+
+    /// Writes what sends made on the loop's thread queued, once the jobs queued now have run:
+    /// the replies of one batch of jobs, one write. Any thread.
+    func scheduleFlush() {
+        let schedule = state.withLock { state in
+            defer { state.flushScheduled = true }
+            return !state.flushScheduled
+        }
+        guard schedule else { return }
+        loop.execute { [self] in
+            state.withLock { $0.flushScheduled = false }
+            outbound.flush()
+        }
+    }
+
+    /// On the loop's thread: the output takes bytes (or is in error).
+    private func outputReady() {
+        let registration = state.withLock { $0.outputRegistration }
+        let finished = outbound.drainOnLoop { registration?.remove(.writable) }
+        guard finished else { return }
+        let first = state.withLock { state in
+            defer { state.writingFinished = true }
+            return !state.writingFinished
+        }
+        guard first else { return }
+        if shared {
+            registration?.remove(.writable)
+            roleEnded()
+        } else {
+            registration?.cancel()
+        }
+    }
+
+    // MARK: Ending
+
+    /// A role of the shared descriptor is over; once both are, it leaves the loop.
+    private func roleEnded() {
+        let registration: EventLoopRegistration? = state.withLock { state in
+            state.readingStopped && state.writingFinished && state.reader == nil ? state.inputRegistration : nil
+        }
+        registration?.cancel()
+    }
+
+    /// On the loop's thread: a descriptor has left the loop; release and report it.
+    private func deregistered(_ role: Role) {
+        let abandoned = state.withLock { state in
+            state.reader = nil
+            if role != .output { state.inputRegistration = nil }
+            if role != .input { state.outputRegistration = nil }
+            return state.abandoned
+        }
+        guard !abandoned else { return }
+        switch role {
+        case .input:
+            inputOwner?.release()
+            inputReleased.fulfill(())
+        case .output:
+            outputOwner?.release()
+            outbound.finished.fulfill(())
+        case .both:
+            // One owner with two users (see FileDescriptorTransport): the second release closes.
+            inputOwner?.release()
+            outputOwner?.release()
+            outbound.finished.fulfill(())
+        }
+    }
+}

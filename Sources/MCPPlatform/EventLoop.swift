@@ -1,0 +1,342 @@
+internal import CMCPPlatform
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The process's one event loop: a thread that waits for readiness on every registered
+/// descriptor at once (epoll on Linux) and runs small jobs between waits.
+///
+/// The descriptor transports register their pipes and sockets here instead of each running a
+/// reading and a writing thread, so N connections cost one thread, not 2N. A handler is called
+/// on the loop's thread when its descriptor is ready; it must not block (it reads what one
+/// `read` returns, writes what the descriptor takes without blocking) and must not run long.
+///
+/// The loop is also a `TaskExecutor`: a task that prefers it runs on the loop's thread between
+/// waits (the opt-in fast path of a connection: a request read, handled and answered without
+/// waking another thread). Such work shares the thread with every connection's reading, so it
+/// must be short or suspend soon.
+///
+/// **Lifetime.** The thread starts with the first registration or job and ends when the last
+/// registration is gone and no job is queued; the next registration starts it again. The
+/// epoll descriptor lives for the process (one descriptor). Nothing has to be closed.
+///
+/// **Where it exists.** Linux (epoll). On other systems ``shared`` is `nil` and the transports
+/// keep their own threads (the kqueue loop for Darwin is not written yet).
+package final class EventLoop: Sendable {
+    /// What a registration wants to hear about.
+    package struct Interest: OptionSet, Hashable, Sendable {
+        package let rawValue: UInt32
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        /// The descriptor has bytes to read (or end of input).
+        package static let readable = Interest(rawValue: UInt32(MCP_POLL_READABLE))
+        /// The descriptor takes bytes without blocking.
+        package static let writable = Interest(rawValue: UInt32(MCP_POLL_WRITABLE))
+    }
+
+    /// What a wait found for one descriptor.
+    package struct Readiness: Hashable, Sendable {
+        package var readable: Bool
+        package var writable: Bool
+        /// The peer hung up or the descriptor is in error (reported whatever the interest).
+        package var hangUp: Bool
+    }
+
+    private enum Job: Sendable {
+        case closure(@Sendable () -> Void)
+        case task(UnownedJob)
+    }
+
+    private struct Entry {
+        let handler: any EventLoopHandler
+        var cancelled = false
+    }
+
+    private struct State {
+        var entries: [UInt64: Entry] = [:]
+        var nextToken: UInt64 = 1
+        var jobs: [Job] = []
+        /// The thread is alive.
+        var running = false
+        /// The thread is in (or about to enter) its wait: a new job must signal the waker.
+        var sleeping = false
+        var thread: POSIX.ThreadID?
+    }
+
+    /// The waker's token; registrations count from 1.
+    private static let wakerToken: UInt64 = 0
+    /// How many batches of jobs may run back to back before readiness is checked again.
+    private static let batchesBetweenPolls = 8
+
+    private let poller: Int32
+    private let waker: Int32
+    private let state = LockedValue(State())
+
+    /// The process's loop, or `nil` where there is none (not Linux, or the kernel refused an
+    /// epoll or eventfd descriptor): callers then use threads of their own.
+    package static let shared: EventLoop? = makeLoop()
+
+    /// A loop of its own (tests use one each, so that their counts are theirs), or `nil`
+    /// where there is none.
+    package static func makeLoop() -> EventLoop? {
+        #if os(Linux)
+        let poller = mcp_poller_create()
+        guard poller >= 0 else { return nil }
+        let waker = mcp_waker_create()
+        guard waker >= 0 else {
+            POSIX.close(poller)
+            return nil
+        }
+        guard mcp_poller_control(poller, 0, waker, UInt32(MCP_POLL_READABLE), EventLoop.wakerToken) == 0 else {
+            POSIX.close(waker)
+            POSIX.close(poller)
+            return nil
+        }
+        return EventLoop(poller: poller, waker: waker)
+        #else
+        return nil
+        #endif
+    }
+
+    private init(poller: Int32, waker: Int32) {
+        self.poller = poller
+        self.waker = waker
+    }
+
+    // The thread holds the loop while it runs, so this runs once it has ended.
+    deinit {
+        POSIX.close(waker)
+        POSIX.close(poller)
+    }
+
+    /// Whether the caller is the loop's thread.
+    package var isCurrentThread: Bool {
+        let current = POSIX.ThreadID.current
+        return state.withLock { $0.thread == current }
+    }
+
+    /// The number of live registrations (for tests: every connection gives its back).
+    package var registrationCount: Int { state.withLock { $0.entries.count } }
+
+    /// Whether the loop's thread is running (for tests: it ends when nothing is registered).
+    package var isRunning: Bool { state.withLock { $0.running } }
+
+    /// Registers `descriptor`; `handler` is called on the loop's thread whenever it is ready
+    /// for what `interest` asks (level-triggered: again and again while it stays ready).
+    ///
+    /// - Throws: ``Errno`` from `epoll_ctl` — `EPERM` for a descriptor that cannot be polled
+    ///   (a regular file, `/dev/null`), `EEXIST` when it is already registered — or from
+    ///   `pthread_create` when the loop's thread cannot start. Nothing is registered then.
+    package func register(
+        _ descriptor: Int32, interest: Interest, handler: any EventLoopHandler
+    ) throws(Errno) -> EventLoopRegistration {
+        let token = state.withLock { state in
+            defer { state.nextToken += 1 }
+            state.entries[state.nextToken] = Entry(handler: handler)
+            return state.nextToken
+        }
+        let registration = EventLoopRegistration(loop: self, descriptor: descriptor, token: token)
+        do throws(Errno) {
+            try registration.start(interest)
+            try startThreadIfNeeded()
+        } catch {
+            registration.abandon()
+            _ = state.withLock { $0.entries.removeValue(forKey: token) }
+            throw error
+        }
+        return registration
+    }
+
+    /// Runs `job` on the loop's thread, after the events being handled.
+    package func execute(_ job: @escaping @Sendable () -> Void) {
+        enqueue(.closure(job))
+    }
+
+    // MARK: Registrations
+
+    /// Changes the kernel's interest for a registration (`operation` 0 add, 1 modify, 2 remove).
+    func control(_ operation: Int32, _ descriptor: Int32, _ interest: Interest, token: UInt64) throws(Errno) {
+        guard mcp_poller_control(poller, operation, descriptor, interest.rawValue, token) == 0 else {
+            throw Errno.current("epoll_ctl")
+        }
+    }
+
+    /// Ends a registration: no call reaches its handler after this returns on the loop's
+    /// thread, or after the job it queues runs elsewhere; then `deregistered()` is called
+    /// on the loop's thread.
+    func remove(token: UInt64) {
+        let handler: (any EventLoopHandler)? = state.withLock { state in
+            state.entries[token]?.cancelled = true
+            return state.entries[token]?.handler
+        }
+        guard let handler else { return }
+        execute { [self] in
+            _ = state.withLock { $0.entries.removeValue(forKey: token) }
+            handler.deregistered()
+        }
+    }
+
+    // MARK: Jobs
+
+    private func enqueue(_ job: Job) {
+        enum Outcome {
+            case queued(wake: Bool)
+            case start
+        }
+        let outcome: Outcome = state.withLock { state in
+            state.jobs.append(job)
+            guard state.running else {
+                state.running = true
+                return .start
+            }
+            defer { state.sleeping = false }
+            return .queued(wake: state.sleeping)
+        }
+        switch outcome {
+        case .queued(let wake):
+            if wake { mcp_waker_signal(waker) }
+        case .start:
+            do throws(Errno) {
+                try POSIX.startThread(named: "MCP event loop") { [self] in run() }
+            } catch {
+                // Out of threads: run what was queued elsewhere rather than never.
+                let jobs = state.withLock { state in
+                    state.running = false
+                    defer { state.jobs.removeAll() }
+                    return state.jobs
+                }
+                for job in jobs { runElsewhere(job) }
+            }
+        }
+    }
+
+    private func startThreadIfNeeded() throws(Errno) {
+        let mustStart = state.withLock { state in
+            if state.running { return false }
+            state.running = true
+            return true
+        }
+        guard mustStart else { return }
+        do throws(Errno) {
+            try POSIX.startThread(named: "MCP event loop") { [self] in run() }
+        } catch {
+            state.withLock { $0.running = false }
+            throw error
+        }
+    }
+
+    private func runElsewhere(_ job: Job) {
+        switch job {
+        case .closure(let closure):
+            closure()
+        case .task(let job):
+            if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
+                globalConcurrentExecutor.enqueue(ExecutorJob(job))
+            }
+        }
+    }
+
+    // MARK: The thread
+
+    private func run() {
+        let current = POSIX.ThreadID.current
+        state.withLock { $0.thread = current }
+        var batch: [Job] = []
+        var tokens = [UInt64](repeating: 0, count: 64)
+        var events = [UInt32](repeating: 0, count: 64)
+        var batchesSincePoll = 0
+        while true {
+            enum Step {
+                case run
+                case wait(timeout: Int32)
+                case end
+            }
+            let step: Step = state.withLock { state in
+                if !state.jobs.isEmpty && batchesSincePoll < Self.batchesBetweenPolls {
+                    swap(&state.jobs, &batch)
+                    return .run
+                }
+                if state.jobs.isEmpty && state.entries.isEmpty {
+                    state.running = false
+                    state.thread = nil
+                    return .end
+                }
+                let idle = state.jobs.isEmpty
+                if idle { state.sleeping = true }
+                return .wait(timeout: idle ? -1 : 0)
+            }
+            switch step {
+            case .end:
+                return
+            case .run:
+                batchesSincePoll += 1
+                for job in batch { run(job) }
+                batch.removeAll(keepingCapacity: true)
+            case .wait(let timeout):
+                batchesSincePoll = 0
+                let count = tokens.withUnsafeMutableBufferPointer { tokens in
+                    events.withUnsafeMutableBufferPointer { events in
+                        mcp_poller_wait(poller, tokens.baseAddress, events.baseAddress, Int32(tokens.count), timeout)
+                    }
+                }
+                if timeout != 0 { state.withLock { $0.sleeping = false } }
+                guard count > 0 else { continue }  // EINTR, or nothing ready
+                dispatch(count: Int(count), tokens: tokens, events: events)
+            }
+        }
+    }
+
+    private func dispatch(count: Int, tokens: [UInt64], events: [UInt32]) {
+        var ready: [(any EventLoopHandler, Readiness)] = []
+        ready.reserveCapacity(count)
+        state.withLock { state in
+            for index in 0..<count where tokens[index] != Self.wakerToken {
+                guard let entry = state.entries[tokens[index]], !entry.cancelled else { continue }
+                let bits = events[index]
+                ready.append(
+                    (
+                        entry.handler,
+                        Readiness(
+                            readable: bits & UInt32(MCP_POLL_READABLE) != 0,
+                            writable: bits & UInt32(MCP_POLL_WRITABLE) != 0,
+                            hangUp: bits & UInt32(MCP_POLL_HANGUP) != 0)
+                    ))
+            }
+        }
+        if tokens[0..<count].contains(Self.wakerToken) { mcp_waker_drain(waker) }
+        for (handler, readiness) in ready { handler.ready(readiness) }
+    }
+
+    private func run(_ job: Job) {
+        switch job {
+        case .closure(let closure):
+            closure()
+        case .task(let job):
+            if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }
+    }
+}
+
+@available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)
+extension EventLoop: TaskExecutor {
+    package func enqueue(_ job: consuming ExecutorJob) {
+        enqueue(.task(UnownedJob(job)))
+    }
+}
+
+/// What the loop calls when a registered descriptor is ready. Called on the loop's thread
+/// only, one call at a time: it must neither block nor run long.
+package protocol EventLoopHandler: AnyObject, Sendable {
+    /// The descriptor is ready for what the registration asked, or hung up.
+    func ready(_ readiness: EventLoop.Readiness)
+    /// The registration is over (``EventLoopRegistration/cancel()``): no call follows. The
+    /// descriptor may be closed now.
+    func deregistered()
+}
