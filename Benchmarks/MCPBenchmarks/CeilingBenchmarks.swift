@@ -1,4 +1,5 @@
 import Foundation
+import MCP
 
 /// Our stdio server against the ceiling: a do-nothing C server (`mcp-ceiling-server`) on the
 /// same pipes, driven by the same C driver (`mcp-wire-driver`), in one run.
@@ -70,6 +71,25 @@ enum CeilingBenchmarks {
                 printRow(row, "ping", 64, ping, note: "\(Stats.formatPercent(ping.rate / ceilingPipelined.rate)) of the ceiling")
             }
         }
+        print("")
+    }
+
+    /// The threads of this process with `count` child servers connected through `MCPClient`
+    /// over ``ProcessTransport``, against the threads before (OS threads from `/proc/self/task`).
+    static func threads(servers count: Int) async throws {
+        func threadCount() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+        }
+        let before = threadCount()
+        var clients: [MCPClient] = []
+        for _ in 0..<count {
+            let transport = try ProcessTransport.launch(Paths.benchmarkBinary, arguments: ["--serve-echo-shared"], standardError: .discard)
+            clients.append(try await MCPClient.connect(over: transport))
+        }
+        for client in clients { _ = try await client.callTool(name: "echo", arguments: ["text": "hello"]) }
+        let during = threadCount()
+        for client in clients { await client.close() }
+        print("threads of this process: \(before) before, \(during) with \(count) stdio servers connected (\(during - before) more)")
         print("")
     }
 

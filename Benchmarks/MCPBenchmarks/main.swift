@@ -64,6 +64,7 @@ if wants("stdio") {
 if wants("ceiling") {
     fflush(nil)
     try CeilingBenchmarks.run()
+    try await CeilingBenchmarks.threads(servers: 8)
 }
 if wants("http") {
     fflush(nil)

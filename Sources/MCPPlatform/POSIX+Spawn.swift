@@ -1,5 +1,7 @@
 // Starting a child process with `posix_spawn`, and waiting for, reaping and signalling it.
 
+internal import CMCPPlatform
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -185,4 +187,13 @@ extension POSIX {
     }
 
     #endif  // !os(watchOS) && !os(tvOS)
+}
+
+extension POSIX {
+    /// A descriptor that becomes readable when process `pid` ends (`pidfd_open`, Linux 5.3 and
+    /// later; close-on-exec), or `nil` where there is none.
+    package static func openProcessDescriptor(_ pid: Int32) -> Int32? {
+        let descriptor = mcp_pidfd_open(pid)
+        return descriptor >= 0 ? descriptor : nil
+    }
 }

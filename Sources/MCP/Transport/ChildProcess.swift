@@ -3,10 +3,12 @@ internal import MCPPlatform
 // Processes cannot be started on watchOS and tvOS (no posix_spawn).
 #if !os(watchOS) && !os(tvOS)
 
-/// A spawned child: waited for by a dedicated thread from the start, signalled safely.
+/// A spawned child: waited for from the start, signalled safely.
 ///
-/// The thread waits with `waitid(WNOWAIT)`, which does not reap, then reaps with the lock
-/// held. ``signal(_:)`` takes the same lock and never signals a reaped child, so a signal can
+/// On Linux 5.3 and later the child's end is a readable `pidfd` on the process's
+/// ``MCPPlatform/EventLoop``: no thread per child. Elsewhere a dedicated thread waits with
+/// `waitid(WNOWAIT)`, which does not reap. Either way the child is reaped with the lock held,
+/// and ``signal(_:)`` takes the same lock and never signals a reaped child, so a signal can
 /// never reach an unrelated process that was given the same pid after the child was reaped.
 final class ChildProcess: Sendable {
     let pid: Int32
@@ -14,29 +16,45 @@ final class ChildProcess: Sendable {
     /// namespace of its own leads one).
     let leadsProcessGroup: Bool
     let exit = OneShot<ProcessTransport.ExitStatus>()
-    /// Whether the waiter thread reaped the child (after which its pid may name another process).
+    /// Whether the child was reaped (after which its pid may name another process).
     private let reaped = LockedValue(false)
 
     /// Starts waiting for the child.
     ///
-    /// - Throws: ``Errno`` when the waiting thread cannot be started.
+    /// - Throws: ``Errno`` when the waiting thread cannot be started (only where there is no
+    ///   event loop or no `pidfd`).
     init(pid: Int32, leadsProcessGroup: Bool = false) throws(Errno) {
         self.pid = pid
         self.leadsProcessGroup = leadsProcessGroup
+        if let loop = EventLoop.shared, let processDescriptor = POSIX.openProcessDescriptor(pid) {
+            do throws(Errno) {
+                let waiter = ExitWaiter(child: self, descriptor: processDescriptor)
+                let registration = try loop.register(processDescriptor, interest: .readable, handler: waiter)
+                waiter.registration.withLock { $0 = registration }
+                return
+            } catch {
+                POSIX.close(processDescriptor)
+            }
+        }
         try POSIX.startThread(named: "MCP child \(pid) waiter") { [self] in
             _ = POSIX.waitUntilEnded(pid)
-            let result: POSIX.ChildExit = reaped.withLock { reaped in
-                reaped = true
-                return POSIX.reap(pid)
-            }
-            let status: ProcessTransport.ExitStatus =
-                switch result {
-                case .exited(let code): .exited(code)
-                case .signaled(let signal): .signaled(signal)
-                case .unavailable: .unavailable
-                }
-            exit.fulfill(status)
+            reap()
         }
+    }
+
+    /// The child has ended: reaps it and reports how.
+    fileprivate func reap() {
+        let result: POSIX.ChildExit = reaped.withLock { reaped in
+            reaped = true
+            return POSIX.reap(pid)
+        }
+        let status: ProcessTransport.ExitStatus =
+            switch result {
+            case .exited(let code): .exited(code)
+            case .signaled(let signal): .signaled(signal)
+            case .unavailable: .unavailable
+            }
+        exit.fulfill(status)
     }
 
     /// Sends `signal` to the child (and its process group, when it leads one) unless it has
@@ -51,6 +69,28 @@ final class ChildProcess: Sendable {
     /// The exit status, or `nil` if the child is still running after `duration`.
     func waitForExit(within duration: Duration) async -> ProcessTransport.ExitStatus? {
         await exit.wait(within: duration)
+    }
+}
+
+/// The event loop's handler for a child's `pidfd`: readable once the child has ended.
+private final class ExitWaiter: EventLoopHandler {
+    let child: ChildProcess
+    let descriptor: Int32
+    let registration = LockedValue<EventLoopRegistration?>(nil)
+
+    init(child: ChildProcess, descriptor: Int32) {
+        self.child = child
+        self.descriptor = descriptor
+    }
+
+    func ready(_ readiness: EventLoop.Readiness) {
+        guard let registration = registration.withLock({ $0 }) else { return }
+        child.reap()
+        registration.cancel()
+    }
+
+    func deregistered() {
+        POSIX.close(descriptor)
     }
 }
 

@@ -9,8 +9,17 @@ internal import MCPPlatform
 /// let transport = try FileDescriptorTransport(readingFrom: socket, writingTo: socket)
 /// ```
 ///
-/// **Reading.** One dedicated thread waits with `poll` (no timeout) on the input and on a
-/// private wake-up pipe, reads up to 64 KiB at a time, splits the bytes into lines with a
+/// **Where the work happens.** On Linux the transport joins the process's event loop
+/// (``MCPPlatform/EventLoop``, epoll): one thread for every descriptor transport of the
+/// process, so N connections (N child processes, with their `pidfd`s and standard error) cost
+/// one thread, not 2N–4N. A descriptor the kernel cannot poll (a regular file, `/dev/null`),
+/// and every system without the loop (Darwin for now), gets threads of its own: a reading
+/// thread and a writing thread, as described below. `ONDEVICE_MCP_TRANSPORT_THREADS=1` in the
+/// environment asks for threads everywhere (for comparing the two).
+///
+/// **Reading.** When the input is readable, the loop's thread (or the reading thread, which
+/// waits with `poll`, no timeout, on the input and a private wake-up pipe) reads up to 64 KiB,
+/// splits the bytes into lines with a
 /// bounded framer and parses each line into a ``JSONRPCMessage`` on that thread. A line
 /// that is not a message arrives as ``InboundMessage/invalid(_:)`` with an error that names
 /// what was wrong: `-32700` when it is not JSON or is nested too deeply (the reader's error,
@@ -22,27 +31,30 @@ internal import MCPPlatform
 /// as it passes the limit, not when its newline comes, and the rest of it is skipped; the
 /// reader never holds more of a line than the limit. At most about 4,096 messages, and at
 /// most about 32 MiB or twice ``maximumFrameLength`` (whichever is larger; one message is
-/// always let through), wait for the consumer, plus those of one read; beyond that the
-/// thread stops reading until the consumer catches up, so a flooding peer is slowed down by
-/// the pipe, not buffered without bound. End of input finishes the stream of
-/// ``receive()``; a read error fails it with ``TransportError/ioFailure(_:)``.
+/// always let through), wait for the consumer, plus those of one read; beyond that reading
+/// stops (on the loop, the input leaves its set) until the consumer catches up, so a flooding
+/// peer is slowed down by the pipe, not buffered without bound. End of input finishes the
+/// stream of ``receive()``; a read error fails it with ``TransportError/ioFailure(_:)``.
 ///
-/// **The connection's thread.** The reading thread is also a `TaskExecutor`. On systems that
+/// **The connection's thread.** The thread that reads is also a `TaskExecutor` (the loop's
+/// thread, or the reading thread). On systems that
 /// have task executors (Linux; macOS 15, iOS 18 and later), ``MCPServer/run(on:options:)`` runs its
 /// loop there (and, with ``MCPServer/ConnectionOptions/RequestExecution/connectionThread``,
 /// every request's task and the server actor's work), and ``MCPClient`` reads its replies
 /// there: a request is read, handled and answered without waking another thread, which is
 /// most of the cost of a stdio round trip. (``MCPClient/withConnectionThread(isolation:_:)``
-/// puts a caller there too.) Work on it shares the thread with reading, so code that runs
-/// long synchronously there delays the connection until it returns or suspends — which is
-/// why a server's requests run on Swift's shared executor unless asked otherwise.
+/// puts a caller there too.) Work on it shares the thread with reading (on the loop, with
+/// every connection's reading), so code that runs long synchronously there delays reading
+/// until it returns or suspends — which is why a server's requests run on Swift's shared
+/// executor unless asked otherwise.
 ///
 /// **Writing.** ``send(_:)`` encodes the message in the caller's task. On the connection's
 /// thread, messages are queued and written after the current batch of work (or as soon as a
 /// pipe-atomic write's worth is queued): many replies, one `write(2)`. Elsewhere a small
 /// message is written by the sender itself when the pipe can take it at once; everything
-/// else goes to one dedicated writing thread, which empties the buffer with as few `write`
-/// calls as possible. Writes that could block are always left to that thread. At most
+/// else goes to the loop (which writes what the descriptor takes without blocking, whenever it
+/// is writable) or to the dedicated writing thread, which empties the buffer with as few
+/// `write` calls as possible. A write that could block never happens on the loop or in a sender. At most
 /// about 8 MiB wait to be written; beyond that senders suspend (they never block a thread)
 /// until the writer has drained the buffer (a server loop can also wait for room before it
 /// reads the next request: ``Transport/waitForOutboundRoom()``). Once writing fails (for example
@@ -53,9 +65,9 @@ internal import MCPPlatform
 /// **Closing.** ``close()`` stops accepting messages, finishes the inbound stream (messages
 /// already received can still be read from it), stops reading, and returns once everything
 /// accepted has been written or writing has failed (promptly, whichever way writing
-/// failed). Each thread closes its own descriptor
-/// when it is done with it (if the transport owns it), so no descriptor is closed while a
-/// thread may still use it.
+/// failed). A descriptor is closed (if the transport owns it) only once it has left the loop,
+/// or by its own thread when that is done with it, so no descriptor is closed while it may
+/// still be used, and no number the loop watches is reused behind its back.
 ///
 /// The transport never sets `O_NONBLOCK` on the descriptors it is given, and never polls
 /// with a timeout: every wait is for an event.
@@ -151,6 +163,7 @@ public final class FileDescriptorTransport: Transport {
     ///     ``defaultInboundByteLimit(maximumFrameLength:)``.
     ///   - outboundByteLimit: The most bytes waiting to be written before senders wait.
     ///   - engine: The event loop or threads of its own; `nil` for ``defaultEngine``.
+    ///   - loop: The event loop to join (tests give one of their own).
     ///   - threadStarter: Starts the reading and writing threads.
     /// - Throws: ``TransportError/invalidConfiguration(_:)`` for a bound that is not
     ///   positive; ``TransportError/ioFailure(_:)`` when the wake-up pipe or a thread cannot
@@ -165,6 +178,7 @@ public final class FileDescriptorTransport: Transport {
         inboundByteLimit: Int? = nil,
         outboundByteLimit: Int = 8 * 1024 * 1024,
         engine: EngineChoice? = nil,
+        loop: EventLoop? = EventLoop.shared,
         threadStarter: ThreadStarter = { (name, body) throws(Errno) in try POSIX.startThread(named: name, body) }
     ) throws(TransportError) {
         let inboundByteLimit = inboundByteLimit ?? Self.defaultInboundByteLimit(maximumFrameLength: maximumFrameLength)
@@ -191,7 +205,7 @@ public final class FileDescriptorTransport: Transport {
 
         // On the event loop when there is one and both descriptors can join it; otherwise
         // (a regular file, /dev/null, a system without the loop) threads of its own.
-        if engine != .threads, let loop = EventLoop.shared {
+        if engine != .threads, let loop {
             let wake = LoopWake()
             let inbound = InboundBuffer(capacity: inboundCapacity, byteLimit: inboundByteLimit) { wake.wakeReader() }
             do throws(Errno) {
