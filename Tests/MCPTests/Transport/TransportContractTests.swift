@@ -85,7 +85,7 @@ struct TransportContractTests {
         let output = try POSIX.makePipe()
         let transport = try FileDescriptorTransport(readingFrom: input.read, writingTo: output.write)
         let executor = try #require(transport.connectionExecutor)
-        let onConnectionThread = await Task(executorPreference: executor) { transport.executor.isCurrentThread }.value
+        let onConnectionThread = await Task(executorPreference: executor) { transport.isOnConnectionThread }.value
         #expect(onConnectionThread)
         await transport.close()
         POSIX.close(input.write)
