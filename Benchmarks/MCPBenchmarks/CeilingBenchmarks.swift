@@ -5,7 +5,8 @@ import MCP
 /// same pipes, driven by the same C driver (`mcp-wire-driver`), in one run.
 ///
 /// Rows: the ceiling (`ping`, sequential and 64 in flight); the echo server with the default
-/// options and with requests on the connection's thread; `ondevice-mcp serve` (its `clock_now`
+/// options (on its own threads, and on the event loop, `ONDEVICE_MCP_TRANSPORT_LOOP=1`) and
+/// with requests on the connection's thread; `ondevice-mcp serve` (its `clock_now`
 /// tool) with its idle memory. Every figure is the median of ``rounds`` runs of the driver; the
 /// latencies are the driver's per-request p50 and p99 of the median run. Goals (issue #22):
 /// sequential `tools/call` at least 50 % of the ceiling's sequential rate, and at 64 in flight
@@ -53,15 +54,22 @@ enum CeilingBenchmarks {
         for (label, directory) in builds {
             let bench = directory + "/MCPBenchmarks"
             let cli = directory + "/ondevice-mcp"
-            let servers: [(String, [String], String, String)] = [
-                ("echo, default options", [bench, "--serve-echo-shared"], "echo", #"{"text":"hello"}"#),
-                ("echo, requests on the connection thread", [bench, "--serve-echo"], "echo", #"{"text":"hello"}"#),
-                ("ondevice-mcp serve", [cli, "serve", "--data-dir", temporaryDirectory()], "clock_now", "{}"),
+            let loop = ["ONDEVICE_MCP_TRANSPORT_LOOP": "1"]
+            var servers: [(String, [String], String, String, [String: String])] = [
+                ("echo, default options", [bench, "--serve-echo-shared"], "echo", #"{"text":"hello"}"#, [:]),
+                ("echo, requests on the connection thread", [bench, "--serve-echo"], "echo", #"{"text":"hello"}"#, [:]),
+                ("ondevice-mcp serve", [cli, "serve", "--data-dir", temporaryDirectory()], "clock_now", "{}", [:]),
             ]
-            for (name, command, tool, arguments) in servers where FileManager.default.isExecutableFile(atPath: command[0]) {
-                let sequential = try measure(driver, ["-t", tool, "-a", arguments, "-n", "50000", "-W", "5000", "-r"], command)
-                let pipelined = try measure(driver, ["-t", tool, "-a", arguments, "-w", "64", "-n", "200000", "-W", "10000"], command)
-                let ping = try measure(driver, ["-m", "ping", "-w", "64", "-n", "400000", "-W", "20000"], command)
+            if label.isEmpty {
+                servers.insert(
+                    ("echo, default options, event loop", [bench, "--serve-echo-shared"], "echo", #"{"text":"hello"}"#, loop), at: 1)
+            }
+            for (name, command, tool, arguments, environment) in servers where FileManager.default.isExecutableFile(atPath: command[0]) {
+                let sequential = try measure(
+                    driver, ["-t", tool, "-a", arguments, "-n", "50000", "-W", "5000", "-r"], command, environment)
+                let pipelined = try measure(
+                    driver, ["-t", tool, "-a", arguments, "-w", "64", "-n", "200000", "-W", "10000"], command, environment)
+                let ping = try measure(driver, ["-m", "ping", "-w", "64", "-n", "400000", "-W", "20000"], command, environment)
                 let row = label + name
                 printRow(
                     row, "call", 1, sequential,
@@ -102,19 +110,22 @@ enum CeilingBenchmarks {
     }
 
     /// Runs the driver `rounds` times against `server` and returns the run with the median rate.
-    private static func measure(_ driver: String, _ options: [String], _ server: [String]) throws -> Figures {
+    private static func measure(
+        _ driver: String, _ options: [String], _ server: [String], _ environment: [String: String] = [:]
+    ) throws -> Figures {
         var runs: [Figures] = []
         for _ in 0..<rounds {
-            runs.append(try drive(driver, options + ["--"] + server))
+            runs.append(try drive(driver, options + ["--"] + server, environment))
         }
         runs.sort { $0.rate < $1.rate }
         return runs[runs.count / 2]
     }
 
-    private static func drive(_ driver: String, _ arguments: [String]) throws -> Figures {
+    private static func drive(_ driver: String, _ arguments: [String], _ environment: [String: String]) throws -> Figures {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: driver)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -5,7 +5,8 @@ internal import MCPPlatform
 
 /// A spawned child: waited for from the start, signalled safely.
 ///
-/// On Linux 5.3 and later the child's end is a readable `pidfd` on the process's
+/// With the event loop (opt-in, see ``FileDescriptorTransport/defaultEngine``) on Linux 5.3 and
+/// later, the child's end is a readable `pidfd` on the process's
 /// ``MCPPlatform/EventLoop``: no thread per child. Elsewhere a dedicated thread waits with
 /// `waitid(WNOWAIT)`, which does not reap. Either way the child is reaped with the lock held,
 /// and ``signal(_:)`` takes the same lock and never signals a reaped child, so a signal can
@@ -26,7 +27,7 @@ final class ChildProcess: Sendable {
     init(pid: Int32, leadsProcessGroup: Bool = false) throws(Errno) {
         self.pid = pid
         self.leadsProcessGroup = leadsProcessGroup
-        if let loop = EventLoop.shared, let processDescriptor = POSIX.openProcessDescriptor(pid) {
+        if let loop = FileDescriptorTransport.defaultLoop, let processDescriptor = POSIX.openProcessDescriptor(pid) {
             do throws(Errno) {
                 let waiter = ExitWaiter(child: self, descriptor: processDescriptor)
                 let registration = try loop.register(processDescriptor, interest: .readable, handler: waiter)

@@ -9,13 +9,14 @@ internal import MCPPlatform
 /// let transport = try FileDescriptorTransport(readingFrom: socket, writingTo: socket)
 /// ```
 ///
-/// **Where the work happens.** On Linux the transport joins the process's event loop
+/// **Where the work happens.** On Linux the transport can join the process's event loop
 /// (``MCPPlatform/EventLoop``, epoll): one thread for every descriptor transport of the
 /// process, so N connections (N child processes, with their `pidfd`s and standard error) cost
-/// one thread, not 2N–4N. A descriptor the kernel cannot poll (a regular file, `/dev/null`),
-/// and every system without the loop (Darwin for now), gets threads of its own: a reading
-/// thread and a writing thread, as described below. `ONDEVICE_MCP_TRANSPORT_THREADS=1` in the
-/// environment asks for threads everywhere (for comparing the two).
+/// one thread, not 2N–4N. For now the loop is opt-in (`ONDEVICE_MCP_TRANSPORT_LOOP=1` in the
+/// environment; see ``defaultEngine``). A descriptor the kernel cannot poll (a regular file,
+/// `/dev/null`), every system without the loop (Darwin for now), and every transport unless
+/// the loop is asked for, gets threads of its own: a reading thread and a writing thread, as
+/// described below.
 ///
 /// **Reading.** When the input is readable, the loop's thread (or the reading thread, which
 /// waits with `poll`, no timeout, on the input and a private wake-up pipe) reads up to 64 KiB,
@@ -104,10 +105,17 @@ public final class FileDescriptorTransport: Transport {
         case threads
     }
 
-    /// The engine of new transports: `automatic`, unless the environment variable
-    /// `ONDEVICE_MCP_TRANSPORT_THREADS=1` asks for threads (for comparing the two).
+    /// The engine of new transports: threads of their own, unless the environment variable
+    /// `ONDEVICE_MCP_TRANSPORT_LOOP=1` asks for the event loop (`automatic`).
+    ///
+    /// The loop is opt-in until it is as fast as the threads at 64 requests in flight (see the
+    /// `ceiling` benchmark group): it costs one thread for every connection of the process, but
+    /// pipelined `ping` measured about a third slower on it so far.
     static let defaultEngine: EngineChoice =
-        POSIX.environmentValue("ONDEVICE_MCP_TRANSPORT_THREADS") == "1" ? .threads : .automatic
+        POSIX.environmentValue("ONDEVICE_MCP_TRANSPORT_LOOP") == "1" ? .automatic : .threads
+
+    /// The process's event loop, when new transports and child processes use it.
+    static var defaultLoop: EventLoop? { defaultEngine == .threads ? nil : EventLoop.shared }
 
     /// Whether the caller is the thread that reads this transport's input.
     var isOnConnectionThread: Bool {
@@ -213,9 +221,7 @@ public final class FileDescriptorTransport: Transport {
                     loop: loop, input: input, output: output, inputOwner: inputOwner, outputOwner: outputOwner,
                     inbound: inbound, outbound: outbound, maximumFrameLength: maximumFrameLength, responseLimits: responseLimits)
                 wake.attach(connection)
-                outbound.writeOnLoop(
-                    wake: { [weak connection] in connection?.wakeWriter() },
-                    scheduleFlush: { [weak connection] in connection?.scheduleFlush() })
+                outbound.writeOnLoop(connection)
                 self.maximumFrameLength = maximumFrameLength
                 self.responseLimits = responseLimits
                 self.engine = .loop(connection)

@@ -18,7 +18,7 @@ internal import MCPPlatform
 /// may be reused at once by another connection): the input when reading is over, the output
 /// when everything accepted has been written (or writing failed); a descriptor that plays
 /// both roles, once both are over. Descriptors the transport does not own are left open.
-final class LoopConnection: Sendable {
+final class LoopConnection: OutboundLoopWriter {
     private struct State {
         var reader: InputReader?
         var readingStopped = false

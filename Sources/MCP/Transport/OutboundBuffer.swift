@@ -21,9 +21,9 @@ final class OutboundBuffer: Sendable {
     /// its descriptor.
     let finished = OneShot<Void>()
 
-    /// On the event loop: what wakes the loop's writer, in place of signalling a writing
-    /// thread, and what schedules a flush after the loop's current jobs (for sends made on it).
-    private let loopHooks = LockedValue<(wake: @Sendable () -> Void, scheduleFlush: @Sendable () -> Void)?>(nil)
+    /// On the event loop: the loop's writer, which is woken in place of a writing thread and
+    /// flushes after the loop's current jobs (held weakly: the loop holds it while registered).
+    private let loopWriter = LockedValue(LoopWriterReference())
 
     /// Fulfilled the first time the writing thread waits for bytes (for tests that need
     /// it idle, so that a small send is written inline).
@@ -59,7 +59,7 @@ final class OutboundBuffer: Sendable {
         case .refuse(let error):
             throw error
         case .queued:
-            if deferred, let hooks = loopHooks.withLock({ $0 }) { hooks.scheduleFlush() }
+            if deferred, let writer = loopWriter.withLock({ $0.writer }) { writer.scheduleFlush() }
             return
         case .queuedSignallingWriter:
             signalWriter()
@@ -224,13 +224,12 @@ final class OutboundBuffer: Sendable {
         finished.fulfill(())
     }
 
-    /// Hands writing to the event loop: `wake` asks it for writability whenever the writing
-    /// thread would have been signalled. The writing thread is never started then.
-    /// `scheduleFlush` runs ``flush()`` after the loop's current jobs: a send made on the
-    /// loop's thread is queued (``enqueue(_:deferred:)`` with `deferred`), so that the replies
-    /// of one batch of jobs go out in one write.
-    func writeOnLoop(wake: @escaping @Sendable () -> Void, scheduleFlush: @escaping @Sendable () -> Void) {
-        loopHooks.withLock { $0 = (wake, scheduleFlush) }
+    /// Hands writing to the event loop's `writer`: it is woken whenever the writing thread
+    /// would have been signalled, and asked to flush after the loop's current jobs when a
+    /// send made on the loop's thread is queued (``enqueue(_:deferred:)`` with `deferred`), so
+    /// that the replies of one batch of jobs go out in one write. No writing thread is started.
+    func writeOnLoop(_ writer: any OutboundLoopWriter) {
+        loopWriter.withLock { $0.writer = writer }
         writerWaiting.fulfill(())
     }
 
@@ -249,8 +248,8 @@ final class OutboundBuffer: Sendable {
 
     /// Wakes whoever writes for the senders: the event loop's writer, or the writing thread.
     private func signalWriter() {
-        if let hooks = loopHooks.withLock({ $0 }) {
-            hooks.wake()
+        if let writer = loopWriter.withLock({ $0.writer }) {
+            writer.wakeWriter()
         } else {
             state.signal()
         }
@@ -265,4 +264,18 @@ final class OutboundBuffer: Sendable {
         }
         for waiter in actions.room { waiter.resume() }
     }
+}
+
+/// What writes a buffer on the event loop (``LoopConnection``).
+protocol OutboundLoopWriter: AnyObject, Sendable {
+    /// There are bytes the senders could not write, or the buffer closed: ask the loop for
+    /// writability.
+    func wakeWriter()
+    /// Flush what sends on the loop's thread queued, after the loop's current jobs.
+    func scheduleFlush()
+}
+
+/// A weak reference to the loop's writer.
+private struct LoopWriterReference {
+    weak var writer: (any OutboundLoopWriter)?
 }

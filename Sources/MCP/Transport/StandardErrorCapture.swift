@@ -5,7 +5,7 @@ internal import MCPPlatform
 
 /// Reads a child's standard error, keeping the last bytes.
 ///
-/// On the process's ``MCPPlatform/EventLoop`` where there is one (no thread per child), else
+/// On the process's ``MCPPlatform/EventLoop`` when transports use it (opt-in; no thread per child), else
 /// on a dedicated thread. Forwarding (to this process's standard error) never blocks the
 /// loop: pieces are written while the descriptor takes them at once, and what it cannot take
 /// then is not forwarded (it is still captured) — a child is never held up because this
@@ -24,7 +24,7 @@ final class StandardErrorCapture: Sendable {
     ///   event loop); the descriptor is then left open.
     init(reading descriptor: Int32, keepingLast limit: Int, forwardingTo forward: Int32?) throws(Errno) {
         self.limit = limit
-        if let loop = EventLoop.shared {
+        if let loop = FileDescriptorTransport.defaultLoop {
             let reader = LoopReader(capture: self, descriptor: descriptor, forward: forward)
             do throws(Errno) {
                 let registration = try loop.register(descriptor, interest: .readable, handler: reader)
