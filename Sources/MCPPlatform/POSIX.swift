@@ -178,15 +178,18 @@ package enum POSIX {
     /// so, without blocking.
     package static let atomicPipeWrite = Int(PIPE_BUF)
 
-    /// Whether a write of ``atomicPipeWrite`` bytes to `descriptor` returns right now: it
-    /// takes them without blocking, or it is in error (a pipe whose reader is gone), so that
-    /// the write fails at once with the reason. A `poll` with a zero timeout, which never waits.
-    package static func isWritable(_ descriptor: Int32) -> Bool {
+    /// Whether `descriptor` can take a write of ``atomicPipeWrite`` bytes right now without
+    /// blocking: a `poll` with a zero timeout, which never waits. With `orErrored`, a
+    /// descriptor in error (a pipe whose reader is gone) counts too: a write to it fails at
+    /// once with the reason instead of blocking.
+    package static func isWritable(_ descriptor: Int32, orErrored: Bool = false) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
         while true {
             let ready = poll(&entry, 1, 0)
             if ready >= 0 {
-                return ready == 1 && entry.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 && entry.revents & Int16(POLLNVAL) == 0
+                guard ready == 1, entry.revents & Int16(POLLNVAL) == 0 else { return false }
+                let errored = entry.revents & Int16(POLLERR | POLLHUP) != 0
+                return orErrored ? (errored || entry.revents & Int16(POLLOUT) != 0) : (!errored && entry.revents & Int16(POLLOUT) != 0)
             }
             if errno != EINTR { return false }
         }

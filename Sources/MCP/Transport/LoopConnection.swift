@@ -97,7 +97,9 @@ final class LoopConnection: OutboundLoopWriter {
 
         func ready(_ readiness: EventLoop.Readiness) {
             if role != .output, readiness.readable || readiness.hangUp { connection.inputReady() }
-            if role != .input, readiness.writable || (readiness.hangUp && role == .output) { connection.outputReady() }
+            if role != .input, readiness.writable || (readiness.hangUp && role == .output) {
+                connection.outputReady(hungUp: readiness.hangUp)
+            }
         }
 
         func deregistered() {
@@ -174,9 +176,9 @@ final class LoopConnection: OutboundLoopWriter {
     }
 
     /// On the loop's thread: the output takes bytes (or is in error).
-    private func outputReady() {
+    private func outputReady(hungUp: Bool) {
         let registration = state.withLock { $0.outputRegistration }
-        let finished = outbound.drainOnLoop { registration?.remove(.writable) }
+        let finished = outbound.drainOnLoop(hungUp: hungUp) { registration?.remove(.writable) }
         guard finished else { return }
         let first = state.withLock { state in
             defer { state.writingFinished = true }

@@ -127,12 +127,12 @@ final class OutboundBuffer: Sendable {
     /// - Returns: The error that ended writing, if a write failed (the buffer has failed
     ///   too, and the writing thread has been told to end).
     @discardableResult
-    func flush() -> TransportError? {
+    func flush(writingToErrored: Bool = false) -> TransportError? {
         var chunk: [UInt8] = []
         guard state.withLock({ $0.beginInlineWrite(into: &chunk) }) else { return nil }
         while true {
             var failure: Errno?
-            let written = Self.writeWithoutBlocking(chunk, to: descriptor, failure: &failure)
+            let written = Self.writeWithoutBlocking(chunk, to: descriptor, evenIfErrored: writingToErrored, failure: &failure)
             let error = failure.map(closedError(after:))
             switch state.withLock({ $0.inlineWriteEnded(&chunk, written: written, failure: error) }) {
             case .writeMore:
@@ -146,10 +146,12 @@ final class OutboundBuffer: Sendable {
 
     /// Writes `bytes` in pieces of at most ``POSIX/atomicPipeWrite`` while the descriptor
     /// can take them without blocking; returns how many bytes were written.
-    private static func writeWithoutBlocking(_ bytes: [UInt8], to descriptor: Int32, failure: inout Errno?) -> Int {
+    private static func writeWithoutBlocking(
+        _ bytes: [UInt8], to descriptor: Int32, evenIfErrored: Bool = false, failure: inout Errno?
+    ) -> Int {
         var written = 0
         bytes.withUnsafeBytes { buffer in
-            while written < buffer.count, POSIX.isWritable(descriptor) {
+            while written < buffer.count, POSIX.isWritable(descriptor, orErrored: evenIfErrored) {
                 let piece = min(POSIX.atomicPipeWrite, buffer.count - written)
                 do throws(Errno) {
                     try POSIX.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[written..<(written + piece)]))
@@ -237,8 +239,10 @@ final class OutboundBuffer: Sendable {
     /// without blocking. Calls `pause` (under the buffer's lock, so that no sender's wake-up
     /// is lost) when there is nothing left to write; returns `true` once writing is over
     /// (closed and drained, or failed).
-    func drainOnLoop(pause: () -> Void) -> Bool {
-        flush()
+    /// `hungUp`: the loop reported the descriptor in error; the write is made anyway, so that
+    /// it fails with the reason (a broken pipe) instead of waiting for writability forever.
+    func drainOnLoop(hungUp: Bool, pause: () -> Void) -> Bool {
+        flush(writingToErrored: hungUp)
         return state.withLock { state in
             if state.isDrainedAndClosed { return true }
             if state.loopWriterCanPause { pause() }
