@@ -108,9 +108,10 @@ public final class FileDescriptorTransport: Transport {
     /// The engine of new transports: threads of their own, unless the environment variable
     /// `ONDEVICE_MCP_TRANSPORT_LOOP=1` asks for the event loop (`automatic`).
     ///
-    /// The loop is opt-in until it is as fast as the threads at 64 requests in flight (see the
-    /// `ceiling` benchmark group): it costs one thread for every connection of the process, but
-    /// pipelined `ping` measured about a third slower on it so far.
+    /// The loop is opt-in until the whole test suite runs on it in CI: it costs one thread for
+    /// every connection of the process (8 stdio servers: 1 thread instead of 24), and in the
+    /// `ceiling` benchmark group it measured from about a third slower to on par with the
+    /// threads at 64 requests in flight, depending on the run.
     static let defaultEngine: EngineChoice =
         POSIX.environmentValue("ONDEVICE_MCP_TRANSPORT_LOOP") == "1" ? .automatic : .threads
 
