@@ -172,7 +172,8 @@ public final class FileDescriptorTransport: Transport {
     ///     ``defaultInboundByteLimit(maximumFrameLength:)``.
     ///   - outboundByteLimit: The most bytes waiting to be written before senders wait.
     ///   - engine: The event loop or threads of its own; `nil` for ``defaultEngine``.
-    ///   - loop: The event loop to join (tests give one of their own).
+    ///   - loop: The event loop to join; `nil` for the process's, made only when a transport
+    ///     asks for the loop (tests give one of their own).
     ///   - threadStarter: Starts the reading and writing threads.
     /// - Throws: ``TransportError/invalidConfiguration(_:)`` for a bound that is not
     ///   positive; ``TransportError/ioFailure(_:)`` when the wake-up pipe or a thread cannot
@@ -187,7 +188,7 @@ public final class FileDescriptorTransport: Transport {
         inboundByteLimit: Int? = nil,
         outboundByteLimit: Int = 8 * 1024 * 1024,
         engine: EngineChoice? = nil,
-        loop: EventLoop? = EventLoop.shared,
+        loop: EventLoop? = nil,
         threadStarter: ThreadStarter = { (name, body) throws(Errno) in try POSIX.startThread(named: name, body) }
     ) throws(TransportError) {
         let inboundByteLimit = inboundByteLimit ?? Self.defaultInboundByteLimit(maximumFrameLength: maximumFrameLength)
@@ -214,7 +215,7 @@ public final class FileDescriptorTransport: Transport {
 
         // On the event loop when there is one and both descriptors can join it; otherwise
         // (a regular file, /dev/null, a system without the loop) threads of its own.
-        if engine != .threads, let loop {
+        if engine != .threads, let loop = loop ?? EventLoop.shared {
             let wake = LoopWake()
             let inbound = InboundBuffer(capacity: inboundCapacity, byteLimit: inboundByteLimit) { wake.wakeReader() }
             do throws(Errno) {
