@@ -5,7 +5,7 @@ import MCP
 /// same pipes, driven by the same C driver (`mcp-wire-driver`), in one run.
 ///
 /// Rows: the ceiling (`ping`, sequential and 64 in flight); the echo server with the default
-/// options (on its own threads, and on the event loop, `ONDEVICE_MCP_TRANSPORT_LOOP=1`) and
+/// options (on the event loop, and on threads of its own, `ONDEVICE_MCP_TRANSPORT_LOOP=0`) and
 /// with requests on the connection's thread; `ondevice-mcp serve` (its `clock_now`
 /// tool) with its idle memory. Every figure is the median of ``rounds`` runs of the driver; the
 /// latencies are the driver's per-request p50 and p99 of the median run. Goals (issue #22):
@@ -54,7 +54,7 @@ enum CeilingBenchmarks {
         for (label, directory) in builds {
             let bench = directory + "/MCPBenchmarks"
             let cli = directory + "/ondevice-mcp"
-            let loop = ["ONDEVICE_MCP_TRANSPORT_LOOP": "1"]
+            let threads = ["ONDEVICE_MCP_TRANSPORT_LOOP": "0"]
             var servers: [(String, [String], String, String, [String: String])] = [
                 ("echo, default options", [bench, "--serve-echo-shared"], "echo", #"{"text":"hello"}"#, [:]),
                 ("echo, requests on the connection thread", [bench, "--serve-echo"], "echo", #"{"text":"hello"}"#, [:]),
@@ -62,7 +62,7 @@ enum CeilingBenchmarks {
             ]
             if label.isEmpty {
                 servers.insert(
-                    ("echo, default options, event loop", [bench, "--serve-echo-shared"], "echo", #"{"text":"hello"}"#, loop), at: 1)
+                    ("echo, default options, threads", [bench, "--serve-echo-shared"], "echo", #"{"text":"hello"}"#, threads), at: 1)
             }
             for (name, command, tool, arguments, environment) in servers where FileManager.default.isExecutableFile(atPath: command[0]) {
                 let sequential = try measure(

@@ -12,11 +12,11 @@ internal import MCPPlatform
 /// **Where the work happens.** On Linux the transport can join the process's event loop
 /// (``MCPPlatform/EventLoop``, epoll): one thread for every descriptor transport of the
 /// process, so N connections (N child processes, with their `pidfd`s and standard error) cost
-/// one thread, not 2N–4N. For now the loop is opt-in (`ONDEVICE_MCP_TRANSPORT_LOOP=1` in the
-/// environment; see ``defaultEngine``). A descriptor the kernel cannot poll (a regular file,
-/// `/dev/null`), every system without the loop (Darwin for now), and every transport unless
-/// the loop is asked for, gets threads of its own: a reading thread and a writing thread, as
-/// described below.
+/// one thread, not 2N–4N. The loop is the default (`ONDEVICE_MCP_TRANSPORT_LOOP=0` in the
+/// environment turns it off; see ``defaultEngine``). A descriptor the kernel cannot poll (a
+/// regular file, `/dev/null`), every system without the loop (Darwin for now), and every
+/// transport when the loop is turned off, gets threads of its own: a reading thread and a
+/// writing thread, as described below.
 ///
 /// **Reading.** When the input is readable, the loop's thread (or the reading thread, which
 /// waits with `poll`, no timeout, on the input and a private wake-up pipe) reads up to 64 KiB,
@@ -105,15 +105,15 @@ public final class FileDescriptorTransport: Transport {
         case threads
     }
 
-    /// The engine of new transports: threads of their own, unless the environment variable
-    /// `ONDEVICE_MCP_TRANSPORT_LOOP=1` asks for the event loop (`automatic`).
+    /// The engine of new transports: the event loop where there is one (`automatic`), unless
+    /// the environment variable `ONDEVICE_MCP_TRANSPORT_LOOP=0` asks for threads of their own.
     ///
-    /// The loop is opt-in until the whole test suite runs on it in CI: it costs one thread for
-    /// every connection of the process (8 stdio servers: 1 thread instead of 24), and in the
-    /// `ceiling` benchmark group it measured from about a third slower to on par with the
-    /// threads at 64 requests in flight, depending on the run.
+    /// The loop costs one thread for every connection of the process (8 stdio servers: 1
+    /// thread instead of 24). The threads stay for systems without the loop, for descriptors
+    /// the kernel cannot poll, and as a switch for comparing the two (CI runs the transport
+    /// suites on both).
     static let defaultEngine: EngineChoice =
-        POSIX.environmentValue("ONDEVICE_MCP_TRANSPORT_LOOP") == "1" ? .automatic : .threads
+        POSIX.environmentValue("ONDEVICE_MCP_TRANSPORT_LOOP") == "0" ? .threads : .automatic
 
     /// The process's event loop, when new transports and child processes use it.
     static var defaultLoop: EventLoop? { defaultEngine == .threads ? nil : EventLoop.shared }

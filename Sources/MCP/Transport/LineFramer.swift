@@ -112,8 +112,19 @@ struct LineFramer: Sendable {
         }
         guard !bytes.isEmpty else { return }
         compact()
+        let needed = buffer.count + bytes.count
+        if needed > buffer.capacity, needed > Self.directGrowthThreshold {
+            // Past 1 MiB, grow once to the most the current line may take (pages not yet
+            // written cost no memory) instead of doubling: each doubling copies the line, and
+            // the last bytes of a line at the limit would double the buffer to twice the limit,
+            // holding both copies at once (~48 MiB at the peak for a 16 MiB limit, not ~17).
+            buffer.reserveCapacity(max(needed, start + currentLimit + 2))
+        }
         buffer.append(contentsOf: bytes)
     }
+
+    /// The buffer size past which it grows straight to the line's limit.
+    private static let directGrowthThreshold = 1 << 20
 
     /// Adds bytes read from the stream.
     mutating func append(_ bytes: some Collection<UInt8>) {

@@ -106,6 +106,11 @@ struct OutboundWriteState<Sender, RoomWaiter> {
     private var inlineWriting = false
     /// The bytes taken out of `pending` and not yet written.
     private var inFlight = 0
+    /// What an inline writer took out of `pending` and could not write: still in flight,
+    /// written before anything in `pending`. Kept apart so that, as with a writing thread
+    /// blocked in `write`, it does not count against the room for new senders (a writer
+    /// holds at most one chunk besides the `byteLimit` of `pending`).
+    private var carry: [UInt8] = []
 
     /// Creates an empty, open buffer; `byteLimit` must be positive.
     init(byteLimit: Int) {
@@ -114,7 +119,7 @@ struct OutboundWriteState<Sender, RoomWaiter> {
     }
 
     /// The bytes queued or being written.
-    var bufferedByteCount: Int { pending.count + inFlight }
+    var bufferedByteCount: Int { pending.count + carry.count + inFlight }
 
     /// The number of senders waiting for room.
     var waitingSenderCount: Int { senders.count }
@@ -144,10 +149,13 @@ struct OutboundWriteState<Sender, RoomWaiter> {
     /// An event-loop writer can stop listening for writability: there is nothing to write,
     /// or someone else is writing (a sender that queues bytes, or an inline writer that
     /// leaves some, signals it again).
-    var loopWriterCanPause: Bool { pending.isEmpty || !nobodyWriting }
+    var loopWriterCanPause: Bool { nothingQueued || !nobodyWriting }
 
     /// Closed or failed with nothing left to write and no one writing: writing is over.
-    var isDrainedAndClosed: Bool { !isOpen && pending.isEmpty && nobodyWriting }
+    var isDrainedAndClosed: Bool { !isOpen && nothingQueued && nobodyWriting }
+
+    /// Nothing waits to be written (neither a carried remainder nor queued lines).
+    private var nothingQueued: Bool { pending.isEmpty && carry.isEmpty }
 
     // MARK: Senders
 
@@ -164,7 +172,7 @@ struct OutboundWriteState<Sender, RoomWaiter> {
             pending.append(contentsOf: bytes)
             return pending.count >= atomicWrite ? .queuedFlushing : .queued
         }
-        if nobodyWriting, pending.isEmpty, senders.isEmpty, bytes.count <= atomicWrite {
+        if nobodyWriting, nothingQueued, senders.isEmpty, bytes.count <= atomicWrite {
             pending = bytes
             return .writeInline
         }
@@ -238,18 +246,30 @@ struct OutboundWriteState<Sender, RoomWaiter> {
     // MARK: Writing inline
 
     /// A sender or the connection thread offers to write what is queued: moves it into
-    /// `chunk` and returns `true`, unless nothing is queued or someone is already writing.
+    /// `chunk` (the carried remainder of an earlier write first) and returns `true`, unless
+    /// nothing is queued or someone is already writing.
     mutating func beginInlineWrite(into chunk: inout [UInt8]) -> Bool {
-        guard !pending.isEmpty, nobodyWriting else { return false }
+        guard !nothingQueued, nobodyWriting else { return false }
         inlineWriting = true
-        swap(&pending, &chunk)
+        takeNextChunk(into: &chunk)
         inFlight = chunk.count
         return true
     }
 
+    /// Moves what is written next into the empty `chunk`: the carried remainder, if any,
+    /// else everything queued.
+    private mutating func takeNextChunk(into chunk: inout [UInt8]) {
+        if carry.isEmpty {
+            swap(&pending, &chunk)
+        } else {
+            swap(&carry, &chunk)
+        }
+    }
+
     /// The inline writer wrote `written` bytes of `chunk` (all, some, or failed with
-    /// `failure`). What it did not write goes back to the front of the buffer for the
-    /// writing thread; bytes queued meanwhile are moved into `chunk` to be written next.
+    /// `failure`). What it did not write is carried, still in flight, for whoever writes
+    /// next (the writing thread, or the event loop's writer); bytes queued meanwhile are
+    /// moved into `chunk` to be written next.
     mutating func inlineWriteEnded(_ chunk: inout [UInt8], written: Int, failure: TransportError?) -> InlineStep {
         if let failure {
             chunk.removeAll(keepingCapacity: true)
@@ -257,7 +277,11 @@ struct OutboundWriteState<Sender, RoomWaiter> {
             return .done(fail(failure))
         }
         if written < chunk.count {
-            pending.insert(contentsOf: chunk[written...], at: 0)
+            if written == 0 {
+                swap(&carry, &chunk)
+            } else {
+                carry = Array(chunk[written...])
+            }
         } else if !pending.isEmpty {
             chunk.removeAll(keepingCapacity: true)
             swap(&pending, &chunk)
@@ -272,7 +296,7 @@ struct OutboundWriteState<Sender, RoomWaiter> {
         actions.room = takeRoomWaitersIfRoom()
         // The writing thread takes over whatever is still queued (or finishes closing). When
         // nothing is, it would only wake to wait again: a wasted thread switch per message.
-        actions.signalWriter = !pending.isEmpty || !isOpen
+        actions.signalWriter = !nothingQueued || !isOpen
         return .done(actions)
     }
 
@@ -281,10 +305,10 @@ struct OutboundWriteState<Sender, RoomWaiter> {
     /// The writing thread asks what to do: wait, write `chunk` (moved out of the buffer),
     /// or end. `chunk` must be empty (its capacity is reused).
     mutating func writerNext(into chunk: inout [UInt8]) -> WriterStep {
-        if inlineWriting || (pending.isEmpty && isOpen) { return .wait }
-        if pending.isEmpty { return .finish }
+        if inlineWriting || (nothingQueued && isOpen) { return .wait }
+        if nothingQueued { return .finish }
         writerBusy = true
-        swap(&pending, &chunk)
+        takeNextChunk(into: &chunk)
         inFlight = chunk.count
         var actions = Actions()
         admitSenders(into: &actions)
@@ -325,6 +349,7 @@ struct OutboundWriteState<Sender, RoomWaiter> {
     private mutating func fail(_ error: TransportError) -> Actions {
         phase = .failed(error)
         pending = []
+        carry = []
         inFlight = 0
         var actions = Actions()
         actions.refused = senders.map(\.sender)

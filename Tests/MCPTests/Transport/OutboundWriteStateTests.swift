@@ -74,7 +74,7 @@ struct OutboundWriteStateTests {
         #expect(result3, "close always signals the writer, whatever the state")
     }
 
-    @Test("What the pipe did not take goes back to the front, for the writing thread")
+    @Test("What the pipe did not take is written first, by the writing thread, before what was queued since")
     func partialInlineWrite() {
         var state = State(byteLimit: 1000)
         _ = state.enqueue(bytes(10), deferred: false, atomicWrite: atomic)
@@ -91,7 +91,43 @@ struct OutboundWriteStateTests {
             Issue.record("the writer must write the rest")
             return
         }
-        #expect(writerChunk == bytes(6) + bytes(3, 0x62))
+        #expect(writerChunk == bytes(6))
+        writerChunk.removeAll()
+        _ = state.writerWrote(failure: nil)
+        guard case .write = state.writerNext(into: &writerChunk) else {
+            Issue.record("the writer must write what was queued since")
+            return
+        }
+        #expect(writerChunk == bytes(3, 0x62))
+    }
+
+    @Test("What an inline write left over is in flight: the next sender is admitted, as with a writing thread blocked in write")
+    func carriedRemainderLeavesRoom() {
+        // The event loop's writer writes inline only: a large message the pipe took part of
+        // must not hold the buffer full, or a second sender waits where the threads admit it.
+        var state = State(byteLimit: 1000)
+        guard case .queuedSignallingWriter = state.enqueue(bytes(2500), deferred: false, atomicWrite: atomic) else {
+            Issue.record("a message over the atomic size goes to the writer")
+            return
+        }
+        var chunk: [UInt8] = []
+        let began = state.beginInlineWrite(into: &chunk)
+        #expect(began)
+        _ = state.inlineWriteEnded(&chunk, written: 500, failure: nil)
+        #expect(state.bufferedByteCount == 2000)
+        #expect(!state.hasRoom, "the carried bytes still count for waitForOutboundRoom")
+        guard case .queuedSignallingWriter = state.enqueue(bytes(2500, 0x62), deferred: false, atomicWrite: atomic) else {
+            Issue.record("the second sender must be admitted: the first one's rest is in flight")
+            return
+        }
+        guard case .wait = state.enqueue(bytes(10, 0x63), deferred: false, atomicWrite: atomic) else {
+            Issue.record("a third sender waits: the queue holds a message over the limit")
+            return
+        }
+        chunk.removeAll()
+        let beganAgain = state.beginInlineWrite(into: &chunk)
+        #expect(beganAgain)
+        #expect(chunk == bytes(2000), "the rest of the first message goes before the second")
     }
 
     @Test("On the connection thread, messages are held until a pipe-atomic write's worth is queued")
