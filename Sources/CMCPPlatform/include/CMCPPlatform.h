@@ -167,6 +167,10 @@ void mcp_waker_drain(int waker);
 /// `errno` (`ENOSYS` before Linux 5.3).
 int mcp_pidfd_open(pid_t pid);
 
+/// Names the calling thread on Linux (`prctl(PR_SET_NAME)`, cut to 15 bytes); does nothing
+/// elsewhere (Darwin names threads through `pthread_setname_np`, which Swift can call).
+void mcp_name_current_thread(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

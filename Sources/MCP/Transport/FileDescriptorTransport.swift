@@ -316,7 +316,21 @@ public final class FileDescriptorTransport: Transport {
                 "a message of \(bytes.count) bytes is longer than the limit of \(maximumFrameLength) bytes")
         }
         bytes.append(0x0A)
-        try await outbound.enqueue(bytes, deferred: isOnConnectionThread)
+        try await outbound.enqueue(bytes, deferred: isOnConnectionThread || waitsForOtherAnswers(message))
+    }
+
+    /// Whether `message` answers a request while answers to others read before it are still
+    /// to come, on the event loop: it is then queued for the loop to write after its current
+    /// jobs, with whatever else is ready, instead of by its sender at once. With many requests
+    /// in flight this turns one `write` and one wake-up of the peer per answer into one per
+    /// batch (as for answers made on the loop's thread); an answer with nothing else in flight
+    /// (the sequential case) is still written by its sender, with no hop.
+    private func waitsForOtherAnswers(_ message: JSONRPCMessage) -> Bool {
+        guard case .loop = engine else { return false }
+        switch message {
+        case .response, .errorResponse, .batch: return inbound.noteAnswer()
+        case .request, .notification: return false
+        }
     }
 
     /// The messages read from the input descriptor, in order.

@@ -32,6 +32,21 @@ final class InboundBuffer: Sendable {
     /// Whether the consumer is gone or the transport closed: the reader should stop.
     var isStopped: Bool { state.withLock { $0.isStopped } }
 
+    /// Requests (and batches) read and not yet answered, as far as ``noteAnswer()`` knows.
+    ///
+    /// A hint for when to write, not a protocol record: an answer to a frame that was not a
+    /// request (an invalid line, say) never lets it go below zero.
+    private let unanswered = LockedValue(0)
+
+    /// An answer is about to be sent: returns whether other requests read earlier are still
+    /// unanswered (their answers will follow, so this one can wait to be written with them).
+    func noteAnswer() -> Bool {
+        unanswered.withLock { count in
+            count = max(0, count - 1)
+            return count > 0
+        }
+    }
+
     /// The number of messages waiting for the consumer.
     var bufferedCount: Int { state.withLock { $0.bufferedCount } }
 
@@ -54,6 +69,14 @@ final class InboundBuffer: Sendable {
     /// Called on the reading thread: hands over `batch` (and empties it, keeping its
     /// capacity). Returns `false` when reading should stop.
     func push(_ batch: inout [InboundFrame]) -> Bool {
+        var requests = 0
+        for frame in batch {
+            switch frame.message {
+            case .message(.request), .message(.batch): requests += 1
+            default: break
+            }
+        }
+        if requests > 0 { unanswered.withLock { $0 += requests } }
         let pushed: State.Wakeups? = state.withLock { state in
             var wakeups = State.Wakeups.nothing
             for frame in batch {
