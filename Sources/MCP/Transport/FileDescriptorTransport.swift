@@ -9,14 +9,15 @@ internal import MCPPlatform
 /// let transport = try FileDescriptorTransport(readingFrom: socket, writingTo: socket)
 /// ```
 ///
-/// **Where the work happens.** On Linux the transport can join the process's event loop
-/// (``MCPPlatform/EventLoop``, epoll): one thread for every descriptor transport of the
-/// process, so N connections (N child processes, with their `pidfd`s and standard error) cost
-/// one thread, not 2N–4N. For now the loop is opt-in (`ONDEVICE_MCP_TRANSPORT_LOOP=1` in the
+/// **Where the work happens.** On Linux and Darwin the transport can join the process's event
+/// loop (``MCPPlatform/EventLoop``: epoll on Linux, kqueue on Darwin, the latter not yet run on
+/// an Apple system): one thread for every descriptor transport of the process, so N
+/// connections (N child processes, with their `pidfd`s on Linux and standard error) cost one
+/// thread, not 2N–4N; on Darwin each child's exit is still awaited on a thread of its own (no
+/// `pidfd`). For now the loop is opt-in (`ONDEVICE_MCP_TRANSPORT_LOOP=1` in the
 /// environment; see ``defaultEngine``). A descriptor the kernel cannot poll (a regular file,
-/// `/dev/null`), every system without the loop (Darwin for now), and every transport unless
-/// the loop is asked for, gets threads of its own: a reading thread and a writing thread, as
-/// described below.
+/// `/dev/null`), every system without the loop, and every transport unless the loop is asked
+/// for, gets threads of its own: a reading thread and a writing thread, as described below.
 ///
 /// **Reading.** When the input is readable, the loop's thread (or the reading thread, which
 /// waits with `poll`, no timeout, on the input and a private wake-up pipe) reads up to 64 KiB,
@@ -237,7 +238,7 @@ public final class FileDescriptorTransport: Transport {
                 }
             }
         } else if engine == .loop {
-            throw TransportError.ioFailure("this system has no event loop for descriptors (it has one on Linux)")
+            throw TransportError.ioFailure("this system has no event loop for descriptors (Linux and Darwin have one)")
         }
 
         let executor: ConnectionExecutor

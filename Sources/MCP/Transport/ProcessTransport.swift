@@ -8,8 +8,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// Processes cannot be started on watchOS and tvOS (no posix_spawn): no ProcessTransport there.
-#if !os(watchOS) && !os(tvOS)
+// Processes can be started on macOS, Mac Catalyst and Linux only (MCP_CAN_SPAWN, Package.swift):
+// no ProcessTransport on iOS, visionOS, watchOS and tvOS.
+#if MCP_CAN_SPAWN
 
 /// The client side of MCP's stdio transport: a server started as a child process, spoken to
 /// over its standard input and output.
@@ -355,4 +356,4 @@ private final class CloseState: Sendable {
     }
 }
 
-#endif  // !os(watchOS) && !os(tvOS)
+#endif  // MCP_CAN_SPAWN

@@ -1,7 +1,7 @@
 internal import MCPPlatform
 
-// Processes cannot be started on watchOS and tvOS (no posix_spawn).
-#if !os(watchOS) && !os(tvOS)
+// Processes can be started on macOS, Mac Catalyst and Linux only (MCP_CAN_SPAWN, Package.swift).
+#if MCP_CAN_SPAWN
 
 /// Reads a child's standard error, keeping the last bytes.
 ///
@@ -129,4 +129,4 @@ private final class LoopReader: EventLoopHandler {
     }
 }
 
-#endif  // !os(watchOS) && !os(tvOS)
+#endif  // MCP_CAN_SPAWN
