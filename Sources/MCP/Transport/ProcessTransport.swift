@@ -19,6 +19,9 @@ import Foundation
 /// let server = try ProcessTransport.launch("uvx", arguments: ["mcp-server-time"])
 /// ```
 ///
+/// On macOS, Mac Catalyst and Linux only: iOS and visionOS apps may not start processes and
+/// watchOS and tvOS cannot, so this type is compiled out there.
+///
 /// The child is started with `posix_spawn`: its standard input and output are pipes, its
 /// standard error is inherited, discarded or captured (``StandardErrorHandling``). Every
 /// other descriptor of this process is close-on-exec, and the child gets the default
