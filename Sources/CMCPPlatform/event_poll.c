@@ -150,19 +150,23 @@ int mcp_poller_control(int poller, int operation, int descriptor, uint32_t inter
     int error;
     if (operation == 0) {
         if (kq_pollable(descriptor) != 0) return -1;
+        // (No side effect inside EV_SET: some versions evaluate its first argument more than once.)
         int count = 0;
         if (interest & MCP_POLL_READABLE) {
-            EV_SET(&changes[count++], descriptor, EVFILT_READ, EV_ADD | EV_ENABLE, 0, 0, token_data(token));
+            EV_SET(&changes[count], descriptor, EVFILT_READ, EV_ADD | EV_ENABLE, 0, 0, token_data(token));
+            count++;
         }
         if (interest & MCP_POLL_WRITABLE) {
-            EV_SET(&changes[count++], descriptor, EVFILT_WRITE, EV_ADD | EV_ENABLE, 0, 0, token_data(token));
+            EV_SET(&changes[count], descriptor, EVFILT_WRITE, EV_ADD | EV_ENABLE, 0, 0, token_data(token));
+            count++;
         }
         if (count == 0) {
             // Nothing to report yet, but the kernel must still accept (or refuse) the descriptor
             // now, as epoll does: one filter it can take, added disabled.
             int flags = fcntl(descriptor, F_GETFL);
             short filter = flags >= 0 && (flags & O_ACCMODE) == O_WRONLY ? EVFILT_WRITE : EVFILT_READ;
-            EV_SET(&changes[count++], descriptor, filter, EV_ADD | EV_DISABLE, 0, 0, token_data(token));
+            EV_SET(&changes[count], descriptor, filter, EV_ADD | EV_DISABLE, 0, 0, token_data(token));
+            count++;
         }
         unsigned failed = 0;
         error = kq_apply(poller, changes, count, 0, &failed);

@@ -3,7 +3,8 @@
 #include <stdint.h>
 #include <time.h>
 struct kevent { uintptr_t ident; short filter; unsigned short flags; unsigned int fflags; intptr_t data; void *udata; };
-#define EV_SET(kevp, a, b, c, d, e, f) do { struct kevent *__kevp = (kevp); __kevp->ident = (a); __kevp->filter = (b); __kevp->flags = (c); __kevp->fflags = (d); __kevp->data = (e); __kevp->udata = (f); } while (0)
+/* Evaluates its first argument more than once, as older BSD and libkqueue headers do. */
+#define EV_SET(kevp, a, b, c, d, e, f) do { (kevp)->ident = (a); (kevp)->filter = (b); (kevp)->flags = (c); (kevp)->fflags = (d); (kevp)->data = (e); (kevp)->udata = (f); } while (0)
 #define EVFILT_READ (-1)
 #define EVFILT_WRITE (-2)
 #define EVFILT_USER (-10)
