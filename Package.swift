@@ -7,9 +7,10 @@ import PackageDescription
 
 let package = Package(
     name: "OnDeviceMCP",
-    // The same Swift runtime floor everywhere (Clock and Duration). On watchOS and tvOS there is
-    // no posix_spawn, so no ProcessTransport; FoundationModels is missing there too, so the bridge
-    // uses PortableFoundationModels.
+    // The same Swift runtime floor everywhere (Clock and Duration). Only macOS, Mac Catalyst and
+    // Linux start processes (MCP_CAN_SPAWN below), so iOS, visionOS, watchOS and tvOS have no
+    // ProcessTransport; FoundationModels is missing on watchOS and tvOS, so the bridge uses
+    // PortableFoundationModels there.
     platforms: [.macOS(.v13), .iOS(.v16), .watchOS(.v9), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .library(name: "JSONCore", targets: ["JSONCore"]),
@@ -168,11 +169,18 @@ let package = Package(
 )
 
 // Strict settings for every target, the way swift-log and swift-openapi-runtime do it.
+//
+// MCP_CAN_SPAWN: where an app may start a process, so `#if MCP_CAN_SPAWN` compiles
+// ProcessTransport, `ServerEndpoint.process`, the process box and their support. macOS and
+// Linux; Mac Catalyst too (an app on macOS, which may start processes, within its sandbox when
+// it has one). Not iOS or visionOS (apps may not start processes) nor watchOS or tvOS (no
+// posix_spawn, no fork). CMCPPlatform's C makes the same choice with TargetConditionals.
 for target in package.targets where [.regular, .test, .executable].contains(target.type) && target.name != "CMCPPlatform" {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),
             .enableUpcomingFeature("MemberImportVisibility"),
             .enableUpcomingFeature("InternalImportsByDefault"),
+            .define("MCP_CAN_SPAWN", .when(platforms: [.macOS, .macCatalyst, .linux])),
         ]
 }

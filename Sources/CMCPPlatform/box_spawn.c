@@ -17,6 +17,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if defined(__APPLE__)
+#include <TargetConditionals.h>
+#endif
+// Where an app may start a process: macOS and Mac Catalyst (Darwin's `fork` is unavailable on
+// watchOS and tvOS, and iOS and visionOS apps may not start processes), as Package.swift's
+// MCP_CAN_SPAWN for the Swift side.
+#if defined(__APPLE__) && (TARGET_OS_OSX || (defined(TARGET_OS_MACCATALYST) && TARGET_OS_MACCATALYST))
+#define MCP_BOX_SPAWN_DARWIN 1
+#endif
+
 #if defined(__linux__)
 #include <pthread.h>
 #include <sched.h>
@@ -431,7 +441,7 @@ pid_t mcp_box_spawn(const mcp_box_spec *spec) {
     return (pid_t)result;
 }
 
-#elif defined(__APPLE__)
+#elif defined(MCP_BOX_SPAWN_DARWIN)
 #include <sys/resource.h>
 
 /// Darwin: fork, then only async-signal-safe calls until `execve` (of `sandbox-exec`, which

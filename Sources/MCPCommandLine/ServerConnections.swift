@@ -229,8 +229,8 @@ extension Runner {
     ) async throws
         -> ConnectedServer
     {
-        #if os(watchOS) || os(tvOS)
-        // No posix_spawn here, so no ProcessTransport: a server command cannot be started.
+        #if !MCP_CAN_SPAWN
+        // No process can be started here (iOS, visionOS, watchOS, tvOS), so no ProcessTransport.
         throw TransportError.launchFailure("cannot launch '\(launch.commandLine)': this platform cannot start processes")
         #else
         let transport = try ProcessTransport.launch(

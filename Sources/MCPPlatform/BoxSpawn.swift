@@ -11,8 +11,9 @@ import Glibc
 import Musl
 #endif
 
-// The wait family is unavailable on watchOS and tvOS, where no process can start another.
-#if !os(watchOS) && !os(tvOS)
+// Processes can be started on macOS, Mac Catalyst and Linux only (MCP_CAN_SPAWN, Package.swift):
+// the wait family is unavailable on watchOS and tvOS, and iOS and visionOS apps may not spawn.
+#if MCP_CAN_SPAWN
 
 /// Starts a server in its box, with every rule applied by the child itself before `execve`:
 /// no launcher process, nothing of the box on any command line. Linux and macOS; elsewhere

@@ -9,7 +9,7 @@ import Musl
 #endif
 
 /// The process's one event loop: a thread that waits for readiness on every registered
-/// descriptor at once (epoll on Linux) and runs small jobs between waits.
+/// descriptor at once (epoll on Linux, kqueue on Darwin) and runs small jobs between waits.
 ///
 /// The descriptor transports register their pipes and sockets here instead of each running a
 /// reading and a writing thread, so N connections cost one thread, not 2N. A handler is called
@@ -23,10 +23,14 @@ import Musl
 ///
 /// **Lifetime.** The thread starts with the first registration or job and ends when the last
 /// registration is gone and no job is queued; the next registration starts it again. The
-/// epoll descriptor lives for the process (one descriptor). Nothing has to be closed.
+/// poller's descriptor lives for the process (one descriptor, and an `eventfd` on Linux).
+/// Nothing has to be closed.
 ///
-/// **Where it exists.** Linux (epoll). On other systems ``shared`` is `nil` and the transports
-/// keep their own threads (the kqueue loop for Darwin is not written yet).
+/// **Where it exists.** Linux (epoll) and Darwin (kqueue, with an `EVFILT_USER` waker; the
+/// same level-triggered contract, see `CMCPPlatform.h`). The kqueue backend is checked only on
+/// Linux, against libkqueue (`scripts/check-kqueue.sh`, where libkqueue is installed): it has
+/// not been built or run on an Apple system yet. On other systems ``shared`` is `nil` and the
+/// transports keep their own threads.
 package final class EventLoop: Sendable {
     /// What a registration wants to hear about.
     package struct Interest: OptionSet, Hashable, Sendable {
@@ -70,6 +74,12 @@ package final class EventLoop: Sendable {
 
     /// The waker's token; registrations count from 1.
     private static let wakerToken: UInt64 = 0
+    /// The system call behind ``control(_:_:_:token:)``, for its errors.
+    #if canImport(Darwin)
+    private static let controlCall = "kevent"
+    #else
+    private static let controlCall = "epoll_ctl"
+    #endif
     /// How many batches of jobs may run back to back before readiness is checked again.
     private static let batchesBetweenPolls = 8
 
@@ -77,30 +87,22 @@ package final class EventLoop: Sendable {
     private let waker: Int32
     private let state = LockedValue(State())
 
-    /// The process's loop, or `nil` where there is none (not Linux, or the kernel refused an
-    /// epoll or eventfd descriptor): callers then use threads of their own.
+    /// The process's loop, or `nil` where there is none (neither Linux nor Darwin, or the
+    /// kernel refused the poller or its waker): callers then use threads of their own.
     package static let shared: EventLoop? = makeLoop()
 
     /// A loop of its own (tests use one each, so that their counts are theirs), or `nil`
     /// where there is none.
     package static func makeLoop() -> EventLoop? {
-        #if os(Linux)
+        // Where CMCPPlatform has no backend, the poller fails with ENOSYS.
         let poller = mcp_poller_create()
         guard poller >= 0 else { return nil }
-        let waker = mcp_waker_create()
+        let waker = mcp_waker_create(poller, EventLoop.wakerToken)
         guard waker >= 0 else {
             POSIX.close(poller)
             return nil
         }
-        guard mcp_poller_control(poller, 0, waker, UInt32(MCP_POLL_READABLE), EventLoop.wakerToken) == 0 else {
-            POSIX.close(waker)
-            POSIX.close(poller)
-            return nil
-        }
         return EventLoop(poller: poller, waker: waker)
-        #else
-        return nil
-        #endif
     }
 
     private init(poller: Int32, waker: Int32) {
@@ -110,7 +112,7 @@ package final class EventLoop: Sendable {
 
     // The thread holds the loop while it runs, so this runs once it has ended.
     deinit {
-        POSIX.close(waker)
+        mcp_waker_close(waker)
         POSIX.close(poller)
     }
 
@@ -129,9 +131,10 @@ package final class EventLoop: Sendable {
     /// Registers `descriptor`; `handler` is called on the loop's thread whenever it is ready
     /// for what `interest` asks (level-triggered: again and again while it stays ready).
     ///
-    /// - Throws: ``Errno`` from `epoll_ctl` — `EPERM` for a descriptor that cannot be polled
-    ///   (a regular file, `/dev/null`), `EEXIST` when it is already registered — or from
-    ///   `pthread_create` when the loop's thread cannot start. Nothing is registered then.
+    /// - Throws: ``Errno`` from `epoll_ctl` or `kevent` — `EPERM` for a descriptor that cannot
+    ///   be polled (a regular file, `/dev/null`), `EEXIST` when it is already registered (epoll
+    ///   only: kqueue replaces the first registration's token) — or from `pthread_create` when
+    ///   the loop's thread cannot start. Nothing is registered then.
     package func register(
         _ descriptor: Int32, interest: Interest, handler: any EventLoopHandler
     ) throws(Errno) -> EventLoopRegistration {
@@ -162,7 +165,7 @@ package final class EventLoop: Sendable {
     /// Changes the kernel's interest for a registration (`operation` 0 add, 1 modify, 2 remove).
     func control(_ operation: Int32, _ descriptor: Int32, _ interest: Interest, token: UInt64) throws(Errno) {
         guard mcp_poller_control(poller, operation, descriptor, interest.rawValue, token) == 0 else {
-            throw Errno.current("epoll_ctl")
+            throw Errno.current(Self.controlCall)
         }
     }
 

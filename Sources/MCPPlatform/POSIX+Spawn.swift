@@ -11,9 +11,10 @@ import Musl
 #endif
 
 extension POSIX {
-    // posix_spawn and the wait family are unavailable on watchOS and tvOS, where no process
-    // can start another: ProcessTransport is compiled out there too.
-    #if !os(watchOS) && !os(tvOS)
+    // Processes can be started on macOS, Mac Catalyst and Linux only (MCP_CAN_SPAWN,
+    // Package.swift): posix_spawn and the wait family are unavailable on watchOS and tvOS, and
+    // iOS and visionOS apps may not start processes. ProcessTransport is compiled out there too.
+    #if MCP_CAN_SPAWN
 
     /// What a child's standard error is connected to.
     package enum ChildStandardError: Sendable {
@@ -186,7 +187,7 @@ extension POSIX {
         _ = kill(pid, signal)
     }
 
-    #endif  // !os(watchOS) && !os(tvOS)
+    #endif  // MCP_CAN_SPAWN
 }
 
 extension POSIX {

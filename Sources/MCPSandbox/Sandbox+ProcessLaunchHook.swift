@@ -1,4 +1,4 @@
-#if !os(watchOS) && !os(tvOS)
+#if MCP_CAN_SPAWN
 
 /// The box as a launch hook: the process transport's `sandbox:` boxes a server through this.
 extension Sandbox: ProcessLaunchHook {

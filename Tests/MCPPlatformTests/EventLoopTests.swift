@@ -49,7 +49,7 @@ private final class RecordingHandler: EventLoopHandler {
 @Suite("Event loop")
 struct EventLoopTests {
     private func makeLoop() throws -> EventLoop {
-        try #require(EventLoop.makeLoop(), "Linux has epoll")
+        try #require(EventLoop.makeLoop(), "Linux has epoll, Darwin kqueue")
     }
 
     @Test("A registered pipe's bytes reach its handler on the loop's thread, and end of input too")

@@ -135,10 +135,14 @@ typedef struct {
 pid_t mcp_box_spawn(const mcp_box_spec *spec);
 
 
-// MARK: The event loop's readiness calls (Linux: epoll, eventfd, pidfd)
+// MARK: The event loop's readiness calls (Linux: epoll, eventfd, pidfd; Darwin: kqueue)
 //
-// Small wrappers so that Swift never touches `struct epoll_event`, which glibc declares
-// packed on x86-64. On other systems every call fails with `ENOSYS`.
+// Small wrappers so that Swift never touches `struct epoll_event` (which glibc declares packed
+// on x86-64) or `struct kevent`. Both backends keep one contract: level-triggered readiness,
+// one token per descriptor, a descriptor that cannot be polled refused when it is added.
+// Darwin's kqueue backend is checked only on Linux, against libkqueue (scripts/check-kqueue.sh,
+// where libkqueue is installed); it has not been built on an Apple system yet. On other
+// systems every call fails with `ENOSYS`.
 
 /// Readiness bits, in both directions: what a registration wants, and what a wait reports.
 enum {
@@ -148,23 +152,37 @@ enum {
     MCP_POLL_HANGUP = 4,
 };
 
-/// `epoll_create1(EPOLL_CLOEXEC)`; -1 with `errno` on failure.
+/// A poller: `epoll_create1(EPOLL_CLOEXEC)`, or `kqueue()`; -1 with `errno` on failure.
 int mcp_poller_create(void);
 /// Adds (`operation` 0), changes (1) or removes (2) `descriptor`, with `interest` a set of
 /// `MCP_POLL_READABLE | MCP_POLL_WRITABLE` (level-triggered) and `token` what a wait reports
-/// for it. 0, or -1 with `errno` (`EPERM`: the descriptor cannot be polled, such as a regular file).
+/// for it. 0, or -1 with `errno` (`EPERM`: the descriptor cannot be polled, such as a regular
+/// file or `/dev/null`; `ENOENT`: removing a descriptor that is not registered).
+///
+/// With kqueue each direction is a filter (`EVFILT_READ`, `EVFILT_WRITE`) added, enabled or
+/// disabled as the interest changes; only pipes, FIFOs, sockets and terminals are taken
+/// (kqueue would take a regular file, epoll does not). Two differences callers must not rely
+/// on: adding a registered descriptor again, or changing one that is not, is not refused
+/// (epoll: `EEXIST`, `ENOENT`); and an empty interest reports nothing at all, where epoll still
+/// reports a hang-up (the Swift loop removes a descriptor instead of asking for nothing).
 int mcp_poller_control(int poller, int operation, int descriptor, uint32_t interest, uint64_t token);
 /// Waits for readiness (`timeout_ms` -1: no timeout); fills up to `capacity` tokens and their
-/// `MCP_POLL_*` bits; returns how many, or -1 with `errno` (`EINTR` included).
+/// `MCP_POLL_*` bits, one result per token (kqueue's two filters of a descriptor merged);
+/// returns how many, or -1 with `errno` (`EINTR` included).
 int mcp_poller_wait(int poller, uint64_t *tokens, uint32_t *events, int capacity, int timeout_ms);
-/// A non-blocking `eventfd` for waking a waiting poller; -1 with `errno`.
-int mcp_waker_create(void);
+/// Makes the poller's waker, reported readable under `token` once signalled, and returns it
+/// (-1 with `errno`): a non-blocking `eventfd` added to the poller, or kqueue's `EVFILT_USER`
+/// event on the poller itself (the value returned is then the poller). Ended by
+/// `mcp_waker_close` before the poller is closed.
+int mcp_waker_create(int poller, uint64_t token);
 /// Makes the waker readable.
 void mcp_waker_signal(int waker);
-/// Makes the waker not readable again.
+/// Makes the waker not readable again (nothing to do with kqueue: a trigger is reported once).
 void mcp_waker_drain(int waker);
+/// Closes the waker's own descriptor, if it has one (the `eventfd`).
+void mcp_waker_close(int waker);
 /// `pidfd_open(pid, 0)`: a descriptor that becomes readable when the process ends; -1 with
-/// `errno` (`ENOSYS` before Linux 5.3).
+/// `errno` (`ENOSYS` before Linux 5.3, and always with kqueue).
 int mcp_pidfd_open(pid_t pid);
 
 /// Names the calling thread on Linux (`prctl(PR_SET_NAME)`, cut to 15 bytes); does nothing

@@ -2,9 +2,15 @@
 public struct ServerEndpoint: Sendable {
     let makeTransport: @Sendable () async throws -> any Transport
 
-    #if !os(watchOS) && !os(tvOS)
+    #if MCP_CAN_SPAWN
     /// A server started as a child process, in a box by default, spoken to over its standard
     /// input and output.
+    ///
+    /// On macOS, Mac Catalyst and Linux only: iOS and visionOS apps may not start processes,
+    /// and watchOS and tvOS cannot, so this case (and ``ProcessTransport``) is compiled out
+    /// there. Reach a server over HTTP or a descriptor transport instead. On Mac Catalyst the
+    /// box is refused (it is Landlock on Linux, a `sandbox-exec` profile on macOS): pass
+    /// `sandbox: nil` there.
     ///
     /// The server runs in ``Sandbox/standard`` unless told otherwise: read-only system
     /// directories and its own installation, writes only to a private data directory, no TCP,

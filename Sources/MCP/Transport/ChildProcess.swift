@@ -1,14 +1,14 @@
 internal import MCPPlatform
 
-// Processes cannot be started on watchOS and tvOS (no posix_spawn).
-#if !os(watchOS) && !os(tvOS)
+// Processes can be started on macOS, Mac Catalyst and Linux only (MCP_CAN_SPAWN, Package.swift).
+#if MCP_CAN_SPAWN
 
 /// A spawned child: waited for from the start, signalled safely.
 ///
-/// With the event loop (opt-in, see ``FileDescriptorTransport/defaultEngine``) on Linux 5.3 and
+/// With the event loop (the default on Linux, see ``FileDescriptorTransport/defaultEngine``) on Linux 5.3 and
 /// later, the child's end is a readable `pidfd` on the process's
-/// ``MCPPlatform/EventLoop``: no thread per child. Elsewhere a dedicated thread waits with
-/// `waitid(WNOWAIT)`, which does not reap. Either way the child is reaped with the lock held,
+/// ``MCPPlatform/EventLoop``: no thread per child. Elsewhere (Darwin included, whose kqueue
+/// loop has no `pidfd`) a dedicated thread waits with `waitid(WNOWAIT)`, which does not reap. Either way the child is reaped with the lock held,
 /// and ``signal(_:)`` takes the same lock and never signals a reaped child, so a signal can
 /// never reach an unrelated process that was given the same pid after the child was reaped.
 final class ChildProcess: Sendable {
@@ -95,4 +95,4 @@ private final class ExitWaiter: EventLoopHandler {
     }
 }
 
-#endif  // !os(watchOS) && !os(tvOS)
+#endif  // MCP_CAN_SPAWN

@@ -9,14 +9,17 @@ internal import MCPPlatform
 /// let transport = try FileDescriptorTransport(readingFrom: socket, writingTo: socket)
 /// ```
 ///
-/// **Where the work happens.** On Linux the transport can join the process's event loop
-/// (``MCPPlatform/EventLoop``, epoll): one thread for every descriptor transport of the
-/// process, so N connections (N child processes, with their `pidfd`s and standard error) cost
-/// one thread, not 2N–4N. The loop is the default (`ONDEVICE_MCP_TRANSPORT_LOOP=0` in the
-/// environment turns it off; see ``defaultEngine``). A descriptor the kernel cannot poll (a
-/// regular file, `/dev/null`), every system without the loop (Darwin for now), and every
-/// transport when the loop is turned off, gets threads of its own: a reading thread and a
-/// writing thread, as described below.
+/// **Where the work happens.** The transport can join the process's event loop
+/// (``MCPPlatform/EventLoop``: epoll on Linux, kqueue on Darwin): one thread for every
+/// descriptor transport of the process, so N connections (N child processes, with their
+/// `pidfd`s on Linux and standard error) cost one thread, not 2N–4N; on Darwin each child's
+/// exit is still awaited on a thread of its own (no `pidfd`). The loop is the default on Linux
+/// (`ONDEVICE_MCP_TRANSPORT_LOOP=0` in the environment turns it off). On Darwin it is opt-in
+/// (`ONDEVICE_MCP_TRANSPORT_LOOP=1`): its kqueue backend has been checked on Linux only, not
+/// yet run on an Apple system; see ``defaultEngine``. A descriptor the kernel cannot poll (a
+/// regular file, `/dev/null`), every system without the loop, and every transport when the
+/// loop is off, gets threads of its own: a reading thread and a writing thread, as described
+/// below.
 ///
 /// **Reading.** When the input is readable, the loop's thread (or the reading thread, which
 /// waits with `poll`, no timeout, on the input and a private wake-up pipe) reads up to 64 KiB,
@@ -105,15 +108,23 @@ public final class FileDescriptorTransport: Transport {
         case threads
     }
 
-    /// The engine of new transports: the event loop where there is one (`automatic`), unless
-    /// the environment variable `ONDEVICE_MCP_TRANSPORT_LOOP=0` asks for threads of their own.
+    /// The engine of new transports: on Linux the event loop (`automatic`) unless the
+    /// environment variable `ONDEVICE_MCP_TRANSPORT_LOOP=0` asks for threads of their own;
+    /// elsewhere threads unless `ONDEVICE_MCP_TRANSPORT_LOOP=1` asks for the loop.
     ///
     /// The loop costs one thread for every connection of the process (8 stdio servers: 1
-    /// thread instead of 24). The threads stay for systems without the loop, for descriptors
-    /// the kernel cannot poll, and as a switch for comparing the two (CI runs the transport
-    /// suites on both).
-    static let defaultEngine: EngineChoice =
-        POSIX.environmentValue("ONDEVICE_MCP_TRANSPORT_LOOP") == "0" ? .threads : .automatic
+    /// thread instead of 24). It is opt-in on Darwin because its kqueue backend has only been
+    /// checked on Linux (against a model of kqueue), never run on an Apple system. The threads
+    /// stay for systems without the loop, for descriptors the kernel cannot poll, and as a
+    /// switch for comparing the two (CI runs the transport suites on both).
+    static let defaultEngine: EngineChoice = {
+        let asked = POSIX.environmentValue("ONDEVICE_MCP_TRANSPORT_LOOP")
+        #if os(Linux)
+        return asked == "0" ? .threads : .automatic
+        #else
+        return asked == "1" ? .automatic : .threads
+        #endif
+    }()
 
     /// The process's event loop, when new transports and child processes use it.
     static var defaultLoop: EventLoop? { defaultEngine == .threads ? nil : EventLoop.shared }
@@ -237,7 +248,7 @@ public final class FileDescriptorTransport: Transport {
                 }
             }
         } else if engine == .loop {
-            throw TransportError.ioFailure("this system has no event loop for descriptors (it has one on Linux)")
+            throw TransportError.ioFailure("this system has no event loop for descriptors (Linux and Darwin have one)")
         }
 
         let executor: ConnectionExecutor

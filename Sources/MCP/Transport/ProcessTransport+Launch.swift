@@ -8,7 +8,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if !os(watchOS) && !os(tvOS)
+#if MCP_CAN_SPAWN
 
 // Launching: finding the executable, preparing the launch through its hook, starting the
 // child on pipes, and connecting to it.
@@ -200,4 +200,4 @@ extension ProcessTransport {
     }
 }
 
-#endif  // !os(watchOS) && !os(tvOS)
+#endif  // MCP_CAN_SPAWN

@@ -8,8 +8,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// Processes cannot be started on watchOS and tvOS (no posix_spawn): no ProcessTransport there.
-#if !os(watchOS) && !os(tvOS)
+// Processes can be started on macOS, Mac Catalyst and Linux only (MCP_CAN_SPAWN, Package.swift):
+// no ProcessTransport on iOS, visionOS, watchOS and tvOS.
+#if MCP_CAN_SPAWN
 
 /// The client side of MCP's stdio transport: a server started as a child process, spoken to
 /// over its standard input and output.
@@ -17,6 +18,9 @@ import Foundation
 /// ```swift
 /// let server = try ProcessTransport.launch("uvx", arguments: ["mcp-server-time"])
 /// ```
+///
+/// On macOS, Mac Catalyst and Linux only: iOS and visionOS apps may not start processes and
+/// watchOS and tvOS cannot, so this type is compiled out there.
 ///
 /// The child is started with `posix_spawn`: its standard input and output are pipes, its
 /// standard error is inherited, discarded or captured (``StandardErrorHandling``). Every
@@ -355,4 +359,4 @@ private final class CloseState: Sendable {
     }
 }
 
-#endif  // !os(watchOS) && !os(tvOS)
+#endif  // MCP_CAN_SPAWN

@@ -1,11 +1,11 @@
 internal import MCPPlatform
 
-// Processes cannot be started on watchOS and tvOS (no posix_spawn).
-#if !os(watchOS) && !os(tvOS)
+// Processes can be started on macOS, Mac Catalyst and Linux only (MCP_CAN_SPAWN, Package.swift).
+#if MCP_CAN_SPAWN
 
 /// Reads a child's standard error, keeping the last bytes.
 ///
-/// On the process's ``MCPPlatform/EventLoop`` when transports use it (opt-in; no thread per child), else
+/// On the process's ``MCPPlatform/EventLoop`` when transports use it (the default on Linux; no thread per child), else
 /// on a dedicated thread. Forwarding (to this process's standard error) never blocks the
 /// loop: pieces are written while the descriptor takes them at once, and what it cannot take
 /// then is not forwarded (it is still captured) — a child is never held up because this
@@ -129,4 +129,4 @@ private final class LoopReader: EventLoopHandler {
     }
 }
 
-#endif  // !os(watchOS) && !os(tvOS)
+#endif  // MCP_CAN_SPAWN

@@ -38,7 +38,7 @@ extension StdioTransport {
     public var connectionExecutor: (any TaskExecutor)? { connection.connectionExecutor }
 }
 
-#if !os(watchOS) && !os(tvOS)
+#if MCP_CAN_SPAWN
 extension ProcessTransport {
     /// The thread that reads the child's output (see ``Transport/connectionExecutor``).
     @available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *)

@@ -21,7 +21,7 @@ extension InProcessTransport {
     }
 }
 
-#if !os(watchOS) && !os(tvOS)
+#if MCP_CAN_SPAWN
 extension ProcessTransport {
     public func waitForOutboundRoom() async {
         await connection.waitForOutboundRoom()

@@ -9,7 +9,7 @@ extension StdioTransport {
     public var resultLimits: ResultLimits? { connection.responseLimits }
 }
 
-#if !os(watchOS) && !os(tvOS)
+#if MCP_CAN_SPAWN
 extension ProcessTransport {
     public var resultLimits: ResultLimits? { connection.responseLimits }
 

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if !os(watchOS) && !os(tvOS)
+#if MCP_CAN_SPAWN
 
 /// One boxed server launch: the plan, its private data directory and control groups, and the
 /// spawn that applies the box in the child before it executes the server.

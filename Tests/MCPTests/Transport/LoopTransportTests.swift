@@ -10,7 +10,7 @@ import Testing
 @Suite("Transports on the event loop")
 struct LoopTransportTests {
     private func makeLoop() throws -> EventLoop {
-        try #require(EventLoop.makeLoop(), "Linux has epoll")
+        try #require(EventLoop.makeLoop(), "Linux has epoll, Darwin kqueue")
     }
 
     private func ping(_ id: Int) -> JSONRPCMessage {
