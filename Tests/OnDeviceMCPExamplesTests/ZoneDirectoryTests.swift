@@ -56,6 +56,38 @@ struct ZoneDirectoryTests {
         #expect(fixture.directory().zone(named: name) == nil)
     }
 
+    @Test("A zone file is read once while it is unchanged, and again once it changes")
+    func zoneFilesAreCachedUntilTheyChange() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let directory = fixture.directory()
+        let first = try #require(directory.zone(named: "Test/Kathmandu"))
+        #expect(directory.files.count == 1)
+        #expect(directory.zone(named: "Test/Kathmandu") == first)
+        #expect(directory.files.count == 1)
+        // The same path now holds another zone (of another size, so the stamp differs even
+        // where the file system keeps whole seconds only).
+        try Fixture.write(
+            TZif(version: 2, types: [(-10_800, false), (-7_200, true)], footer: "<-03>3"), to: fixture.zoneinfo + "/Test/Kathmandu")
+        let second = try #require(directory.zone(named: "Test/Kathmandu"))
+        #expect(second.utcOffset(at: 1_795_960_992) == -10_800)
+        // A removed file is unknown at once, not served from the cache.
+        try FileManager.default.removeItem(atPath: fixture.zoneinfo + "/Test/Kathmandu")
+        #expect(directory.zone(named: "Test/Kathmandu") == nil)
+    }
+
+    @Test("The zone file cache holds at most its capacity")
+    func zoneFileCacheIsBounded() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let cache = ZoneFileCache(capacity: 1)
+        #expect(cache.zone(atPath: fixture.zoneinfo + "/Test/Kathmandu") != nil)
+        #expect(cache.zone(atPath: fixture.zoneinfo + "/Test/Berlin") != nil)
+        #expect(cache.count == 1)
+        #expect(cache.zone(atPath: fixture.zoneinfo + "/zone.tab") == nil, "a file that is not TZif is not a zone")
+        #expect(cache.count == 1)
+    }
+
     @Test("UTC names work without any zone file", arguments: ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Zulu", "UCT"])
     func utcWithoutFiles(_ name: String) {
         let directory = ZoneDirectory(directories: ["/nonexistent-zoneinfo"], environment: [:])

@@ -23,6 +23,8 @@ struct ZoneDirectory: Sendable {
     var localtimePath = "/etc/localtime"
     /// A file holding the system's zone name (Debian and its derivatives).
     var timezoneNamePath = "/etc/timezone"
+    /// The zone files read so far, while they stay unchanged (shared by copies).
+    var files = ZoneFileCache()
 
     /// Names of Coordinated Universal Time that work without any zone file.
     static let utcNames: Set<String> = [
@@ -61,7 +63,7 @@ struct ZoneDirectory: Sendable {
     func zone(named identifier: String) -> ZoneInfo? {
         if Self.isZoneName(identifier) {
             for directory in directories {
-                if let zone = Self.readZone(atPath: directory + "/" + identifier) { return zone }
+                if let zone = files.zone(atPath: directory + "/" + identifier) { return zone }
             }
         }
         if Self.utcNames.contains(identifier) { return .utc }
@@ -81,7 +83,7 @@ struct ZoneDirectory: Sendable {
                 return NamedZone(name: variable, zone: ZoneInfo(rule: rule))
             }
         }
-        if let name = linkedZoneName(), let zone = Self.readZone(atPath: localtimePath) ?? zone(named: name) {
+        if let name = linkedZoneName(), let zone = files.zone(atPath: localtimePath) ?? zone(named: name) {
             return NamedZone(name: name, zone: zone)
         }
         if let contents = FileManager.default.contents(atPath: timezoneNamePath) {
@@ -100,7 +102,15 @@ struct ZoneDirectory: Sendable {
 
     /// The zone name `/etc/localtime` links to: its target's path below a zoneinfo directory.
     private func linkedZoneName() -> String? {
-        guard var target = try? FileManager.default.destinationOfSymbolicLink(atPath: localtimePath) else { return nil }
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: localtimePath) else { return nil }
+        // The name depends on the directories too (a copy may change them).
+        let key = ([target] + directories).joined(separator: "\u{0}")
+        return files.linkedName(forTarget: key) { _ in zoneName(forLinkTarget: target) }
+    }
+
+    /// The zone name a link target names: its path below a zoneinfo directory.
+    private func zoneName(forLinkTarget target: String) -> String? {
+        var target = target
         if !target.hasPrefix("/") {
             let parent = localtimePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             target = parent + "/" + target
@@ -151,12 +161,6 @@ struct ZoneDirectory: Sendable {
                     }
                 }
         }
-    }
-
-    /// The zone in the TZif file at `path`, or `nil` when it is missing or not TZif.
-    private static func readZone(atPath path: String) -> ZoneInfo? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? ZoneInfo(tzif: Array(data))
     }
 
     /// The offset east of UTC of `GMT+5`, `UTC-3`, `GMT+0530` or `UTC+05:30`, up to 18 hours.

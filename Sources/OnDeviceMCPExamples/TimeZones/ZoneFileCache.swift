@@ -1,0 +1,58 @@
+internal import MCPPlatform
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The zones read from TZif files, kept while each file's ``MCPPlatform/FileStamp`` stays the
+/// same: a `clock_now` call costs a `stat`, not an open, a read and a parse.
+///
+/// A file that changes (the system's zone set to another, a tzdata update) is read again on
+/// the next call. At most ``capacity`` files are kept; past that the cache starts over, so
+/// names asked for by a model cannot make it grow without bound.
+final class ZoneFileCache: Sendable {
+    private struct Entry {
+        var stamp: FileStamp
+        var zone: ZoneInfo
+    }
+
+    /// The most files kept.
+    let capacity: Int
+    private let entries = LockedValue<[String: Entry]>([:])
+
+    init(capacity: Int = 64) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The zone in the TZif file at `path`, or `nil` when it is missing or not TZif.
+    func zone(atPath path: String) -> ZoneInfo? {
+        guard let stamp = POSIX.fileStamp(atPath: path) else { return nil }
+        if let entry = entries.withLock({ $0[path] }), entry.stamp == stamp { return entry.zone }
+        guard let data = FileManager.default.contents(atPath: path), let zone = try? ZoneInfo(tzif: Array(data)) else {
+            return nil
+        }
+        entries.withLock { entries in
+            if entries[path] == nil, entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[path] = Entry(stamp: stamp, zone: zone)
+        }
+        return zone
+    }
+
+    /// The zone name last derived from a symbolic link's target, with that target.
+    private let lastLink = LockedValue<(target: String, name: String?)?>(nil)
+
+    /// The zone name for the link target `target` (with whatever else the name depends on in
+    /// the same string): the one derived last time when it is the same, else `derive(target)`,
+    /// remembered for next time.
+    func linkedName(forTarget target: String, derive: (String) -> String?) -> String? {
+        if let last = lastLink.withLock({ $0 }), last.target == target { return last.name }
+        let name = derive(target)
+        lastLink.withLock { $0 = (target, name) }
+        return name
+    }
+
+    /// The number of files kept (for tests).
+    var count: Int { entries.withLock { $0.count } }
+}
