@@ -228,12 +228,13 @@ extension SocketExchanger {
             let actions: [HTTPExchangeMachine.Action]
             switch POSIX.receiveAvailable(socket.descriptor, into: buffer) {
             case .transferred(let count):
-                let (made, waiting) = state.withLock { state in
+                let (made, waiting, paused) = state.withLock { state in
                     let actions = state.machine.received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                     Self.watch(&state)
-                    return (actions, state.machine.waiting)
+                    return (actions, state.machine.waiting, state.machine.paused)
                 }
                 statistics.noteUnread(waiting)
+                if paused { statistics.notePause() }
                 actions = made
             case .wouldBlock:
                 return

@@ -92,6 +92,7 @@ extension SocketExchanger {
                 return state.waiting
             }
             statistics.noteUnread(waiting)
+            if waiting > window { statistics.notePause() }
             return state.waitWithLock(until: { state in
                 state.waiting > window && !state.cancelled ? nil : !state.cancelled
             })

@@ -40,16 +40,19 @@ package final class SocketExchanger: HTTPExchanging, Sendable {
     private let live = LockedValue<[ObjectIdentifier: @Sendable () -> Void]?>([:])
     let statistics = Statistics()
 
-    /// What the exchanger did, for tests: connections opened, and the most bytes of one
-    /// response that ever waited unread.
+    /// What the exchanger did, for tests: connections opened, the most bytes of one
+    /// response that ever waited unread, and the first time reading paused for a reader.
     final class Statistics: Sendable {
         private let counts = LockedValue((opened: 0, peak: 0))
+        /// Fulfilled when reading first paused because the window was full.
+        let paused = OneShot<Void>()
 
         var connectionsOpened: Int { counts.withLock { $0.opened } }
         var peakUnreadBytes: Int { counts.withLock { $0.peak } }
 
         func noteConnection() { counts.withLock { $0.opened += 1 } }
         func noteUnread(_ count: Int) { counts.withLock { $0.peak = max($0.peak, count) } }
+        func notePause() { paused.fulfill(()) }
     }
 
     /// An exchanger on the process's event loop, or on threads where there is none.
