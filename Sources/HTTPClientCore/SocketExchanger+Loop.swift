@@ -81,7 +81,10 @@ extension SocketExchanger {
 
         /// Stops the exchange: the head's waiter and the body's reader get `CancellationError`,
         /// and the socket leaves the loop and is closed. Harmless once the response has ended.
-        func cancel() {
+        ///
+        /// - Parameter finishingBody: `false` when the body's stream has ended already (its
+        ///   reader's task was cancelled, or the reader dropped it): the stream ends as it does.
+        func cancel(finishingBody: Bool = true) {
             let registration: EventLoopRegistration? = state.withLock { state in
                 guard !state.cancelled else { return nil }
                 state.cancelled = true
@@ -89,7 +92,7 @@ extension SocketExchanger {
                 return state.registration
             }
             registration?.cancel()
-            end(.failure(CancellationError()))
+            end(.failure(CancellationError()), finishingBody: finishingBody)
         }
 
         /// The reader took `count` bytes: reading resumes once enough room is free.
@@ -300,7 +303,7 @@ extension SocketExchanger {
         }
 
         /// Delivers the outcome, once: the head's waiter (if it still waits) and the body.
-        private func end(_ outcome: Result<Void, any Error>) {
+        private func end(_ outcome: Result<Void, any Error>, finishingBody: Bool = true) {
             let first = state.withLock { state in
                 defer { state.ended = true }
                 return !state.ended
@@ -311,7 +314,7 @@ extension SocketExchanger {
                 body.finish()
             case .failure(let error):
                 head.fulfill(.failure(error))
-                body.finish(throwing: error)
+                if finishingBody { body.finish(throwing: error) }
             }
             ended()
         }

@@ -92,7 +92,7 @@ package final class SocketExchanger: HTTPExchanging, Sendable {
         }
         identity.withLock { $0 = ObjectIdentifier(exchange) }
         guard admit(ObjectIdentifier(exchange), cancel: { exchange.cancel() }) else { throw CancellationError() }
-        continuation.onTermination = { _ in exchange.cancel() }
+        continuation.onTermination = { _ in exchange.cancel(finishingBody: false) }
         exchange.start()
         guard let head = await exchange.head.wait() else {
             exchange.cancel()
