@@ -7,9 +7,9 @@ internal import MCPPlatform
 /// This is the transport's answer to a server that floods: URLSession (on Linux, libcurl
 /// under FoundationNetworking) receives a body as fast as the server sends it and queues it
 /// for its delegate, whatever the reader does, so a 64 MiB answer can sit in memory before a
-/// cancellation lands. Here each response has a reading thread that stops reading once
-/// ``window`` bytes wait unread, so TCP's own flow control holds the server back, and that
-/// a cancellation or a dropped body stops at once (a wake-up pipe beside the socket).
+/// cancellation lands. Here reading a response stops once ``window`` bytes wait unread, so
+/// TCP's own flow control holds the server back, and a cancellation or a dropped body stops
+/// it at once.
 ///
 /// What it speaks: HTTP/1.1 with `Content-Length` and chunked bodies and bodies that end with
 /// the connection; connections kept alive and reused (a few per host); a reused connection
@@ -21,7 +21,8 @@ internal import MCPPlatform
 /// (``MCPPlatform/EventLoop``): N responses in flight cost no thread of their own (names are
 /// looked up on one shared resolver thread, address literals need none). Where there is no
 /// loop (other systems, or a kernel that refused the loop's descriptors) each exchange has a
-/// thread of its own that waits on its socket and a wake-up pipe. Both behave the same.
+/// reading thread of its own that waits on its socket and a wake-up pipe (cancellation). Both
+/// behave the same.
 package final class SocketExchanger: HTTPExchanging, Sendable {
     /// Where exchanges run.
     enum Engine: Sendable {

@@ -73,7 +73,7 @@ extension POSIX {
     /// ``connectionFailure(_:)`` whether the connection was made.
     package static func startConnect(to address: SocketAddress) throws(SocketFailure) -> Int32 {
         ignoreBrokenPipeSignal()
-        #if os(Linux)
+        #if canImport(Glibc)
         let made = socket(
             address.family, address.type | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), address.socketProtocol)
         #else

@@ -47,6 +47,12 @@ final class LoopbackHTTPServer: Sendable {
     struct Connection: Sendable {
         let descriptor: Int32
 
+        #if canImport(Darwin)
+        private static let noSignal: Int32 = 0
+        #else
+        private static let noSignal = Int32(MSG_NOSIGNAL)
+        #endif
+
         /// Reads a request head (the tests' requests have no body); `false` when the client
         /// closed first.
         func readRequestHead() -> Bool {
@@ -64,7 +70,7 @@ final class LoopbackHTTPServer: Sendable {
         func write(_ text: String) -> Bool {
             var bytes = Array(text.utf8)[...]
             while !bytes.isEmpty {
-                let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Self.noSignal) }
                 guard count > 0 else { return false }
                 bytes = bytes.dropFirst(count)
             }
@@ -100,7 +106,7 @@ final class LoopbackHTTPServer: Sendable {
             let block = [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
             var sent = 0
             while sent < total {
-                let count = block.withUnsafeBytes { send(descriptor, $0.baseAddress, min($0.count, total - sent), Int32(MSG_NOSIGNAL)) }
+                let count = block.withUnsafeBytes { send(descriptor, $0.baseAddress, min($0.count, total - sent), Self.noSignal) }
                 if count > 0 {
                     sent += count
                     continue

@@ -207,6 +207,42 @@ struct SocketExchangerLoopTests {
         #expect(answered == 3)
     }
 
+    @Test(
+        "A kept-alive connection the server closes instead of answering is retried once, on a new connection",
+        arguments: EngineChoice.allCases)
+    func staleConnectionRetried(engine: EngineChoice) async throws {
+        let (exchanger, loop) = try makeExchanger(engine)
+        defer { exchanger.shutdown() }
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let served = Task {
+            // The first connection answers once, then takes the second request and closes.
+            let first = await server.serve { connection in
+                guard connection.readRequestHead() else { return false }
+                connection.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst")
+                return connection.readRequestHead()
+            }
+            let second = await server.serve { connection in
+                guard connection.readRequestHead() else { return false }
+                return connection.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecond")
+            }
+            return first == true && second == true
+        }
+        for expected in ["first", "second"] {
+            let text = try await withHangGuard(Self.hangLimit, "the \(expected) request") {
+                let response = try await exchanger.exchange(get(try server.url()))
+                var body = Data()
+                for try await chunk in response.body { body.append(chunk) }
+                return String(decoding: body, as: UTF8.self)
+            }
+            #expect(text == expected)
+        }
+        #expect(try await withHangGuard(Self.hangLimit, "the server") { await served.value })
+        #expect(exchanger.statistics.connectionsOpened == 2)
+        try await settle(loop)
+        #expect(loop?.registrationCount ?? 0 == 0)
+    }
+
     @Test("A name is looked up off the loop (on the resolver's thread) and connected to", arguments: EngineChoice.allCases)
     func resolvesNames(engine: EngineChoice) async throws {
         let (exchanger, loop) = try makeExchanger(engine)
