@@ -36,7 +36,7 @@ extension SocketExchanger {
         private let pool: ConnectionPool
         private let statistics: Statistics
         private let body: AsyncThrowingStream<Data, any Error>.Continuation
-        private let ended: @Sendable () -> Void
+        private let ended: @Sendable (LoopExchange) -> Void
         private let state: LockedValue<State>
         /// The head, or the failure before it.
         let head = OneShot<Result<HTTPResponseHead, any Error>>()
@@ -45,7 +45,7 @@ extension SocketExchanger {
         init(
             loop: EventLoop, request: [UInt8], method: String, target: Target, window: Int, pool: ConnectionPool,
             statistics: Statistics, body: AsyncThrowingStream<Data, any Error>.Continuation,
-            ended: @escaping @Sendable () -> Void
+            ended: @escaping @Sendable (LoopExchange) -> Void
         ) {
             self.loop = loop
             self.request = request
@@ -316,7 +316,7 @@ extension SocketExchanger {
                 head.fulfill(.failure(error))
                 if finishingBody { body.finish(throwing: error) }
             }
-            ended()
+            ended(self)
         }
 
         /// Asks the loop for what the machine awaits.

@@ -84,14 +84,12 @@ package final class SocketExchanger: HTTPExchanging, Sendable {
     /// Starts an exchange on `loop` and waits for its head.
     private func exchangeOnLoop(_ loop: EventLoop, _ bytes: [UInt8], method: String, to target: Target) async throws -> HTTPResponse {
         let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        let identity = LockedValue<ObjectIdentifier?>(nil)
         let exchange = LoopExchange(
             loop: loop, request: bytes, method: method, target: target, window: window, pool: pool, statistics: statistics,
             body: continuation
-        ) { [weak self] in
-            if let key = identity.withLock({ $0 }) { self?.forget(key) }
+        ) { [weak self] ended in
+            self?.forget(ObjectIdentifier(ended))
         }
-        identity.withLock { $0 = ObjectIdentifier(exchange) }
         guard admit(ObjectIdentifier(exchange), cancel: { exchange.cancel() }) else { throw CancellationError() }
         continuation.onTermination = { _ in exchange.cancel(finishingBody: false) }
         exchange.start()
