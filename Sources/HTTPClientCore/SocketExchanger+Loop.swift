@@ -139,7 +139,6 @@ extension SocketExchanger {
                 perform([state.withLock { $0.machine.connectFailed(error.description) }])
                 return
             }
-            statistics.noteConnection()
             attach(descriptor)
         }
 
@@ -210,6 +209,7 @@ extension SocketExchanger {
                     return
                 }
                 state.withLock { $0.machine.connected() }
+                statistics.noteConnection()
             }
             let unsent = state.withLock { $0.machine.unsent }
             switch POSIX.sendAvailable(socket.descriptor, unsent) {
