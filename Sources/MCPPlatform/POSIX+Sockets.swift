@@ -27,15 +27,15 @@ package enum SocketFailure: Error, Sendable, CustomStringConvertible {
 
 extension POSIX {
     #if canImport(Glibc)
-    private static let streamSocketType = Int32(SOCK_STREAM.rawValue)
-    private static let sendFlags = Int32(MSG_NOSIGNAL)
+    static let streamSocketType = Int32(SOCK_STREAM.rawValue)
+    static let sendFlags = Int32(MSG_NOSIGNAL)
     #elseif canImport(Musl)
-    private static let streamSocketType = SOCK_STREAM
-    private static let sendFlags = MSG_NOSIGNAL
+    static let streamSocketType = SOCK_STREAM
+    static let sendFlags = MSG_NOSIGNAL
     #else
-    private static let streamSocketType = SOCK_STREAM
+    static let streamSocketType = SOCK_STREAM
     // Darwin has no MSG_NOSIGNAL: SIGPIPE is ignored process-wide instead (see connectTCP).
-    private static let sendFlags: Int32 = 0
+    static let sendFlags: Int32 = 0
     #endif
 
     /// Connects to `host` (a name or an address literal) on `port`, trying each address the
@@ -110,7 +110,7 @@ extension POSIX {
         return made
     }
 
-    private static func systemConnect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
+    static func systemConnect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
         #if canImport(Darwin)
         Darwin.connect(descriptor, address, length)
         #elseif canImport(Glibc)
@@ -120,7 +120,7 @@ extension POSIX {
         #endif
     }
 
-    private static func systemSend(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+    static func systemSend(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
         #if canImport(Darwin)
         Darwin.send(socket, bytes, count, flags)
         #elseif canImport(Glibc)
