@@ -56,9 +56,11 @@ package final class SocketExchanger: HTTPExchanging, Sendable {
         func notePause() { paused.fulfill(()) }
     }
 
-    /// An exchanger on the process's event loop, or on threads where there is none.
+    /// An exchanger on the process's event loop where connections use it by default
+    /// (``MCPPlatform/EventLoop/forConnections``: Linux, unless `ONDEVICE_MCP_TRANSPORT_LOOP=0`), else on threads.
     package convenience init(window: Int = 256 << 10, maximumIdleConnections: Int = 8) {
-        self.init(window: window, maximumIdleConnections: maximumIdleConnections, engine: EventLoop.shared.map { .loop($0) } ?? .threads)
+        self.init(
+            window: window, maximumIdleConnections: maximumIdleConnections, engine: EventLoop.forConnections.map { .loop($0) } ?? .threads)
     }
 
     /// An exchanger on `engine` (tests choose a loop of their own, or threads).

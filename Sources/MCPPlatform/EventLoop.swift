@@ -91,6 +91,23 @@ package final class EventLoop: Sendable {
     /// kernel refused the poller or its waker): callers then use threads of their own.
     package static let shared: EventLoop? = makeLoop()
 
+    /// Whether new connections (descriptor transports, child processes, the HTTP client's
+    /// sockets) join the loop unless told otherwise: on Linux yes, unless the environment
+    /// variable `ONDEVICE_MCP_TRANSPORT_LOOP` is `0`; elsewhere only when it is `1` (Darwin's
+    /// kqueue backend has been checked on Linux only, not yet run on an Apple system).
+    package static let isDefaultForConnections: Bool = {
+        let asked = POSIX.environmentValue("ONDEVICE_MCP_TRANSPORT_LOOP")
+        #if os(Linux)
+        return asked != "0"
+        #else
+        return asked == "1"
+        #endif
+    }()
+
+    /// The process's loop when new connections use it by default (see
+    /// ``isDefaultForConnections``), else `nil`. Reading it makes the loop only then.
+    package static var forConnections: EventLoop? { isDefaultForConnections ? shared : nil }
+
     /// A loop of its own (tests use one each, so that their counts are theirs), or `nil`
     /// where there is none.
     package static func makeLoop() -> EventLoop? {

@@ -117,14 +117,7 @@ public final class FileDescriptorTransport: Transport {
     /// checked on Linux (against a model of kqueue), never run on an Apple system. The threads
     /// stay for systems without the loop, for descriptors the kernel cannot poll, and as a
     /// switch for comparing the two (CI runs the transport suites on both).
-    static let defaultEngine: EngineChoice = {
-        let asked = POSIX.environmentValue("ONDEVICE_MCP_TRANSPORT_LOOP")
-        #if os(Linux)
-        return asked == "0" ? .threads : .automatic
-        #else
-        return asked == "1" ? .automatic : .threads
-        #endif
-    }()
+    static let defaultEngine: EngineChoice = EventLoop.isDefaultForConnections ? .automatic : .threads
 
     /// The process's event loop, when new transports and child processes use it.
     static var defaultLoop: EventLoop? { defaultEngine == .threads ? nil : EventLoop.shared }
