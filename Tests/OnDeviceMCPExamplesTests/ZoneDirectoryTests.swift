@@ -76,6 +76,19 @@ struct ZoneDirectoryTests {
         #expect(directory.zone(named: "Test/Kathmandu") == nil)
     }
 
+    @Test("The system's zone is looked up again once its lifetime has passed, not before")
+    func systemZoneIsLookedUpOncePerLifetime() {
+        let cache = ZoneFileCache()
+        let start = ContinuousClock.now
+        let lisbon = ZoneDirectory.NamedZone(name: "Europe/Lisbon", zone: .utc)
+        let tokyo = ZoneDirectory.NamedZone(name: "Asia/Tokyo", zone: .utc)
+        #expect(cache.systemZone(now: start) { lisbon } == lisbon)
+        let halfway = start + ZoneFileCache.systemZoneLifetime / 2
+        #expect(cache.systemZone(now: halfway) { tokyo } == lisbon, "within its lifetime the zone is not looked up")
+        let later = start + ZoneFileCache.systemZoneLifetime
+        #expect(cache.systemZone(now: later) { tokyo } == tokyo)
+    }
+
     @Test("The zone file cache holds at most its capacity")
     func zoneFileCacheIsBounded() throws {
         let fixture = try Fixture()

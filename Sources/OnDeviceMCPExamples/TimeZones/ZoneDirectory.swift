@@ -74,8 +74,14 @@ struct ZoneDirectory: Sendable {
     ///
     /// In order: the `TZ` variable (`:Area/City`, `Area/City`, or a POSIX rule such as
     /// `CET-1CEST,M3.5.0,M10.5.0/3`); the zone `/etc/localtime` links to inside a zoneinfo
-    /// directory; the name in `/etc/timezone`; UTC.
+    /// directory; the name in `/etc/timezone`; UTC. Looked up at most once a second
+    /// (``ZoneFileCache/systemZoneLifetime``): a change of the system's zone shows within it.
     func systemZone() -> NamedZone {
+        files.systemZone { lookUpSystemZone() }
+    }
+
+    /// The system's zone, looked up now (see ``systemZone()``).
+    func lookUpSystemZone() -> NamedZone {
         if let variable = environment["TZ"], !variable.isEmpty {
             let name = variable.hasPrefix(":") ? String(variable.dropFirst()) : variable
             if let zone = zone(named: name) { return NamedZone(name: name, zone: zone) }

@@ -53,6 +53,25 @@ final class ZoneFileCache: Sendable {
         return name
     }
 
+    /// The system's zone as last looked up, and when.
+    private let lastSystemZone = LockedValue<(zone: ZoneDirectory.NamedZone, at: ContinuousClock.Instant)?>(nil)
+
+    /// How long a looked-up system zone is used before it is looked up again: a change of the
+    /// system's zone shows within this time, and a busy clock tool makes no system call for it
+    /// in between (the lookup is a `readlink` and a `stat`, a few microseconds each).
+    static let systemZoneLifetime = Duration.seconds(1)
+
+    /// The system's zone: the one looked up less than ``systemZoneLifetime`` ago, else
+    /// `lookUp()` (remembered for next time).
+    func systemZone(now: ContinuousClock.Instant = .now, lookUp: () -> ZoneDirectory.NamedZone) -> ZoneDirectory.NamedZone {
+        if let last = lastSystemZone.withLock({ $0 }), now < last.at + Self.systemZoneLifetime, now >= last.at {
+            return last.zone
+        }
+        let zone = lookUp()
+        lastSystemZone.withLock { $0 = (zone, now) }
+        return zone
+    }
+
     /// The number of files kept (for tests).
     var count: Int { entries.withLock { $0.count } }
 }
