@@ -320,7 +320,10 @@ public final class FileDescriptorTransport: Transport {
                 "a message of \(bytes.count) bytes is longer than the limit of \(maximumFrameLength) bytes")
         }
         bytes.append(0x0A)
-        try await outbound.enqueue(bytes, deferred: isOnConnectionThread || waitsForOtherAnswers(message))
+        // Every answer is counted, whoever sends it (an answer made on the loop's thread is
+        // deferred anyway, but it must still be taken off the count).
+        let othersToCome = waitsForOtherAnswers(message)
+        try await outbound.enqueue(bytes, deferred: isOnConnectionThread || othersToCome)
     }
 
     /// Whether `message` answers a request while answers to others read before it are still

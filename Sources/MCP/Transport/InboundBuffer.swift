@@ -1,3 +1,4 @@
+internal import MCPCore
 internal import MCPPlatform
 
 /// The bounded queue between the reading thread and the task iterating the inbound stream:
@@ -35,7 +36,9 @@ final class InboundBuffer: Sendable {
     /// Requests (and batches) read and not yet answered, as far as ``noteAnswer()`` knows.
     ///
     /// A hint for when to write, not a protocol record: an answer to a frame that was not a
-    /// request (an invalid line, say) never lets it go below zero.
+    /// request (an invalid line, say) never lets it go below zero, and a cancellation counts
+    /// its request answered. Should it still count a request that is never answered, the cost
+    /// is that answers go out through the loop's next flush (one hop) instead of at once.
     private let unanswered = LockedValue(0)
 
     /// An answer is about to be sent: returns whether other requests read earlier are still
@@ -73,10 +76,13 @@ final class InboundBuffer: Sendable {
         for frame in batch {
             switch frame.message {
             case .message(.request), .message(.batch): requests += 1
+            // A cancelled request may never be answered: count it answered now, so that the
+            // count does not keep answers waiting for one that never comes.
+            case .message(.notification(let notification)) where notification.method == MCPMethod.cancelled: requests -= 1
             default: break
             }
         }
-        if requests > 0 { unanswered.withLock { $0 += requests } }
+        if requests != 0 { unanswered.withLock { $0 = max(0, $0 + requests) } }
         let pushed: State.Wakeups? = state.withLock { state in
             var wakeups = State.Wakeups.nothing
             for frame in batch {
