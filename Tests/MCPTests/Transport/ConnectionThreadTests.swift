@@ -21,13 +21,14 @@ private let pipeClientConfiguration = MCPClient.Configuration(requestTimeout: .s
 /// transports before the server runs (to register tools that look at the server's thread).
 private func withPipeClient<T: Sendable>(
     _ server: MCPServer,
+    options: MCPServer.ConnectionOptions = MCPServer.ConnectionOptions(requestExecution: .connectionThread),
     prepare: (_ clientEnd: FileDescriptorTransport, _ serverEnd: FileDescriptorTransport) async throws -> Void = { _, _ in },
     _ body: (_ client: MCPClient, _ clientEnd: FileDescriptorTransport) async throws -> T
 ) async throws -> T {
     let (clientEnd, serverEnd) = try makePipeConnectedPair()
     try await prepare(clientEnd, serverEnd)
     return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await server.run(on: serverEnd, options: MCPServer.ConnectionOptions(requestExecution: .connectionThread)) }
+        group.addTask { try await server.run(on: serverEnd, options: options) }
         let client: MCPClient
         do {
             client = try await MCPClient.connect(over: clientEnd, configuration: pipeClientConfiguration)
@@ -270,6 +271,27 @@ struct ConnectionThreadTests {
             #expect(results.count == 64)
             for index in 0..<64 {
                 #expect(results[index] == "call \(index)")
+            }
+        }
+    }
+
+    @Test("With the default options a tool never runs on the connection thread, alone or 16 at a time")
+    func defaultRequestsRunOffTheConnectionThread() async throws {
+        let server = MCPServer(name: "placement", version: "1")
+        try await confirmation("each call ran off the connection thread", expectedCount: 17) { offThread in
+            try await withPipeClient(server, options: MCPServer.ConnectionOptions()) { _, serverEnd in
+                try await server.register(name: "where", description: "Says where it ran") { _, _ in
+                    if !serverEnd.isOnConnectionThread { offThread() }
+                    return .text("ran")
+                }
+            } _: { client, _ in
+                _ = try await client.callTool(name: "where")
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<16 {
+                        group.addTask { _ = try await client.callTool(name: "where") }
+                    }
+                    try await group.waitForAll()
+                }
             }
         }
     }
