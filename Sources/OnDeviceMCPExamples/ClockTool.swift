@@ -119,16 +119,41 @@ struct ClockReading: Hashable, Sendable {
     }
 
     private static func format(_ time: CivilTime, offset: Int, milliseconds: Int?) -> String {
-        func padded(_ value: some BinaryInteger, _ width: Int) -> String {
-            let digits = String(value.magnitude)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        // Written digit by digit into one buffer: this runs on every `clock_now` call, and
+        // building it from padded substrings allocated a string per field.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        func append(_ value: some BinaryInteger, width: Int) {
+            // Least significant digit first, zero-padded to `width`, then turned around.
+            let start = bytes.count
+            var rest = value.magnitude
+            repeat {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+                rest /= 10
+            } while rest > 0
+            while bytes.count - start < width { bytes.append(UInt8(ascii: "0")) }
+            bytes[start...].reverse()
         }
-        var text = "\(padded(time.year, 4))-\(padded(time.month, 2))-\(padded(time.day, 2))"
-        text += "T\(padded(time.hour, 2)):\(padded(time.minute, 2)):\(padded(time.second, 2))"
-        if let milliseconds { text += "." + padded(milliseconds, 3) }
-        let sign = offset < 0 ? "-" : "+"
+        append(time.year, width: 4)
+        bytes.append(UInt8(ascii: "-"))
+        append(time.month, width: 2)
+        bytes.append(UInt8(ascii: "-"))
+        append(time.day, width: 2)
+        bytes.append(UInt8(ascii: "T"))
+        append(time.hour, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(time.minute, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(time.second, width: 2)
+        if let milliseconds {
+            bytes.append(UInt8(ascii: "."))
+            append(milliseconds, width: 3)
+        }
+        bytes.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
         let minutes = abs(offset) / 60
-        text += "\(sign)\(padded(minutes / 60, 2)):\(padded(minutes % 60, 2))"
-        return text
+        append(minutes / 60, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(minutes % 60, width: 2)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
