@@ -22,7 +22,10 @@ import Musl
 /// must be short or suspend soon.
 ///
 /// **Lifetime.** The thread starts with the first registration or job and ends when the last
-/// registration is gone and no job is queued; the next registration starts it again. The
+/// registration is gone and no job is queued, after waiting ``linger`` for new work (the
+/// process's loop: one second, so that a client making one HTTP exchange after another, each
+/// registering and leaving, does not start a thread for each); the next registration starts it
+/// again. The
 /// poller's descriptor lives for the process (one descriptor, and an `eventfd` on Linux).
 /// Nothing has to be closed.
 ///
@@ -89,7 +92,7 @@ package final class EventLoop: Sendable {
 
     /// The process's loop, or `nil` where there is none (neither Linux nor Darwin, or the
     /// kernel refused the poller or its waker): callers then use threads of their own.
-    package static let shared: EventLoop? = makeLoop()
+    package static let shared: EventLoop? = makeLoop(linger: .seconds(1))
 
     /// Whether new connections (descriptor transports, child processes, the HTTP client's
     /// sockets) join the loop unless told otherwise: on Linux yes, unless the environment
@@ -108,9 +111,12 @@ package final class EventLoop: Sendable {
     /// ``isDefaultForConnections``), else `nil`. Reading it makes the loop only then.
     package static var forConnections: EventLoop? { isDefaultForConnections ? shared : nil }
 
+    /// How long the thread waits for new work once it has none before it ends.
+    package let linger: Duration
+
     /// A loop of its own (tests use one each, so that their counts are theirs), or `nil`
-    /// where there is none.
-    package static func makeLoop() -> EventLoop? {
+    /// where there is none. Its thread ends `linger` after it runs out of work.
+    package static func makeLoop(linger: Duration = .zero) -> EventLoop? {
         // Where CMCPPlatform has no backend, the poller fails with ENOSYS.
         let poller = mcp_poller_create()
         guard poller >= 0 else { return nil }
@@ -119,12 +125,13 @@ package final class EventLoop: Sendable {
             POSIX.close(poller)
             return nil
         }
-        return EventLoop(poller: poller, waker: waker)
+        return EventLoop(poller: poller, waker: waker, linger: linger)
     }
 
-    private init(poller: Int32, waker: Int32) {
+    private init(poller: Int32, waker: Int32, linger: Duration) {
         self.poller = poller
         self.waker = waker
+        self.linger = max(.zero, linger)
     }
 
     // The thread holds the loop while it runs, so this runs once it has ended.
@@ -270,10 +277,14 @@ package final class EventLoop: Sendable {
         var tokens = [UInt64](repeating: 0, count: 64)
         var events = [UInt32](repeating: 0, count: 64)
         var batchesSincePoll = 0
+        let lingerMilliseconds = Int32(clamping: linger.components.seconds * 1_000 + linger.components.attoseconds / 1_000_000_000_000_000)
+        // The thread has waited its linger with nothing to do.
+        var lingered = lingerMilliseconds == 0
         while true {
             enum Step {
                 case run
                 case wait(timeout: Int32)
+                case linger
                 case end
             }
             let step: Step = state.withLock { state in
@@ -282,9 +293,14 @@ package final class EventLoop: Sendable {
                     return .run
                 }
                 if state.jobs.isEmpty && state.entries.isEmpty {
-                    state.running = false
-                    state.thread = nil
-                    return .end
+                    if lingered {
+                        state.running = false
+                        state.thread = nil
+                        return .end
+                    }
+                    // Work that comes meanwhile signals the waker, as for any sleeping wait.
+                    state.sleeping = true
+                    return .linger
                 }
                 let idle = state.jobs.isEmpty
                 if idle { state.sleeping = true }
@@ -293,7 +309,19 @@ package final class EventLoop: Sendable {
             switch step {
             case .end:
                 return
+            case .linger:
+                let count = tokens.withUnsafeMutableBufferPointer { tokens in
+                    events.withUnsafeMutableBufferPointer { events in
+                        mcp_poller_wait(poller, tokens.baseAddress, events.baseAddress, Int32(tokens.count), lingerMilliseconds)
+                    }
+                }
+                state.withLock { $0.sleeping = false }
+                // Timed out with nothing: end, unless work came in the meantime (it is looked
+                // at first). Woken: back to work, lingering again when it runs out.
+                lingered = count == 0
+                if count > 0 { dispatch(count: Int(count), tokens: tokens, events: events) }
             case .run:
+                lingered = lingerMilliseconds == 0
                 batchesSincePoll += 1
                 for job in batch { run(job) }
                 batch.removeAll(keepingCapacity: true)
@@ -305,6 +333,7 @@ package final class EventLoop: Sendable {
                     }
                 }
                 if timeout != 0 { state.withLock { $0.sleeping = false } }
+                lingered = lingerMilliseconds == 0
                 guard count > 0 else { continue }  // EINTR, or nothing ready
                 dispatch(count: Int(count), tokens: tokens, events: events)
             }

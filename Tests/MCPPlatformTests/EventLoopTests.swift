@@ -135,6 +135,21 @@ struct EventLoopTests {
         #expect(seen == Array(0..<100))
     }
 
+    @Test("A loop with a linger keeps its thread for work that comes after it ran out")
+    func lingeringThreadIsReused() async throws {
+        // A minute: far longer than the test, so the thread cannot have ended in between.
+        let loop = try #require(EventLoop.makeLoop(linger: .seconds(60)))
+        let first = OneShot<POSIX.ThreadID>()
+        loop.execute { first.fulfill(.current) }
+        // Bounded waits: hang guards only.
+        let firstThread = try #require(await first.wait(within: .seconds(20)))
+        #expect(loop.isRunning, "out of work, the thread waits its linger instead of ending")
+        let second = OneShot<POSIX.ThreadID>()
+        loop.execute { second.fulfill(.current) }
+        let secondThread = try #require(await second.wait(within: .seconds(20)))
+        #expect(firstThread == secondThread, "the lingering thread took the new work; no second thread was started")
+    }
+
     @Test("A task that prefers the loop runs on its thread")
     func runsTasks() async throws {
         let loop = try makeLoop()
