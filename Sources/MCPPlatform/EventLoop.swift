@@ -142,8 +142,8 @@ package final class EventLoop: Sendable {
 
     /// Whether the caller is the loop's thread.
     package var isCurrentThread: Bool {
-        let current = POSIX.ThreadID.current
-        return state.withLock { $0.thread == current }
+        // A thread-local marker set by the loop's thread: no lock (every send asks this).
+        mcp_thread_marker_get() == UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// The number of live registrations (for tests: every connection gives its back).
@@ -273,6 +273,9 @@ package final class EventLoop: Sendable {
     private func run() {
         let current = POSIX.ThreadID.current
         state.withLock { $0.thread = current }
+        mcp_set_thread_marker(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
+        // The thread may be started again later (and a detached thread's number reused).
+        defer { mcp_set_thread_marker(nil) }
         var batch: [Job] = []
         var tokens = [UInt64](repeating: 0, count: 64)
         var events = [UInt32](repeating: 0, count: 64)

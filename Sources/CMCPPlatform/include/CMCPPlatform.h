@@ -189,6 +189,12 @@ int mcp_pidfd_open(pid_t pid);
 /// elsewhere (Darwin names threads through `pthread_setname_np`, which Swift can call).
 void mcp_name_current_thread(const char *name);
 
+/// Marks the calling thread with `marker` (the event loop it runs), in a thread-local
+/// variable: telling whether code runs on a given loop's thread then takes no lock.
+void mcp_set_thread_marker(const void *marker);
+/// The calling thread's marker; NULL when none was set.
+const void *mcp_thread_marker_get(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,4 @@
-// Names the calling thread, for debuggers, `top -H` and `perf` (see CMCPPlatform.h).
+// Per-thread helpers (see CMCPPlatform.h): naming the calling thread, and which event loop it runs.
 
 #define _GNU_SOURCE
 #include "CMCPPlatform.h"
@@ -21,3 +21,9 @@ void mcp_name_current_thread(const char *name) {
 void mcp_name_current_thread(const char *name) { (void)name; }
 
 #endif
+
+static __thread const void *mcp_thread_marker = 0;
+
+void mcp_set_thread_marker(const void *marker) { mcp_thread_marker = marker; }
+
+const void *mcp_thread_marker_get(void) { return mcp_thread_marker; }
