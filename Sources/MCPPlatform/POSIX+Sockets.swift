@@ -46,25 +46,11 @@ extension POSIX {
     /// ``SocketFailure/cancelled``. Name resolution cannot be interrupted: it runs to its end
     /// on the calling thread, and a cancellation is noticed just after.
     package static func connectTCP(host: String, port: Int, wake: Int32) throws(SocketFailure) -> Int32 {
-        ignoreBrokenPipeSignal()
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = streamSocketType
-        hints.ai_flags = AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            let reason = status == EAI_SYSTEM ? message(for: errno) : String(cString: gai_strerror(status))
-            throw .failed("the name does not resolve: \(reason)")
-        }
-        defer { freeaddrinfo(first) }
         var failures: [String] = []
-        var next: UnsafeMutablePointer<addrinfo>? = first
-        while let entry = next {
-            next = entry.pointee.ai_next
+        for address in try resolveTCP(host: host, port: port) {
             if isSignalled(wake) { throw .cancelled }
             do throws(SocketFailure) {
-                return try connect(entry.pointee, wake: wake)
+                return try connect(to: address, wake: wake)
             } catch .cancelled {
                 throw .cancelled
             } catch {
@@ -74,39 +60,17 @@ extension POSIX {
         throw .failed(failures.joined(separator: "; "))
     }
 
-    /// One attempt: a socket for the address, and a connect that waits for the socket or `wake`.
-    private static func connect(_ address: addrinfo, wake: Int32) throws(SocketFailure) -> Int32 {
-        let made: Int32 = spawnLock.withLock {
-            // Under the spawn lock, so that no child spawned meanwhile inherits the socket
-            // before it is close-on-exec (Darwin has no SOCK_CLOEXEC).
-            let descriptor = socket(address.ai_family, address.ai_socktype, address.ai_protocol)
-            if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-            return descriptor
-        }
-        guard made >= 0 else { throw .failed("socket: \(message(for: errno))") }
-        var keep = false
-        defer { if !keep { close(made) } }
-        _ = fcntl(made, F_SETFL, fcntl(made, F_GETFL) | O_NONBLOCK)
-        var on: Int32 = 1
-        _ = setsockopt(made, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        #if canImport(Darwin)
-        _ = setsockopt(made, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        var result = systemConnect(made, address.ai_addr, address.ai_addrlen)
-        while result != 0 && errno == EINTR {
-            result = systemConnect(made, address.ai_addr, address.ai_addrlen)
-        }
-        if result != 0 {
-            guard errno == EINPROGRESS || errno == EALREADY else { throw .failed("connect: \(message(for: errno))") }
+    /// One attempt: the event loop's non-blocking connect (``startConnect(to:)``), finished
+    /// by waiting here for the socket or `wake`.
+    private static func connect(to address: SocketAddress, wake: Int32) throws(SocketFailure) -> Int32 {
+        let made = try startConnect(to: address)
+        do throws(SocketFailure) {
             try wait(for: made, writable: true, wake: wake)
-            var failure: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            guard getsockopt(made, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 else {
-                throw .failed("getsockopt: \(message(for: errno))")
-            }
-            guard failure == 0 else { throw .failed("connect: \(message(for: failure))") }
+            if let failure = connectionFailure(made) { throw failure }
+        } catch {
+            close(made)
+            throw error
         }
-        keep = true
         return made
     }
 
