@@ -72,7 +72,6 @@ package final class EventLoop: Sendable {
         var running = false
         /// The thread is in (or about to enter) its wait: a new job must signal the waker.
         var sleeping = false
-        var thread: POSIX.ThreadID?
     }
 
     /// The waker's token; registrations count from 1.
@@ -271,8 +270,6 @@ package final class EventLoop: Sendable {
     // MARK: The thread
 
     private func run() {
-        let current = POSIX.ThreadID.current
-        state.withLock { $0.thread = current }
         mcp_set_thread_marker(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
         // The thread may be started again later (and a detached thread's number reused).
         defer { mcp_set_thread_marker(nil) }
@@ -286,8 +283,8 @@ package final class EventLoop: Sendable {
         while true {
             enum Step {
                 case run
-                case wait(timeout: Int32)
-                case linger
+                /// `lingering`: out of work, waiting `linger` for more before ending.
+                case wait(timeout: Int32, lingering: Bool)
                 case end
             }
             let step: Step = state.withLock { state in
@@ -298,37 +295,25 @@ package final class EventLoop: Sendable {
                 if state.jobs.isEmpty && state.entries.isEmpty {
                     if lingered {
                         state.running = false
-                        state.thread = nil
                         return .end
                     }
                     // Work that comes meanwhile signals the waker, as for any sleeping wait.
                     state.sleeping = true
-                    return .linger
+                    return .wait(timeout: lingerMilliseconds, lingering: true)
                 }
                 let idle = state.jobs.isEmpty
                 if idle { state.sleeping = true }
-                return .wait(timeout: idle ? -1 : 0)
+                return .wait(timeout: idle ? -1 : 0, lingering: false)
             }
             switch step {
             case .end:
                 return
-            case .linger:
-                let count = tokens.withUnsafeMutableBufferPointer { tokens in
-                    events.withUnsafeMutableBufferPointer { events in
-                        mcp_poller_wait(poller, tokens.baseAddress, events.baseAddress, Int32(tokens.count), lingerMilliseconds)
-                    }
-                }
-                state.withLock { $0.sleeping = false }
-                // Timed out with nothing: end, unless work came in the meantime (it is looked
-                // at first). Woken: back to work, lingering again when it runs out.
-                lingered = count == 0
-                if count > 0 { dispatch(count: Int(count), tokens: tokens, events: events) }
             case .run:
                 lingered = lingerMilliseconds == 0
                 batchesSincePoll += 1
                 for job in batch { run(job) }
                 batch.removeAll(keepingCapacity: true)
-            case .wait(let timeout):
+            case .wait(let timeout, let lingering):
                 batchesSincePoll = 0
                 let count = tokens.withUnsafeMutableBufferPointer { tokens in
                     events.withUnsafeMutableBufferPointer { events in
@@ -336,7 +321,9 @@ package final class EventLoop: Sendable {
                     }
                 }
                 if timeout != 0 { state.withLock { $0.sleeping = false } }
-                lingered = lingerMilliseconds == 0
+                // A linger that timed out with nothing ends the thread, unless work came in the
+                // meantime (it is looked at first); any other wake-up starts the linger afresh.
+                lingered = lingering ? count == 0 : lingerMilliseconds == 0
                 guard count > 0 else { continue }  // EINTR, or nothing ready
                 dispatch(count: Int(count), tokens: tokens, events: events)
             }
