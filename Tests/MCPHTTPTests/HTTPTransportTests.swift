@@ -316,10 +316,20 @@ struct HTTPTransportTests {
 
     @Test("the handshake keeps the session id, sends it and the version, and close() DELETEs the session")
     func sessionAndDelete() async throws {
-        let (transport, fake) = try fakeTransport(handshakeServer(session: "abc-123"))
+        let server = handshakeServer(session: "abc-123")
+        // The standalone stream's GET is opened on its own task after notifications/initialized:
+        // wait for it before closing (on a loaded machine the call can be answered first, and
+        // the close would then come before the GET was ever made).
+        let standaloneOpened = OneShot<Void>()
+        let (transport, fake) = try fakeTransport { request in
+            if request.method == "GET", request.header("mcp-session-id") != nil { standaloneOpened.fulfill(()) }
+            return try await server(request)
+        }
         let client = try await MCPClient.connect(over: transport, configuration: quickClient)
         #expect(client.protocolVersion == .v2025_11_25)
         _ = try await client.callTool(name: "echo")
+        // A hang guard only: the GET comes at once on an idle machine.
+        #expect(await standaloneOpened.wait(within: .seconds(60)) != nil, "the standalone stream's GET was never made")
         await client.close()
         let posts = fake.requests("POST")
         let initialize = try #require(posts.first { $0.rpcMethod == "initialize" })
