@@ -105,8 +105,13 @@ struct LoopTransportTests {
         try await transport.send(ping(1))
         await transport.close()
         POSIX.close(input.write)
-        // The failed attempt left nothing registered.
+        // The failed attempt left nothing registered. Its registration leaves in a job on the
+        // loop; jobs run in order, so once a job queued now has run, that one has too (under
+        // load the loop's thread can be seconds behind).
         await withHangGuardIgnoringErrors { await transport.waitUntilInputReleased() }
+        let loopCaughtUp = OneShot<Void>()
+        loop.execute { loopCaughtUp.fulfill(()) }
+        #expect(await loopCaughtUp.wait(within: .seconds(60)) != nil, "the loop never ran a job")
         #expect(loop.registrationCount == 0)
     }
 
