@@ -1,5 +1,6 @@
-/// Ranks tools by how relevant they are to a prompt: BM25F over the words of their names,
-/// titles, descriptions and parameters, plus a boost for tools the conversation used recently.
+/// Ranks tools by how relevant they are to a prompt: a BM25 score per field of each tool's
+/// definition, an optional sentence embedding, and a boost for tools the conversation used
+/// recently.
 ///
 /// Text becomes *terms* (``terms(in:)``): words split at anything but letters and digits, at
 /// camelCase humps and between letters and digits (`getUserIDs` → `get`, `user`, `ids`;
@@ -7,17 +8,38 @@
 /// words and common English stop words, lightly stemmed (``stem(_:)``) so that `notes` and
 /// `note`, `searching` and `search`, `created` and `create` are the same term.
 ///
-/// A tool's score for a prompt is BM25F (Robertson & Zaragoza, 2009) with the inverse
-/// document frequency taken over the candidates given, so a word every tool shares (`gitlab`
-/// among 60 GitLab tools) counts little and a word only one tool has counts much. The fields
-/// weigh, per occurrence: name 3 (the model name and the server's name), title 2, description 1,
-/// server label 0.75, parameter names 0.5, parameter descriptions 0.25. The prompt's terms also
-/// bring, at half weight,
+/// **Fields.** Each tool is seven fields, each scored on its own and then weighed, so that one
+/// field cannot make up for another by volume:
+///
+/// | field | weight |
+/// |---|---|
+/// | name (the model's name and the name on the server) | 3 |
+/// | title | 2 |
+/// | the description's lead: its first sentence, at most 24 terms | 1.5 |
+/// | the rest of the description | 0.1 |
+/// | the server's label | 0.5 |
+/// | parameter names | 0.5 |
+/// | parameter descriptions | 0.2 |
+///
+/// A field's score for a term saturates (BM25, k1 = 1.2) and is normalised by the field's
+/// length against that field's average over the candidates, fully for the rest of the
+/// description: a description ten times longer than the others does not match ten times more.
+/// The inverse document frequency is taken over the candidates given, so a word every tool
+/// shares (`gitlab` among 30 GitLab tools) counts little and a word only one tool has counts much.
+///
+/// **Implied terms.** A prompt's words also bring, at half weight,
 /// - two adjacent words that are not stop words, written as one (`time zone` → `timezone`,
 ///   `look up` → `lookup`);
-/// - the other members of a small table of common verbs (``synonymGroups``): get, fetch, read,
-///   show, list; create, add, new, make; delete, remove; update, edit, modify, change;
-///   find, search, lookup, query.
+/// - the other members of their group in ``synonymGroups`` (`folder` → `directory`, `save` →
+///   `write`, `remove` → `delete`);
+/// - the terms a request word points at (`inside` → `read`, `content`; `how many` → `count`,
+///   `query`; `who changed` → `log`).
+///
+/// **Embedding.** Where a ``SentenceEmbedding`` is given (on Apple platforms the default is
+/// NaturalLanguage's English sentence embedding, see ``platformEmbedding``), each tool's name,
+/// title and description lead are embedded once, and a tool's cosine similarity to the prompt,
+/// relative to the other candidates', adds to its lexical score (see ``Tuning/semanticWeight``).
+/// Elsewhere (Linux) the lexical score is used alone.
 ///
 /// A ranking (``ranking(for:recentlyUsed:)``) also counts the tools the conversation used: the
 /// most recently used one scores at least what a strong match of one distinctive word scores,
@@ -26,8 +48,8 @@
 /// while a prompt with words of its own ("list the milestones") still ranks the tool it names
 /// first. Ranked scores are relative to the first tool's, which is 1.
 ///
-/// Results are deterministic: they depend on the candidates' order and text only, never on
-/// hashing.
+/// Results are deterministic: they depend on the candidates' order and text (and the
+/// embedding's vectors) only, never on hashing.
 public struct ToolRelevance: Sendable {
     /// A candidate's place in a ranking.
     public struct Ranked: Hashable, Sendable {
@@ -38,107 +60,157 @@ public struct ToolRelevance: Sendable {
         public var score: Double
     }
 
-    /// The weights and constants of the ranking.
-    struct Tuning: Hashable, Sendable {
-        /// BM25 saturation: how fast repeated matches stop adding.
-        var k1 = 1.2
-        /// Weight per occurrence in the name, title, description, server label, parameter
-        /// names and parameter descriptions.
-        var fieldWeights: [Double] = [3, 2, 1, 0.75, 0.5, 0.25]
-        /// Length normalisation (BM25's b) of the same fields.
-        var lengthNormalisation: [Double] = [0.3, 0.3, 0.75, 0.3, 0.75, 0.75]
-        /// The weight of a term the prompt only implies (a joined pair of words, a synonym).
-        var impliedWeight = 0.5
-        /// The least score of the most recently used tool, in shares of `strongMatch`;
+    /// The weights and constants of the ranking; for evaluations that compare settings.
+    @_spi(Tuning) public struct Tuning: Hashable, Sendable {
+        /// BM25 saturation: how fast repeated matches in one field stop adding.
+        public var k1 = 1.2
+        /// Weight of a match in each field (``Field``'s order).
+        public var fieldWeights: [Double] = [3, 2, 1.5, 0.1, 0.5, 0.5, 0.2]
+        /// Length normalisation (BM25's b) of each field.
+        public var lengthNormalisation: [Double] = [0.3, 0.3, 0.5, 1, 0.3, 0.5, 0.75]
+        /// How many terms of a description's first sentence count as its lead.
+        public var leadTerms = 24
+        /// The weight of a term the prompt only implies (a joined pair, a synonym, an implication).
+        public var impliedWeight = 0.5
+        /// Share of a term's inverse document frequency taken over servers instead of tools
+        /// (0: over tools only). A word only one server's tools use tells which server is meant.
+        public var serverFrequencyShare = 0.0
+        /// What the embedding's similarity adds, in units of a strong lexical match, for the
+        /// candidate most similar to the prompt (others in proportion above the average).
+        public var semanticWeight = 0.5
+        /// The least score of the most recently used tool, in shares of a strong match;
         /// each older distinct tool's is half of the one after it.
-        var recencyShare = 1.0
+        public var recencyShare = 1.0
         /// How many of the most recently used distinct tools have a least score.
-        var recencyWindow = 4
+        public var recencyWindow = 4
+        /// What being on the server of the most recently used tool adds, in shares of a strong
+        /// match (half that for the server of the tool before it, and so on): a follow-up
+        /// ("open the first one") usually wants another tool of the server in use.
+        public var serverAffinity = 0.3
 
-        static let standard = Tuning()
+        public init() {}
+
+        public static let standard = Tuning()
     }
 
-    /// A candidate's terms with their BM25F-weighted frequencies.
-    private struct Document: Sendable {
-        var weights: [String: Double] = [:]
+    /// The fields of a tool's definition, in the order of the tuning's weights.
+    enum Field: Int, CaseIterable {
+        case name, title, lead, details, server, parameterNames, parameterDescriptions
     }
 
     /// The candidates, in the order given.
     public let candidates: [ToolCandidate]
     private let tuning: Tuning
-    private let documents: [Document]
-    private let documentFrequency: [String: Int]
+    /// Each candidate's terms with their weighed, saturated, normalised field scores summed.
+    private let documents: [[String: Double]]
+    /// Each term's inverse document frequency.
+    private let inverseFrequency: [String: Double]
+    /// Each candidate's embedding vector, normalised to length 1 (empty without an embedding).
+    private let vectors: [[Double]?]
+    private let embedding: (any SentenceEmbedding)?
     /// The lexical score of a strong match: a word of the prompt that only one candidate has,
     /// once in its name.
     let strongMatch: Double
 
-    /// Indexes `candidates`; IDF is computed over them.
+    /// Indexes `candidates` with the platform's sentence embedding, if it has one
+    /// (``platformEmbedding``); IDF is computed over them.
     public init(_ candidates: [ToolCandidate]) {
-        self.init(candidates, tuning: .standard)
+        self.init(candidates, embedding: Self.platformEmbedding, tuning: .standard)
     }
 
-    init(_ candidates: [ToolCandidate], tuning: Tuning) {
+    /// Indexes `candidates` with `embedding` as a second signal (`nil`: the lexical score alone).
+    public init(_ candidates: [ToolCandidate], embedding: (any SentenceEmbedding)?) {
+        self.init(candidates, embedding: embedding, tuning: .standard)
+    }
+
+    /// Indexes `candidates` with the given weights; for evaluations.
+    @_spi(Tuning) public init(_ candidates: [ToolCandidate], embedding: (any SentenceEmbedding)?, tuning: Tuning) {
         self.candidates = candidates
         self.tuning = tuning
+        self.embedding = embedding
         var terms = TermCache()
-        // The fields, in the order of the tuning's weights.
-        let fields: [[[String]]] = [
-            candidates.map { candidate in
-                let name = terms.terms(in: candidate.name)
-                return name + terms.terms(in: candidate.toolNameOnServer).filter { !name.contains($0) }
-            },
-            candidates.map { terms.terms(in: $0.title ?? "") },
-            candidates.map { terms.terms(in: $0.description) },
-            candidates.map { terms.terms(in: $0.server ?? "") },
-            candidates.map { $0.parameterNames.flatMap { terms.terms(in: $0) } },
-            candidates.map { $0.parameterDescriptions.flatMap { terms.terms(in: $0) } },
-        ]
-        var documents = candidates.map { _ in Document() }
+        var fields = [[[String]]](repeating: [], count: Field.allCases.count)
+        for candidate in candidates {
+            let name = terms.terms(in: candidate.name)
+            let (lead, details) = Self.splitDescription(candidate.description, leadTerms: tuning.leadTerms, terms: &terms)
+            let byField: [[String]] = [
+                name + terms.terms(in: candidate.toolNameOnServer).filter { !name.contains($0) },
+                terms.terms(in: candidate.title ?? ""),
+                lead,
+                details,
+                terms.terms(in: candidate.server ?? ""),
+                candidate.parameterNames.flatMap { terms.terms(in: $0) },
+                candidate.parameterDescriptions.flatMap { terms.terms(in: $0) },
+            ]
+            for (field, list) in byField.enumerated() { fields[field].append(list) }
+        }
+        let k1 = tuning.k1
+        var documents = candidates.map { _ in [String: Double]() }
         for (field, fieldTerms) in fields.enumerated() {
             let totalLength = fieldTerms.reduce(0) { $0 + $1.count }
             guard totalLength > 0 else { continue }
             let averageLength = Double(totalLength) / Double(candidates.count)
             let weight = tuning.fieldWeights[field]
             let b = tuning.lengthNormalisation[field]
-            for (index, terms) in fieldTerms.enumerated() {
+            for (index, terms) in fieldTerms.enumerated() where !terms.isEmpty {
                 let normaliser = (1 - b) + b * Double(terms.count) / averageLength
-                for term in terms {
-                    documents[index].weights[term, default: 0] += weight / normaliser
+                var counts: [String: Int] = [:]
+                for term in terms { counts[term, default: 0] += 1 }
+                for (term, count) in counts {
+                    let frequency = Double(count)
+                    documents[index][term, default: 0] += weight * frequency * (k1 + 1) / (frequency + k1 * normaliser)
                 }
             }
         }
-        var frequency: [String: Int] = [:]
-        for document in documents {
-            for term in document.weights.keys {
-                frequency[term, default: 0] += 1
-            }
-        }
         self.documents = documents
-        documentFrequency = frequency
+        inverseFrequency = Self.inverseFrequencies(
+            documents: documents, servers: candidates.map { $0.server ?? "" }, serverShare: tuning.serverFrequencyShare)
         let count = Double(candidates.count)
-        let nameWeight = tuning.fieldWeights[0]
-        strongMatch =
-            Self.logarithm(1 + (count - 0.5) / 1.5) * nameWeight * (tuning.k1 + 1) / (nameWeight + tuning.k1)
+        strongMatch = Self.logarithm(1 + (count - 0.5) / 1.5) * tuning.fieldWeights[Field.name.rawValue]
+        if let embedding {
+            // What the tool is for, in words: its name's words, its title and its description's lead.
+            let texts = candidates.map { candidate in
+                [
+                    Self.words(in: candidate.toolNameOnServer).joined(separator: " "), candidate.title ?? "",
+                    Self.leadSentence(of: candidate.description),
+                ].filter { !$0.isEmpty }.joined(separator: ". ")
+            }
+            vectors = embedding.vectors(for: texts).map { $0.flatMap(Self.unitVector) }
+        } else {
+            vectors = candidates.map { _ in nil }
+        }
     }
 
     /// Each candidate's lexical score for `prompt`, in the candidates' order (0 when no term matches).
     public func scores(for prompt: String) -> [Double] {
-        let query = Self.queryTerms(in: prompt, impliedWeight: tuning.impliedWeight)
-        let count = Double(documents.count)
-        let k1 = tuning.k1
-        let weighted = query.compactMap { term, weight -> (term: String, weight: Double)? in
-            guard let frequency = documentFrequency[term] else { return nil }
-            let idf = Self.logarithm(1 + (count - Double(frequency) + 0.5) / (Double(frequency) + 0.5))
-            return (term, weight * idf)
+        let weighted = Self.queryTerms(in: prompt, impliedWeight: tuning.impliedWeight).compactMap {
+            term, weight -> (term: String, weight: Double)? in
+            inverseFrequency[term].map { (term, weight * $0) }
         }
         return documents.map { document in
             var score = 0.0
             for (term, weight) in weighted {
-                guard let frequency = document.weights[term] else { continue }
-                score += weight * frequency * (k1 + 1) / (frequency + k1)
+                if let match = document[term] { score += weight * match }
             }
             return score
         }
+    }
+
+    /// Each candidate's similarity to `prompt` by the embedding, from 0 (the candidates'
+    /// average or less) to 1 (the most similar); all 0 without an embedding.
+    func similarities(for prompt: String) -> [Double] {
+        guard let embedding, let query = embedding.vector(for: prompt).flatMap(Self.unitVector) else {
+            return candidates.map { _ in 0 }
+        }
+        let cosines = vectors.map { vector -> Double? in
+            guard let vector, vector.count == query.count else { return nil }
+            return zip(vector, query).reduce(0) { $0 + $1.0 * $1.1 }
+        }
+        let known = cosines.compactMap { $0 }
+        guard let top = known.max(), !known.isEmpty else { return candidates.map { _ in 0 } }
+        let average = known.reduce(0, +) / Double(known.count)
+        guard top > average else { return candidates.map { _ in 0 } }
+        return cosines.map { cosine in cosine.map { max(0, ($0 - average) / (top - average)) } ?? 0 }
     }
 
     /// The candidates from most to least relevant to `prompt`, given the tools the
@@ -147,19 +219,36 @@ public struct ToolRelevance: Sendable {
     /// A tool among the last four distinct tools of `recentlyUsed` scores at least what a
     /// strong match of one distinctive word scores (a word only one candidate has, once in its
     /// name) for the most recent, half that for the one before, and so on; a prompt that names
-    /// another tool's distinctive words still ranks that tool first. Ranked scores are relative to the first tool's, which is 1.
-    /// Ties go to the more recently used tool, then to the earlier candidate.
+    /// another tool's distinctive words still ranks that tool first. Ranked scores are relative
+    /// to the first tool's, which is 1. Ties go to the more recently used tool, then to the
+    /// earlier candidate.
     public func ranking(for prompt: String, recentlyUsed: [String] = []) -> [Ranked] {
         let lexical = scores(for: prompt)
+        let similarity = similarities(for: prompt)
         var recency: [String: Int] = [:]
         for name in recentlyUsed.reversed() where recency[name] == nil {
             recency[name] = recency.count
         }
+        // Each server's youngest age among the recently used tools.
+        var serverAge: [String: Int] = [:]
+        for candidate in candidates {
+            guard let server = candidate.server, let age = recency[candidate.name], age < tuning.recencyWindow else { continue }
+            serverAge[server] = min(serverAge[server] ?? age, age)
+        }
+        let unit = strongMatch > 0 ? strongMatch : 1
         let scored = lexical.indices.map { index -> (index: Int, score: Double, age: Int) in
             let age = recency[candidates[index].name] ?? Int.max
-            var score = lexical[index]
+            // In units of a strong match, so that the embedding and recency weigh the same in
+            // catalogs of any size.
+            var score = lexical[index] / unit
+            if score > 0 || similarity[index] > 0 {
+                score += tuning.semanticWeight * similarity[index]
+            }
+            if let server = candidates[index].server, let serverAge = serverAge[server] {
+                score += tuning.serverAffinity / Double(1 << serverAge)
+            }
             if age < tuning.recencyWindow {
-                score = max(score, strongMatch * tuning.recencyShare / Double(1 << age))
+                score = max(score, tuning.recencyShare / Double(1 << age))
             }
             return (index, score, age)
         }
@@ -172,7 +261,8 @@ public struct ToolRelevance: Sendable {
     }
 
     /// The prompt's terms with their weights, in order of first appearance: its own terms at
-    /// weight 1, synonyms and adjacent words joined (when neither is a stop word) at `impliedWeight`.
+    /// weight 1; synonyms, implied terms and adjacent words joined (when neither is a stop
+    /// word) at `impliedWeight`.
     static func queryTerms(
         in prompt: String, impliedWeight: Double = Tuning.standard.impliedWeight
     ) -> [(term: String, weight: Double)] {
@@ -186,258 +276,124 @@ public struct ToolRelevance: Sendable {
                 weights[term] = weight
             }
         }
-        let words = Self.words(in: prompt)
+        let words = Self.joiningParticles(Self.words(in: prompt))
         for (position, word) in words.enumerated() {
             if !stopWords.contains(word) {
                 let term = stem(word)
                 add(term, 1)
-                for synonym in synonyms[term] ?? [] {
-                    add(synonym, impliedWeight)
+                for related in relatedTerms[term] ?? [] {
+                    add(related, impliedWeight)
                 }
             }
             if position + 1 < words.count, Self.isJoinable(word), Self.isJoinable(words[position + 1]) {
                 add(stem(word + words[position + 1]), impliedWeight)
             }
         }
+        for term in patternTerms(in: prompt) {
+            add(stem(term), impliedWeight)
+        }
         return order.map { ($0, weights[$0] ?? 0) }
     }
 
-    // MARK: Terms
-
-    /// Whether `word` may be joined with its neighbour into one term: letters only, not a stop word.
-    private static func isJoinable(_ word: String) -> Bool {
-        !stopWords.contains(word) && word.allSatisfy(\.isLetter)
-    }
-
-    /// The terms of `text`: its words without stop words, stemmed.
-    public static func terms(in text: String) -> [String] {
-        words(in: text).filter { !stopWords.contains($0) }.map(stem)
-    }
-
-    /// ``terms(in:)`` with each distinct word's term remembered, for indexing much text.
-    private struct TermCache {
-        /// The term of each word seen; `nil` for a stop word.
-        private var known: [String: String?] = [:]
-
-        mutating func terms(in text: String) -> [String] {
-            ToolRelevance.words(in: text).compactMap { word in
-                if let term = known[word] { return term }
-                let term = stopWords.contains(word) ? nil : stem(word)
-                known[word] = .some(term)
-                return term
+    /// `words` with a verb and its particle written as one where tools name the action so
+    /// (`check out` → `checkout`, `log in` → `login`, `set up` → `setup`, `sign up` → `signup`),
+    /// the words kept too.
+    private static func joiningParticles(_ words: [String]) -> [String] {
+        var result: [String] = []
+        for (position, word) in words.enumerated() {
+            result.append(word)
+            if position + 1 < words.count, let particles = particleVerbs[word], particles.contains(words[position + 1]) {
+                result.append(word + words[position + 1])
             }
         }
+        return result
     }
 
-    /// The lowercased words of `text`, split at anything but letters and digits, at camelCase
-    /// humps and between letters and digits; words of one letter or digit are dropped.
-    ///
-    /// An uppercase run before lowercase letters ends one letter early (`HTTPServer` → `http`,
-    /// `server`) unless the lowercase part is a single plural `s` (`IDs` → `ids`). Letters
-    /// without case (`漢字`) make words too; emoji and punctuation separate them.
-    static func words(in text: String) -> [String] {
-        let scalars = Array(text.unicodeScalars)
-        let kinds = scalars.map(CharacterKind.init)
-        var words: [String] = []
-        var word = String.UnicodeScalarView()
-        var length = 0
-        var isASCII = true
-        var previous = CharacterKind.separator
-        func finish() {
-            if length > 1 {
-                words.append(isASCII ? String(word) : String(word).lowercased())
-            }
-            word = String.UnicodeScalarView()
-            length = 0
-            isASCII = true
-            previous = .separator
-        }
-        for (index, scalar) in scalars.enumerated() {
-            let kind = kinds[index]
-            switch kind {
-            case .separator:
-                finish()
-                continue
-            case .mark:
-                // A combining mark belongs to the letter before it.
-                if length > 0 {
-                    word.append(scalar)
-                    isASCII = false
-                }
-                continue
-            default:
-                break
-            }
-            if length > 0 {
-                let startsLowercaseWord =
-                    index + 2 < kinds.count && kinds[index + 1] == .lowercase && kinds[index + 2] == .lowercase
-                if (previous == .digit) != (kind == .digit)
-                    || (previous == .lowercase && kind == .uppercase)
-                    || (previous == .uppercase && kind == .uppercase && startsLowercaseWord)
-                {
-                    finish()
-                }
-            }
-            if scalar.isASCII {
-                // ASCII letters are lowercased here; other text is lowercased as a whole word.
-                let value = scalar.value
-                word.append(kind == .uppercase ? Unicode.Scalar(UInt8(value + 32)) : scalar)
-            } else {
-                word.append(scalar)
-                isASCII = false
-            }
-            length += 1
-            previous = kind
-        }
-        finish()
-        return words
-    }
-
-    /// What a Unicode scalar is to the word splitter.
-    private enum CharacterKind: Equatable {
-        case lowercase, uppercase, caseless, digit, mark, separator
-
-        init(_ scalar: Unicode.Scalar) {
-            switch scalar.value {
-            case 0x61...0x7A: self = .lowercase
-            case 0x41...0x5A: self = .uppercase
-            case 0x30...0x39: self = .digit
-            case 0..<0x80: self = .separator
-            default:
-                let properties = scalar.properties
-                switch properties.generalCategory {
-                case .nonspacingMark, .spacingMark, .enclosingMark: self = .mark
-                case .decimalNumber: self = .digit
-                default:
-                    if properties.isLowercase {
-                        self = .lowercase
-                    } else if properties.isUppercase {
-                        self = .uppercase
-                    } else if properties.isAlphabetic {
-                        self = .caseless
-                    } else {
-                        self = .separator
-                    }
-                }
-            }
-        }
-    }
-
-    /// `word` with a light suffix stemming, so that inflections of a word meet.
-    ///
-    /// In order: plural `-ies` → `-y`, `-sses`/`-ches`/`-shes`/`-xes`/`-zes` lose `-es`, other
-    /// plural `-s` is dropped (not `-ss`, `-us`, `-is`); then `-ing` or `-ed` is dropped when
-    /// a stem of three or more letters with a vowel remains (`-ied` → `-y`), and a doubled
-    /// final consonant is undone (`mapping` → `map`, but `filled` → `fill`), or else `-ly` is
-    /// dropped when four or more letters remain (`securely` → `secure`); last, a final `-e` is
-    /// dropped so `create`, `created` and `creating` all become `creat`. Words of three letters
-    /// or fewer, and words that are not all ASCII letters, are kept as they are.
-    public static func stem(_ word: String) -> String {
-        var letters = Array(word.utf8)
-        guard letters.count > 3, letters.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
-            return word
-        }
-        func ends(_ suffix: StaticString) -> Bool {
-            let count = suffix.utf8CodeUnitCount
-            guard letters.count > count else { return false }
-            return suffix.withUTF8Buffer { letters.suffix(count).elementsEqual($0) }
-        }
-        func replaceSuffix(_ count: Int, with replacement: UInt8? = nil) {
-            letters.removeLast(count)
-            if let replacement { letters.append(replacement) }
-        }
-        // Plurals.
-        if ends("ies"), letters.count > 4 {
-            replaceSuffix(3, with: UInt8(ascii: "y"))
-        } else if ends("sses") || ends("ches") || ends("shes") || ends("xes") || ends("zes") {
-            replaceSuffix(2)
-        } else if ends("s"), !ends("ss"), !ends("us"), !ends("is") {
-            replaceSuffix(1)
-        }
-        // -ing, -ed, -ly.
-        var strippedVerb = false
-        if ends("ied"), letters.count > 4 {
-            replaceSuffix(3, with: UInt8(ascii: "y"))
-        } else if ends("eed") {
-            // `speed`, `feed`, `seed`: not the past of a shorter word.
-        } else if ends("ing"), isStem(letters.dropLast(3)) {
-            replaceSuffix(3)
-            strippedVerb = true
-        } else if ends("ed"), isStem(letters.dropLast(2)) {
-            replaceSuffix(2)
-            strippedVerb = true
-        } else if ends("ly"), letters.count >= 6 {
-            replaceSuffix(2)
-        }
-        if strippedVerb, letters.count > 2, let last = letters.last, letters[letters.count - 2] == last,
-            !"aeioulsz".utf8.contains(last)
-        {
-            replaceSuffix(1)
-        }
-        if letters.count > 3, letters.last == UInt8(ascii: "e") {
-            replaceSuffix(1)
-        }
-        return String(decoding: letters, as: UTF8.self)
-    }
-
-    /// Whether `letters` can be what is left of a word after a suffix: three letters or more, one a vowel.
-    private static func isStem(_ letters: ArraySlice<UInt8>) -> Bool {
-        letters.count >= 3 && letters.contains { "aeiouy".utf8.contains($0) }
-    }
-
-    /// Words that say nothing about which tool is meant.
-    static let stopWords: Set<String> = [
-        "about", "again", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "being",
-        "both", "but", "by", "can", "could", "did", "do", "does", "doing", "don", "each", "eg", "either", "etc", "for",
-        "from", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "ie", "if", "in", "into",
-        "is", "it", "its", "just", "let", "lets", "like", "may", "me", "might", "mine", "must", "my", "need", "no", "nor",
-        "not", "of", "off", "ok", "okay", "on", "onto", "or", "our", "ours", "out", "over", "please", "pls", "shall",
-        "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there",
-        "these", "they", "this", "those", "to", "too", "us", "very", "via", "want", "was", "we", "were", "what",
-        "when", "where", "which", "while", "who", "whom", "whose", "why", "will", "with", "would", "you", "your", "yours",
+    private static let particleVerbs: [String: Set<String>] = [
+        "check": ["out", "in"], "log": ["in", "out"], "set": ["up"], "sign": ["up", "in", "out"], "look": ["up"],
+        "back": ["up"], "clean": ["up"], "roll": ["back"], "shut": ["down"], "start": ["up"],
     ]
 
-    /// Common verbs that name the same action; a prompt's term brings the others of its group at
-    /// half weight. Kept small on purpose: every entry must be right for almost any tool.
-    public static let synonymGroups: [[String]] = [
-        ["get", "fetch", "read", "show", "list"],
-        ["create", "add", "new", "make"],
-        ["delete", "remove"],
-        ["update", "edit", "modify", "change"],
-        ["find", "search", "lookup", "query"],
-    ]
-
-    /// ``synonymGroups`` by stemmed term: the other stems of its group.
-    private static let synonyms: [String: [String]] = {
+    /// ``synonymGroups`` and ``implications`` by stemmed term: the stems a prompt's term brings.
+    private static let relatedTerms: [String: [String]] = {
         var table: [String: [String]] = [:]
+        func add(_ term: String, _ related: [String]) {
+            for other in related where other != term && !(table[term] ?? []).contains(other) {
+                table[term, default: []].append(other)
+            }
+        }
         for group in synonymGroups {
             let stems = group.map(stem)
-            for term in stems {
-                table[term, default: []] += stems.filter { $0 != term }
-            }
+            for term in stems { add(term, stems) }
+        }
+        for (word, implied) in implications {
+            add(stem(word), implied.map(stem))
         }
         return table
     }()
 
-    /// The natural logarithm of `x` (0 for `x` ≤ 0), from the standard library alone.
-    ///
-    /// `ln x = k ln 2 + 2 artanh((m − 1) / (m + 1))` for `x = m·2^k`, `m` in [1, 2); the series
-    /// converges fast since `(m − 1) / (m + 1)` ≤ ⅓.
-    static func logarithm(_ x: Double) -> Double {
-        guard x > 0, x.isFinite else { return 0 }
-        let ln2 = 0.693_147_180_559_945_3
-        let exponent = x.exponent
-        let mantissa = x.significand
-        let y = (mantissa - 1) / (mantissa + 1)
-        let y2 = y * y
-        var power = y
-        var sum = 0.0
-        var n = 1.0
-        while power / n > 1e-17 {
-            sum += power / n
-            power *= y2
-            n += 2
+    /// A description's first sentence, as text.
+    static func leadSentence(of description: String) -> String {
+        var end = description.endIndex
+        var index = description.startIndex
+        while index < description.endIndex {
+            let character = description[index]
+            let next = description.index(after: index)
+            if character == "\n" || (character == "." && (next == description.endIndex || description[next] == " ")) {
+                end = index
+                break
+            }
+            index = next
         }
-        return Double(exponent) * ln2 + 2 * sum
+        return String(description[..<end])
+    }
+
+    /// A description's terms split into its lead (the first sentence, at most `leadTerms`
+    /// terms) and the rest.
+    private static func splitDescription(
+        _ description: String, leadTerms: Int, terms: inout TermCache
+    ) -> (lead: [String], details: [String]) {
+        let first = leadSentence(of: description)
+        var lead = terms.terms(in: first)
+        var details = terms.terms(in: String(description.dropFirst(first.count)))
+        if lead.count > leadTerms {
+            details = Array(lead[leadTerms...]) + details
+            lead.removeLast(lead.count - leadTerms)
+        }
+        return (lead, details)
+    }
+
+    /// Inverse document frequencies over the candidates, mixed with those over servers
+    /// (`serverShare` of the whole).
+    private static func inverseFrequencies(documents: [[String: Double]], servers: [String], serverShare: Double) -> [String: Double] {
+        var frequency: [String: Int] = [:]
+        var serverSets: [String: Set<String>] = [:]
+        for (index, document) in documents.enumerated() {
+            for term in document.keys {
+                frequency[term, default: 0] += 1
+                if serverShare > 0 { serverSets[term, default: []].insert(servers[index]) }
+            }
+        }
+        let count = Double(documents.count)
+        let serverCount = Double(Set(servers).count)
+        var result: [String: Double] = [:]
+        for (term, documentFrequency) in frequency {
+            let toolIDF = logarithm(1 + (count - Double(documentFrequency) + 0.5) / (Double(documentFrequency) + 0.5))
+            if serverShare > 0, serverCount > 1 {
+                let servers = Double(serverSets[term]?.count ?? 0)
+                let serverIDF = logarithm(1 + (serverCount - servers + 0.5) / (servers + 0.5))
+                result[term] = (1 - serverShare) * toolIDF + serverShare * serverIDF
+            } else {
+                result[term] = toolIDF
+            }
+        }
+        return result
+    }
+
+    /// `vector` scaled to length 1; `nil` for an empty or zero vector.
+    private static func unitVector(_ vector: [Double]) -> [Double]? {
+        let length = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        guard length > 0, length.isFinite else { return nil }
+        return vector.map { $0 / length }
     }
 }

@@ -129,12 +129,29 @@ public struct ToolSelector: Hashable, Sendable {
     /// (see ``ToolRelevance/Ranked/score``): a tool far less related to the prompt than the
     /// best one only takes context. 0 fills every place that fits.
     public var minimumRelevance: Double
+    /// The most places tools of one server take while relevant tools of other servers wait
+    /// (pinned tools count too); a verbose server cannot fill a turn alone. Places left over
+    /// when no other server has a relevant tool go to that server's next tools.
+    public var maximumToolsPerServer: Int
 
-    public init(maximumTools: Int = 5, tokenBudget: Int, pinned: Set<String> = [], minimumRelevance: Double = 0.3) {
+    /// A selector.
+    ///
+    /// - Parameters:
+    ///   - maximumTools: The most tools a turn gets.
+    ///   - tokenBudget: The tokens the selected definitions may use together.
+    ///   - pinned: Model names of tools every turn gets, if they fit at all.
+    ///   - minimumRelevance: The least relevance, as a share of the best match's, a tool needs.
+    ///   - maximumToolsPerServer: The most places one server's tools take while other servers'
+    ///     relevant tools wait; by default three fifths of `maximumTools`, rounded up (3 of 5).
+    public init(
+        maximumTools: Int = 5, tokenBudget: Int, pinned: Set<String> = [], minimumRelevance: Double = 0.25,
+        maximumToolsPerServer: Int? = nil
+    ) {
         self.maximumTools = maximumTools
         self.tokenBudget = tokenBudget
         self.pinned = pinned
         self.minimumRelevance = minimumRelevance
+        self.maximumToolsPerServer = maximumToolsPerServer ?? max(1, (maximumTools * 3 + 4) / 5)
     }
 
     /// The tools for a turn whose prompt is `prompt`.
@@ -187,17 +204,27 @@ public struct ToolSelector: Hashable, Sendable {
         }
         let pinnedCount = chosen.count
 
-        for ranked in ranking where !isPinned[ranked.index] {
-            let index = ranked.index
+        var perServer: [String: Int] = [:]
+        for index in chosen {
+            perServer[candidates[index].server ?? "", default: 0] += 1
+        }
+        // Takes the candidate at `index` if it qualifies and fits, or records why not;
+        // `serverShareTaken`: it waited for its server's share and the places are now gone.
+        func consider(_ index: Int, score: Double, serverShareTaken: Bool = false) {
             let cost = candidates[index].tokens
             let place = "rank \(rank[index]) of \(candidates.count) for this prompt"
-            if cost > tokenBudget {
-                reasons[index] = "its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget (\(place))"
-            } else if ranked.score <= 0 {
-                reasons[index] = "nothing in this prompt matches it, and the conversation has not used it recently"
-            } else if ranked.score < minimumRelevance {
+            if serverShareTaken, chosen.count >= maximumTools {
+                let server = candidates[index].server.map { "its server (\($0))" } ?? "its server"
                 reasons[index] =
-                    "it is much less related to this prompt than the best match (\(Self.percent(ranked.score)) of its "
+                    "\(server) already has \(Self.places(maximumToolsPerServer)) of this turn's, and relevant tools of other "
+                    + "servers took the rest (\(place))"
+            } else if cost > tokenBudget {
+                reasons[index] = "its definition (about \(cost) tokens) alone exceeds the \(tokenBudget)-token tool budget (\(place))"
+            } else if score <= 0 {
+                reasons[index] = "nothing in this prompt matches it, and the conversation has not used it recently"
+            } else if score < minimumRelevance {
+                reasons[index] =
+                    "it is much less related to this prompt than the best match (\(Self.percent(score)) of its "
                     + "relevance, under the \(Self.percent(minimumRelevance)) needed; \(place))"
             } else if chosen.count >= maximumTools {
                 reasons[index] = Self.noPlaceReason(
@@ -209,7 +236,23 @@ public struct ToolSelector: Hashable, Sendable {
             } else {
                 chosen.append(index)
                 used += cost
+                perServer[candidates[index].server ?? "", default: 0] += 1
             }
+        }
+        // Relevant tools of a server that has its share of places wait, to fill places left at the end.
+        var waiting: [ToolRelevance.Ranked] = []
+        for ranked in ranking where !isPinned[ranked.index] {
+            let index = ranked.index
+            if ranked.score > 0, ranked.score >= minimumRelevance, candidates[index].tokens <= tokenBudget,
+                chosen.count < maximumTools, perServer[candidates[index].server ?? "", default: 0] >= maximumToolsPerServer
+            {
+                waiting.append(ranked)
+            } else {
+                consider(index, score: ranked.score)
+            }
+        }
+        for ranked in waiting {
+            consider(ranked.index, score: ranked.score, serverShareTaken: true)
         }
 
         let excluded = candidates.indices.compactMap { index in

@@ -1,0 +1,213 @@
+extension ToolRelevance {
+    /// Words that name the same thing or action in tool definitions; a prompt's term brings the
+    /// others of its group at half weight.
+    ///
+    /// Every entry must be right for almost any tool: these are the verbs and nouns people and
+    /// tool authors use for the same action or object (`folder` and `directory`, `save` and
+    /// `write`, `remove` and `delete`), not domain knowledge of one server. No word is in two
+    /// groups.
+    public static let synonymGroups: [[String]] = [
+        // Reading and showing.
+        ["get", "fetch", "read", "show", "list", "view", "display", "retrieve"],
+        // Making something new.
+        ["create", "add", "new", "make", "insert"],
+        // Storing.
+        ["write", "save", "store"],
+        ["delete", "remove", "erase", "drop", "trash"],
+        ["update", "edit", "modify", "change", "alter"],
+        ["find", "search", "lookup", "query", "locate", "grep"],
+        ["move", "rename", "relocate"],
+        ["run", "execute", "trigger", "launch"],
+        ["calculate", "compute", "evaluate", "math", "arithmetic"],
+        // Things.
+        ["directory", "folder", "dir"],
+        ["repository", "repo"],
+        ["email", "mail", "inbox"],
+        ["issue", "ticket", "bug"],
+        ["event", "meeting", "appointment"],
+        ["user", "member", "account"],
+        ["message", "post"],
+        // British and American spellings.
+        ["color", "colour"], ["favorite", "favourite"], ["organization", "organisation"], ["center", "centre"],
+        ["license", "licence"], ["canceled", "cancelled"], ["catalog", "catalogue"],
+    ]
+
+    /// Words whose meaning in a request points at terms tools use for it, one way only: a
+    /// prompt's word brings these terms at half weight, but a tool's word does not bring the
+    /// prompt's.
+    ///
+    /// `what's inside config.yaml` asks to read a file; `how many rows` asks to count with a
+    /// query; `who changed it` asks for a log. As with ``synonymGroups``, each entry must hold
+    /// for almost any server.
+    static let implications: KeyValuePairs<String, [String]> = [
+        // Asking to see something.
+        "inside": ["read", "content"], "content": ["read"], "contain": ["read", "content"],
+        "open": ["read", "view"], "see": ["show", "list", "view"], "look": ["find", "read", "view"],
+        "print": ["read", "show"], "check": ["get", "status"], "tell": ["get", "show", "post", "message"],
+        "browse": ["list"], "enumerate": ["list"], "everything": ["list", "all"], "all": ["list"],
+        "peek": ["read", "view"], "cat": ["read"], "dump": ["read", "list"], "text": ["read"],
+        // Storing and changing.
+        "put": ["write", "save"], "overwrite": ["write"], "append": ["write", "add"],
+        "replace": ["edit", "update"], "fix": ["edit", "update"], "set": ["update"],
+        "copy": ["write"], "mkdir": ["create", "directory"], "touch": ["create", "write"],
+        "record": ["add", "create", "row"], "note": ["add"], "remember": ["add", "create", "save", "memory", "knowledge"],
+        // Finding.
+        "filter": ["search", "find"],
+        "matching": ["search", "find"], "match": ["search", "find"],
+        // Counting and computing.
+        "many": ["count", "query", "calculate"], "count": ["number", "query"], "total": ["sum", "calculate"],
+        "sum": ["calculate"], "plus": ["calculate"], "minus": ["calculate"], "times": ["calculate"],
+        "multiply": ["calculate"], "divide": ["calculate"], "divided": ["calculate"],
+        "percent": ["calculate"], "percentage": ["calculate"], "square": ["calculate"],
+        "root": ["calculate"], "average": ["calculate"], "convert": ["conversion"],
+        "conversion": ["convert"],
+        // Time.
+        "now": ["current", "time"], "current": ["now"], "clock": ["time"], "hour": ["time"],
+        "today": ["date", "current"], "tomorrow": ["date", "forecast"], "yesterday": ["date"],
+        "timezone": ["time", "zone"], "zone": ["timezone"],
+        // Change history.
+        "history": ["log", "commit"], "who": ["log", "author", "user"], "changed": ["diff", "log"],
+        "recent": ["log", "latest"], "latest": ["log", "recent"], "last": ["log", "latest"],
+        "difference": ["diff"], "differ": ["diff"], "compare": ["diff"],
+        "staged": ["diff", "status"], "uncommitted": ["diff", "status"],
+        // Data.
+        "row": ["query", "table", "select"], "column": ["table", "schema", "describe"],
+        "sql": ["query"], "database": ["table", "query"], "db": ["database", "query", "table"],
+        "structure": ["schema", "describe", "tree"], "schema": ["describe"],
+        // Files.
+        "size": ["info", "metadata"], "metadata": ["info"], "detail": ["info", "get"],
+        "exist": ["info", "get"], "modified": ["info", "metadata"], "tree": ["directory"],
+        "subfolder": ["directory"], "subdirectory": ["directory"],
+        // Files by their names' extensions and other words for them.
+        "big": ["size", "info"], "large": ["size", "info"], "anywhere": ["search", "find"],
+        "header": ["read"], "first": ["read", "head"], "beginning": ["head", "read"], "end": ["tail", "read"],
+        "attach": ["upload", "file"], "upload": ["file"], "image": ["media"], "photo": ["image", "media"],
+        "picture": ["image", "media"], "audio": ["media"], "transcribe": ["media", "audio"],
+        // Version control.
+        "undo": ["reset", "revert"], "unstage": ["reset"], "revert": ["reset"], "tag": ["checkout"],
+        "commit": ["log", "history"], "author": ["log"], "since": ["log", "diff", "status"],
+        "touched": ["status", "diff"], "pending": ["status", "diff"], "dirty": ["status"], "clean": ["status"],
+        // Data.
+        "bump": ["update"], "raise": ["update"], "increase": ["update"], "decrease": ["update"],
+        "lower": ["update"], "per": ["query"], "index": ["detail"], "explain": ["plan", "query"],
+        "slow": ["explain", "analyze"],
+        // Memory, people, messages.
+        "forget": ["delete", "remove", "memory", "knowledge"], "mind": ["remember", "memory", "knowledge"],
+        "know": ["memory", "search"], "said": ["message", "search"], "say": ["message", "search"],
+        "mention": ["message", "search"], "invite": ["attendee", "event"], "reassign": ["assign", "update"],
+        "assign": ["update", "assignee"], "star": ["modify", "label", "flag"], "mark": ["modify", "label"],
+        "archive": ["modify", "label"], "flag": ["modify", "label"], "unread": ["search", "label"],
+        "lunch": ["event"], "dinner": ["event"], "party": ["event"],
+        "monday": ["date", "event"], "tuesday": ["date", "event"], "wednesday": ["date", "event"],
+        "thursday": ["date", "event"], "friday": ["date", "event"], "saturday": ["date", "event"],
+        "sunday": ["date", "event"], "noon": ["time"], "midnight": ["time"], "morning": ["time"],
+        "evening": ["time"], "afternoon": ["time"], "late": ["time", "now"], "early": ["time"],
+        "busy": ["freebusy", "event"], "free": ["freebusy"], "available": ["freebusy"],
+        "rsvp": ["respond", "event"], "accept": ["respond"], "decline": ["respond"],
+        "snow": ["weather", "forecast"], "sunny": ["weather", "forecast"], "cold": ["weather", "temperature"],
+        "hot": ["weather", "temperature"], "wind": ["weather"], "umbrella": ["weather", "forecast"],
+        "popup": ["dialog"], "alert": ["dialog"], "confirm": ["dialog"], "dismiss": ["dialog", "close"],
+        "press": ["key"], "type": ["fill"], "dropdown": ["select", "option"], "screenshot": ["snapshot"],
+        "loaded": ["wait"],
+        // Requests about people and messages.
+        "send": ["post", "message"], "reply": ["post", "message"],
+        "dm": ["message", "direct"], "channel": ["message"],
+        "mr": ["merge", "request"], "pr": ["pull", "request"],
+        "weather": ["forecast"], "forecast": ["weather"], "rain": ["weather", "forecast"],
+        "temperature": ["weather"], "schedule": ["event", "calendar"], "calendar": ["event"],
+        "web": ["url", "fetch"], "website": ["url", "fetch"], "webpage": ["url", "fetch"],
+        "checksum": ["hash"], "digest": ["hash"], "sha": ["hash"],
+        "link": ["url"], "url": ["fetch"], "download": ["fetch", "get"],
+    ]
+
+    /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`
+    /// → `file`; by its extension also `image`, `audio`, `media`), arithmetic (`2^32 - 1`,
+    /// `17%` → `calculate`, `expression`, `math`), a time of day (`16:00`, `4pm` → `time`), an
+    /// issue key (`ENG-310` → `issue`), SQL (`SELECT … FROM` → `query`, `sql`) and a web address
+    /// (`https://…` → `url`, `fetch`, `web`). Arithmetic is also an arithmetic verb with two
+    /// numbers (`add 17 and 25`).
+    static func patternTerms(in prompt: String) -> [String] {
+        var terms: [String] = []
+        let scalars = Array(prompt.unicodeScalars)
+        func isDigit(_ index: Int) -> Bool { index >= 0 && index < scalars.count && scalars[index].properties.numericType != nil }
+        func isLetter(_ index: Int) -> Bool { index >= 0 && index < scalars.count && scalars[index].properties.isAlphabetic }
+        /// The index of the nearest non-space before or after `index`.
+        func neighbour(_ index: Int, step: Int) -> Int {
+            var next = index + step
+            while next >= 0, next < scalars.count, scalars[next] == " " { next += step }
+            return next
+        }
+        var arithmetic = false
+        var timeOfDay = false
+        var issueKey = false
+        for (index, scalar) in scalars.enumerated() {
+            switch scalar {
+            case "+", "*", "/", "^", "×", "÷", "=", "-":
+                // Between numbers: `2^32 - 1`, `3 * 4`; not `ENG-310` or `2026-12-01` (no spaces, letters or dates).
+                let before = neighbour(index, step: -1)
+                let after = neighbour(index, step: 1)
+                if isDigit(before), isDigit(after) {
+                    let spaced = before != index - 1 || after != index + 1
+                    if scalar != "-" && scalar != "/" || spaced { arithmetic = true }
+                }
+            case "%":
+                if isDigit(index - 1) { arithmetic = true }
+            case ":":
+                if isDigit(index - 1), isDigit(index + 1), isDigit(index + 2), !isDigit(index + 3) { timeOfDay = true }
+            default:
+                break
+            }
+            // ENG-310: two or more capitals, a dash, digits.
+            if scalar == "-", index >= 2, isDigit(index + 1),
+                scalars[index - 1].properties.isUppercase, scalars[index - 2].properties.isUppercase
+            {
+                issueKey = true
+            }
+        }
+        let words = prompt.split { $0 == " " || $0 == "\n" || $0 == "\t" }.map { String($0).lowercased() }
+        for word in words {
+            let edges: Set<Character> = [",", ";", ":", "!", "?", "(", ")", "'", "\"", "`"]
+            var trimmed = Substring(word)
+            while let first = trimmed.first, edges.contains(first) { trimmed.removeFirst() }
+            while let last = trimmed.last, edges.contains(last) { trimmed.removeLast() }
+            // 4pm, 10am.
+            if trimmed.hasSuffix("am") || trimmed.hasSuffix("pm"), trimmed.dropLast(2).allSatisfy({ $0.isNumber }), trimmed.count > 2 {
+                timeOfDay = true
+            }
+            // A file name: letters before a dot, a 2–4 character extension after it.
+            guard let dot = trimmed.lastIndex(of: "."), dot != trimmed.startIndex else { continue }
+            let fileExtension = trimmed[trimmed.index(after: dot)...]
+            guard (2...4).contains(fileExtension.count), fileExtension.allSatisfy({ $0.isLetter || $0.isNumber }),
+                fileExtension.contains(where: { $0.isLetter }), trimmed[..<dot].contains(where: { $0.isLetter })
+            else { continue }
+            terms.append("file")
+            terms += fileKinds[String(fileExtension)] ?? []
+        }
+        // "add 17 and 25": an arithmetic verb with two numbers.
+        let numbers = words.filter { word in word.contains(where: { $0.isNumber }) && word.allSatisfy({ $0.isNumber || ",.%".contains($0) })
+        }
+        if numbers.count >= 2, words.contains(where: arithmeticVerbs.contains) { arithmetic = true }
+        if arithmetic { terms += ["calculate", "expression", "math", "sum"] }
+        // A web address.
+        if words.contains(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") || $0.hasPrefix("www.") }) {
+            terms += ["url", "fetch", "web"]
+        }
+        if timeOfDay { terms.append("time") }
+        if issueKey { terms.append("issue") }
+        if words.contains("select"), words.contains("from") { terms += ["query", "sql"] }
+        return terms
+    }
+
+    /// Verbs that ask for arithmetic when the prompt has two numbers.
+    private static let arithmeticVerbs: Set<String> = [
+        "add", "plus", "sum", "minus", "subtract", "multiply", "times", "divide", "divided", "total", "average",
+    ]
+
+    /// What a file's extension says about it, beyond being a file.
+    private static let fileKinds: [String: [String]] = [
+        "png": ["image", "media"], "jpg": ["image", "media"], "jpeg": ["image", "media"], "gif": ["image", "media"],
+        "webp": ["image", "media"], "heic": ["image", "media"], "svg": ["image"],
+        "wav": ["audio", "media"], "mp3": ["audio", "media"], "m4a": ["audio", "media"], "ogg": ["audio", "media"],
+        "flac": ["audio", "media"], "mp4": ["video", "media"], "mov": ["video", "media"],
+    ]
+}

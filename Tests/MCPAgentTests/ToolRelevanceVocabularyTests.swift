@@ -1,0 +1,72 @@
+import Testing
+
+@testable import MCPAgent
+
+@Suite("Tool relevance: what a prompt implies")
+struct ToolRelevanceVocabularyTests {
+    struct PatternCase: Sendable, CustomTestStringConvertible {
+        let prompt: String
+        let implies: [String]
+        let impliesNot: [String]
+        var testDescription: String { prompt }
+    }
+
+    static let patternCases: [PatternCase] = [
+        PatternCase(prompt: "2^32 - 1", implies: ["calculate"], impliesNot: ["time"]),
+        PatternCase(prompt: "what's 17% of 2,340", implies: ["calculate", "math"], impliesNot: []),
+        PatternCase(prompt: "add 17 and 25", implies: ["calculate", "sum"], impliesNot: []),
+        PatternCase(prompt: "reassign ENG-310 to Priya", implies: ["issue"], impliesNot: ["calculate"]),
+        PatternCase(prompt: "what happened on 2026-12-01", implies: [], impliesNot: ["calculate", "issue"]),
+        PatternCase(prompt: "the call starts at 16:00 CET", implies: ["time"], impliesNot: ["calculate"]),
+        PatternCase(prompt: "remind me at 4pm", implies: ["time"], impliesNot: []),
+        PatternCase(prompt: "show me config.yaml", implies: ["file"], impliesNot: ["media"]),
+        PatternCase(prompt: "transcribe voice-memo.wav", implies: ["file", "audio", "media"], impliesNot: []),
+        PatternCase(prompt: "what is in photo.JPG?", implies: ["file", "image"], impliesNot: []),
+        PatternCase(prompt: "version 2.0 is out", implies: [], impliesNot: ["file"]),
+        PatternCase(prompt: "SELECT name FROM users", implies: ["query", "sql"], impliesNot: []),
+        PatternCase(prompt: "summarise https://swift.org/blog", implies: ["url", "fetch"], impliesNot: ["file"]),
+        PatternCase(prompt: "plain words only", implies: [], impliesNot: ["file", "calculate", "time", "issue", "url"]),
+    ]
+
+    @Test("The shape of a prompt's text implies terms", arguments: patternCases)
+    func patterns(_ testCase: PatternCase) {
+        let terms = Set(ToolRelevance.patternTerms(in: testCase.prompt))
+        for term in testCase.implies { #expect(terms.contains(term), "\(term)") }
+        for term in testCase.impliesNot { #expect(!terms.contains(term), "\(term)") }
+    }
+
+    @Test("A request word brings the terms tools use for it, at half weight, one way only")
+    func implications() {
+        let weights = Dictionary(
+            ToolRelevance.queryTerms(in: "what's inside the folder").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(weights[ToolRelevance.stem("inside")] == 1)
+        #expect(weights["read"] == 0.5)
+        #expect(weights[ToolRelevance.stem("directory")] == 0.5)
+        // `read` does not bring `inside` back.
+        let reverse = Dictionary(ToolRelevance.queryTerms(in: "read").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(reverse[ToolRelevance.stem("inside")] == nil)
+    }
+
+    @Test("A verb and its particle also make one term")
+    func particles() {
+        let terms = ToolRelevance.queryTerms(in: "check out the tag").map(\.term)
+        #expect(terms.contains("checkout"))
+        #expect(terms.contains("check"))
+    }
+
+    @Test("A prompt in a verbose server's words does not let it fill the turn alone")
+    func verboseServer() throws {
+        let long = String(
+            repeating: "It reads files, shows their content and history, and works with config files and templates. ", count: 12)
+        let tools =
+            (1...6).map {
+                ToolCandidate(name: "hub_tool\($0)", server: "hub", description: "Manages project item \($0). " + long, tokens: 100)
+            }
+            + [
+                ToolCandidate(
+                    name: "read_text_file", server: "files", description: "Read the complete contents of a file as text.", tokens: 100)
+            ]
+        let selection = ToolSelector(maximumTools: 5, tokenBudget: 1600).select(tools, prompt: "Show me what's inside the config.yaml file")
+        #expect(selection.selected.first?.name == "read_text_file")
+    }
+}
