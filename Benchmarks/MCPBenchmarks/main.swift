@@ -3,6 +3,7 @@
 //     swift run -c release MCPBenchmarks [json] [validation] [runtime | inprocess stdio memory]
 //     swift run -c release MCPBenchmarks ceiling      (our stdio server against a do-nothing C server)
 //     swift run -c release MCPBenchmarks model-eval model-overhead
+//     swift run -c release MCPBenchmarks selection-eval [--misses] [--leave-one-server-out]
 //
 // No argument runs every group but the model groups (minutes each, a llama.cpp server they
 // start themselves); `runtime` is `inprocess stdio memory`. Two hidden modes make
@@ -27,7 +28,8 @@ if arguments.first == "--raw-responder" {
 }
 
 let selected: Set<String> = {
-    var groups = Set(arguments)
+    // Options of a group (`--misses`) are not groups.
+    var groups = Set(arguments.filter { !$0.hasPrefix("--") })
     if groups.remove("runtime") != nil {
         groups.formUnion(["inprocess", "stdio", "memory"])
     }
@@ -53,6 +55,9 @@ if wants("validation") {
 }
 if wants("selection") {
     try SelectionBenchmarks.run()
+}
+if wants("selection-eval") {
+    try await SelectionEvaluation.run(arguments: arguments)
 }
 if wants("inprocess") {
     try await InProcessBenchmarks.run()
