@@ -13,7 +13,8 @@ import MCPFoundationModels
 ///     swift run -c release MCPBenchmarks selection-eval [--misses] [--leave-one-server-out]
 ///
 /// `--misses` lists the development set's misses; `--leave-one-server-out` adds, for each server,
-/// the hit rate of the prompts that need it (both sets) under a strategy tuned without it.
+/// the hit rate of the prompts that need it (both sets), with the package's defaults and with a
+/// setting chosen (from ``grid``) on the other servers' development prompts only.
 enum SelectionEvaluation {
     /// The budget a turn's tools get: at most 5 tools (TN3193) and 1,600 tokens of definitions.
     static let maximumTools = 5
@@ -105,7 +106,14 @@ enum SelectionEvaluation {
             listMisses(outcomes.filter { $0.prompt.set == .dev })
         }
         if leaveOneServerOut {
+            print("The package's defaults, the same in every fold:")
+            print("")
             reportLeaveOneServerOut(fixtures, tuning: untuned)
+            print(
+                "Each fold tuned without the held-out server (the best of \(grid.count) settings on the other servers' development prompts):"
+            )
+            print("")
+            reportLeaveOneServerOut(fixtures, tuning: gridTuned(catalogs: fixtures.catalogs))
         }
         if !misses {
             print("(--misses lists the development set's misses; the test set's are never listed)")

@@ -94,7 +94,7 @@ public struct ToolRelevance: Sendable {
     }
 
     /// The fields of a tool's definition, in the order of the tuning's weights.
-    enum Field: Int, CaseIterable {
+    @_spi(Tuning) public enum Field: Int, CaseIterable, Sendable {
         case name, title, lead, details, server, parameterNames, parameterDescriptions
     }
 
