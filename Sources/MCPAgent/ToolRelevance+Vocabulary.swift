@@ -42,7 +42,8 @@ extension ToolRelevance {
     static let implications: KeyValuePairs<String, [String]> = [
         // Asking to see something.
         "inside": ["read", "content"], "content": ["read"], "contain": ["read", "content"],
-        "open": ["read", "view"], "see": ["show", "list", "view"], "look": ["find", "read", "view"],
+        "open": ["read", "view", "navigate"], "visit": ["navigate", "url"], "goto": ["navigate"], "see": ["show", "list", "view"],
+        "look": ["find", "read", "view"],
         "print": ["read", "show"], "check": ["get", "status"], "tell": ["get", "show", "post", "message"],
         "browse": ["list"], "enumerate": ["list"], "everything": ["list", "all"], "all": ["list"],
         "peek": ["read", "view"], "cat": ["read"], "dump": ["read", "list"], "text": ["read"],
@@ -124,7 +125,7 @@ extension ToolRelevance {
     /// → `file`; by its extension also `image`, `audio`, `media`), arithmetic (`2^32 - 1`,
     /// `17%` → `calculate`, `expression`, `math`), a time of day (`16:00`, `4pm` → `time`), an
     /// issue key (`ENG-310` → `issue`), SQL (`SELECT … FROM` → `query`, `sql`) and a web address
-    /// (`https://…` → `url`, `fetch`, `web`). Arithmetic is also an arithmetic verb with two
+    /// (`https://…` → `url`, `fetch`, `web`), and an email address (→ `email`, `address`). Arithmetic is also an arithmetic verb with two
     /// numbers (`add 17 and 25`).
     static func patternTerms(in prompt: String) -> [String] {
         var terms: [String] = []
@@ -175,6 +176,8 @@ extension ToolRelevance {
                 timeOfDay = true
             }
             // A file name: letters before a dot, a 2–4 character extension after it.
+            // Not an email or web address.
+            guard !trimmed.contains("@"), !trimmed.contains("://"), !trimmed.hasPrefix("www.") else { continue }
             guard let dot = trimmed.lastIndex(of: "."), dot != trimmed.startIndex else { continue }
             let fileExtension = trimmed[trimmed.index(after: dot)...]
             guard (2...4).contains(fileExtension.count), fileExtension.allSatisfy({ $0.isLetter || $0.isNumber }),
@@ -188,6 +191,13 @@ extension ToolRelevance {
         }
         if numbers.count >= 2, words.contains(where: arithmeticVerbs.contains) { arithmetic = true }
         if arithmetic { terms += ["calculate", "expression", "math", "sum"] }
+        // An email address: `lee@corp.com`.
+        if words.contains(where: { word in
+            guard let at = word.firstIndex(of: "@"), at != word.startIndex else { return false }
+            return word[word.index(after: at)...].contains(".")
+        }) {
+            terms += ["email", "address"]
+        }
         // A web address.
         if words.contains(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") || $0.hasPrefix("www.") }) {
             terms += ["url", "fetch", "web"]

@@ -277,11 +277,13 @@ public struct ToolRelevance: Sendable {
             }
         }
         let words = Self.joiningParticles(Self.words(in: prompt))
+        let names = Self.properNames(in: prompt)
         for (position, word) in words.enumerated() {
             if !stopWords.contains(word) {
                 let term = stem(word)
                 add(term, 1)
-                for related in relatedTerms[term] ?? [] {
+                // A name (`Mark`, `Will`) is not the verb it spells.
+                for related in names.contains(word) ? [] : relatedTerms[term] ?? [] {
                     add(related, impliedWeight)
                 }
             }
@@ -293,6 +295,23 @@ public struct ToolRelevance: Sendable {
             add(stem(term), impliedWeight)
         }
         return order.map { ($0, weights[$0] ?? 0) }
+    }
+
+    /// The lowercased words `prompt` writes as names: capitalised (`Mark`, not `MARK` or
+    /// `mark`) where a sentence does not start.
+    static func properNames(in prompt: String) -> Set<String> {
+        var names: Set<String> = []
+        var sentenceStart = true
+        for token in prompt.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
+            let word = token.drop { !$0.isLetter }
+            if !sentenceStart, let first = word.first, first.isUppercase, word.dropFirst().allSatisfy({ $0.isLowercase || !$0.isLetter }),
+                word.count > 1
+            {
+                names.insert(String(word.prefix { $0.isLetter }).lowercased())
+            }
+            sentenceStart = token.last.map { ".!?:".contains($0) } ?? false
+        }
+        return names
     }
 
     /// `words` with a verb and its particle written as one where tools name the action so

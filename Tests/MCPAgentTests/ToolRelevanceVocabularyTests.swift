@@ -25,6 +25,7 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "version 2.0 is out", implies: [], impliesNot: ["file"]),
         PatternCase(prompt: "SELECT name FROM users", implies: ["query", "sql"], impliesNot: []),
         PatternCase(prompt: "summarise https://swift.org/blog", implies: ["url", "fetch"], impliesNot: ["file"]),
+        PatternCase(prompt: "invite lee@corp.com to the review", implies: ["email"], impliesNot: ["file"]),
         PatternCase(prompt: "plain words only", implies: [], impliesNot: ["file", "calculate", "time", "issue", "url"]),
     ]
 
@@ -45,6 +46,15 @@ struct ToolRelevanceVocabularyTests {
         // `read` does not bring `inside` back.
         let reverse = Dictionary(ToolRelevance.queryTerms(in: "read").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
         #expect(reverse[ToolRelevance.stem("inside")] == nil)
+    }
+
+    @Test("A capitalised word inside a sentence is a name, not the verb it spells")
+    func names() {
+        #expect(ToolRelevance.properNames(in: "what do you remember about Project Atlas and Mark") == ["project", "atlas", "mark"])
+        #expect(ToolRelevance.properNames(in: "Mark the email as read. Star it too") == [])
+        let terms = Dictionary(ToolRelevance.queryTerms(in: "a note for Mark").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(terms["mark"] == 1)
+        #expect(terms["modify"] == nil)
     }
 
     @Test("A verb and its particle also make one term")
