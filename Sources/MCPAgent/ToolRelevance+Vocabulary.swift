@@ -50,15 +50,15 @@ extension ToolRelevance {
         // Storing and changing.
         "put": ["write", "save"], "overwrite": ["write"], "append": ["write", "add"],
         "replace": ["edit", "update"], "fix": ["edit", "update"], "set": ["update"],
-        "copy": ["write"], "mkdir": ["create", "directory"], "touch": ["create", "write"],
+        "copy": ["write"], "mkdir": ["create", "directory"],
         "record": ["add", "create", "row"], "note": ["add"], "remember": ["add", "create", "save", "memory", "knowledge"],
         // Finding.
         "filter": ["search", "find"],
-        "matching": ["search", "find"], "match": ["search", "find"],
+        "match": ["search", "find"],
         // Counting and computing.
         "many": ["count", "query", "calculate"], "count": ["number", "query"], "total": ["sum", "calculate"],
-        "sum": ["calculate"], "plus": ["calculate"], "minus": ["calculate"], "times": ["calculate"],
-        "multiply": ["calculate"], "divide": ["calculate"], "divided": ["calculate"],
+        "sum": ["calculate"], "plus": ["calculate"], "minus": ["calculate"],
+        "multiply": ["calculate"], "divide": ["calculate"],
         "percent": ["calculate"], "percentage": ["calculate"], "square": ["calculate"],
         "root": ["calculate"], "average": ["calculate"], "convert": ["conversion"],
         "conversion": ["convert"],
@@ -67,7 +67,7 @@ extension ToolRelevance {
         "today": ["date", "current"], "tomorrow": ["date", "forecast"], "yesterday": ["date"],
         "timezone": ["time", "zone"], "zone": ["timezone"],
         // Change history.
-        "history": ["log", "commit"], "who": ["log", "author", "user"], "changed": ["diff", "log"],
+        "history": ["log", "commit"], "who": ["log", "author", "user"],
         "recent": ["log", "latest"], "latest": ["log", "recent"], "last": ["log", "latest"],
         "difference": ["diff"], "differ": ["diff"], "compare": ["diff"],
         "staged": ["diff", "status"], "uncommitted": ["diff", "status"],
@@ -77,7 +77,7 @@ extension ToolRelevance {
         "structure": ["schema", "describe", "tree"], "schema": ["describe"],
         // Files.
         "size": ["info", "metadata"], "metadata": ["info"], "detail": ["info", "get"],
-        "exist": ["info", "get"], "modified": ["info", "metadata"], "tree": ["directory"],
+        "exist": ["info", "get"], "tree": ["directory"],
         "subfolder": ["directory"], "subdirectory": ["directory"],
         // Files by their names' extensions and other words for them.
         "big": ["size", "info"], "large": ["size", "info"], "anywhere": ["search", "find"],
@@ -87,7 +87,7 @@ extension ToolRelevance {
         // Version control.
         "undo": ["reset", "revert"], "unstage": ["reset"], "revert": ["reset"], "tag": ["checkout"],
         "commit": ["log", "history"], "author": ["log"], "since": ["log", "diff", "status"],
-        "touched": ["status", "diff"], "pending": ["status", "diff"], "dirty": ["status"], "clean": ["status"],
+        "pending": ["status", "diff"], "dirty": ["status"], "clean": ["status"],
         // Data.
         "bump": ["update"], "raise": ["update"], "increase": ["update"], "decrease": ["update"],
         "lower": ["update"], "per": ["query"], "index": ["detail"], "explain": ["plan", "query"],

@@ -57,6 +57,22 @@ struct ToolRelevanceVocabularyTests {
         #expect(terms["modify"] == nil)
     }
 
+    @Test("No request word shares its stem with a word of a synonym group, or with another request word")
+    func vocabularyStems() {
+        var seen: [String: String] = [:]
+        for group in ToolRelevance.synonymGroups {
+            for word in group { seen[ToolRelevance.stem(word)] = word }
+        }
+        for (word, _) in ToolRelevance.implications {
+            let stem = ToolRelevance.stem(word)
+            #expect(seen[stem] == nil, "\(word) and \(seen[stem] ?? "") share the stem \(stem)")
+            seen[stem] = word
+        }
+        // `times` would make every question about the time an arithmetic one.
+        let time = Dictionary(ToolRelevance.queryTerms(in: "what time is it in Tokyo").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(time[ToolRelevance.stem("calculate")] == nil)
+    }
+
     @Test("A verb and its particle also make one term")
     func particles() {
         let terms = ToolRelevance.queryTerms(in: "check out the tag").map(\.term)
