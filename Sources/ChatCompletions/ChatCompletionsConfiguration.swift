@@ -87,6 +87,27 @@ public struct ChatCompletionsConfiguration: Sendable {
     /// Whether the model reasons, and how a reasoning level is sent (default `nil`: the model
     /// is not declared to reason). Read by the model as a `LanguageModel` only.
     public var reasoning: Reasoning? = nil
+    /// The sampling settings against repetition sent with every request (by default
+    /// `repeat_penalty` 1.1, `repeat_last_n` 64, `dry_multiplier` 0.8 and four turn markers as
+    /// `stop`, to llama.cpp only; see ``RepetitionControls``). ``RepetitionControls/none``
+    /// leaves repetition to the server.
+    public var repetitionControls = RepetitionControls()
+    /// Whether every answer is watched for degenerate output as it streams (default `true`):
+    /// the same text over and over (`[aesbw]; [aesbw]; …`), or a long run without a letter or
+    /// digit. The request is stopped as soon as it is visible, and the turn fails with
+    /// ``ChatCompletionsError/degenerateOutput`` instead of showing the loop as an answer. The
+    /// content, the reasoning and the calls' arguments are each watched; see
+    /// ``DegenerateOutput`` and the module's documentation for what is cut.
+    public var detectsDegenerateOutput = true
+    /// The most characters of the text answer of a guided step (default 2,000; `nil`: no bound).
+    ///
+    /// Sent to llama.cpp as the `maxLength` of the step's `answer` string, which its
+    /// constrained decoding enforces (the answer ends there, as a sentence cut short), and it
+    /// bounds the step's `max_tokens`: at most a third of it plus 64 tokens for the JSON
+    /// around the answer, never under 256 when the step offers tools, never over the request's
+    /// own limit. Other servers get neither (OpenAI's strict schemas do not take `maxLength`,
+    /// and a request without a limit keeps the server's).
+    public var maximumGuidedAnswerLength: Int? = 2000
 
     /// Creates a configuration; every parameter has a default.
     public init(

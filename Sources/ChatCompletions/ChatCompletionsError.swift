@@ -18,11 +18,14 @@ public struct ChatCompletionsError: KindedError {
     public let detail: String
     /// The HTTP status the server answered with, when it answered.
     public let status: Int?
+    /// What the model repeated, for a ``degenerateOutput`` error; `nil` for the others.
+    public let degeneration: DegenerateOutput?
 
-    private init(_ kind: ErrorKind, _ detail: String, status: Int? = nil) {
+    private init(_ kind: ErrorKind, _ detail: String, status: Int? = nil, degeneration: DegenerateOutput? = nil) {
         self.kind = kind
         self.detail = detail
         self.status = status
+        self.degeneration = degeneration
     }
 
     /// The server could not be reached (no connection, a name that does not resolve).
@@ -46,8 +49,20 @@ public struct ChatCompletionsError: KindedError {
     public static let invalidConfiguration = ChatCompletionsError("invalidConfiguration", "the model configuration is not usable")
     /// The app's API key provider threw.
     public static let apiKeyFailed = ChatCompletionsError("apiKeyFailed", "the API key provider failed")
+    /// The model's output was cut while it streamed because it was degenerate: it repeated the
+    /// same text over and over, or wrote a long run without a letter or digit (see
+    /// ``DegenerateOutput``). The request was stopped as soon as that was visible; what the
+    /// model wrote is not an answer. ``degeneration`` says what it repeated; the ``detail``
+    /// reads `the model's answer was cut after 212 characters: it repeated "[aesbw]; " 8 times
+    /// in a row`.
+    public static let degenerateOutput = ChatCompletionsError("degenerateOutput", "the model's answer was cut: it repeated itself")
 
     static func make(_ kind: ChatCompletionsError, _ detail: String, status: Int? = nil) -> ChatCompletionsError {
         ChatCompletionsError(kind.kind, detail, status: status)
+    }
+
+    /// A ``degenerateOutput`` error for `output`.
+    static func degenerate(_ output: DegenerateOutput) -> ChatCompletionsError {
+        ChatCompletionsError(degenerateOutput.kind, output.sentence, degeneration: output)
     }
 }

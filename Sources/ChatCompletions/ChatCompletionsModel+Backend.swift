@@ -43,7 +43,7 @@ extension ChatCompletionsModel: LanguageModelBackend {
         to request: LanguageModelRequest, reporting partialAnswer: (@Sendable (GeneratedContent) -> Void)?
     ) async throws -> LanguageModelTurn {
         let started = ContinuousClock.now
-        let built = try ChatRequestBuilder.build(request, model: model, configuration: configuration, stream: true)
+        let built = try ChatRequestBuilder.build(request, model: model, configuration: configuration, stream: true, server: server)
         let exchange: Exchange<PartialAnswerReporter>
         do {
             exchange = try await self.exchange(
@@ -98,9 +98,10 @@ extension ChatCompletionsModel: LanguageModelBackend {
 extension ChatRequestBuilder {
     /// The request body for a 26 backend request.
     static func build(
-        _ request: LanguageModelRequest, model: String, configuration: ChatCompletionsConfiguration, stream: Bool
+        _ request: LanguageModelRequest, model: String, configuration: ChatCompletionsConfiguration, stream: Bool, server: Server = .other
     ) throws -> Built {
-        try build(ChatRequest(request, configuration: configuration), model: model, configuration: configuration, stream: stream)
+        try build(
+            ChatRequest(request, configuration: configuration), model: model, configuration: configuration, stream: stream, server: server)
     }
 }
 

@@ -44,8 +44,9 @@ extension ChatCompletionsModel {
     /// building the request.
     ///
     /// - Throws: ``ServerFailure`` for an over-long request, a rate limit or a content filter;
-    ///   ``ChatCompletionsError`` for the rest; `CancellationError` when the task is cancelled
-    ///   (the request's connection is then closed).
+    ///   ``ChatCompletionsError/degenerateOutput`` as soon as the answer is degenerate (the
+    ///   request's connection is then closed); ``ChatCompletionsError`` for the rest;
+    ///   `CancellationError` when the task is cancelled (the connection is then closed too).
     func exchange<Observer: CompletionObserver>(
         _ built: ChatRequestBuilder.Built, observer: Observer, started: ContinuousClock.Instant
     ) async throws -> Exchange<Observer> {
@@ -64,6 +65,7 @@ extension ChatCompletionsModel {
     ) async throws -> (StreamedCompletion, Observer, ContinuousClock.Instant) {
         let limit = configuration.maximumResponseBytes
         let idle = configuration.idleTimeout
+        let detecting = configuration.detectsDegenerateOutput
         let exchanger = exchanger
         return try await Self.run(idle, "answering") { watch in
             var observer = observer
@@ -77,7 +79,9 @@ extension ChatCompletionsModel {
             }
             if response.head.mediaType == "text/event-stream" {
                 var parser = SSEParser(maximumEventBytes: limit)
-                var stream = StreamedCompletion()
+                // A degenerate event throws out of here: the response is closed (the server
+                // stops generating) and the turn fails with degenerateOutput.
+                var stream = StreamedCompletion(detecting: detecting)
                 var total = 0
                 for try await chunk in response.body {
                     watch.touch()
@@ -110,7 +114,7 @@ extension ChatCompletionsModel {
             guard bytes.count <= limit else {
                 throw ChatCompletionsError.make(.invalidResponse, "the model's answer is larger than \(limit) bytes")
             }
-            return (try StreamedCompletion.whole(bytes), observer, headersReceived)
+            return (try StreamedCompletion.whole(bytes, detecting: detecting), observer, headersReceived)
         }
     }
 

@@ -20,7 +20,7 @@ extension ChatCompletionsModel {
         let started = ContinuousClock.now
         try Task.checkCancellation()
         let chat = try ChatRequest(request, configuration: configuration)
-        let built = try ChatRequestBuilder.build(chat, model: model, configuration: configuration, stream: true)
+        let built = try ChatRequestBuilder.build(chat, model: model, configuration: configuration, stream: true, server: server)
         do {
             let exchange = try await self.exchange(
                 built, observer: ChannelTranslator(channel: channel, shape: built.shape), started: started)

@@ -57,15 +57,18 @@ public final class ChatCompletionsModel: Sendable {
     /// Whether ``tokenCount(for:)`` counts with the server's tokenizer (`false`: an estimate).
     public var countsWithServerTokenizer: Bool { tokens.withLock { $0.tokenizer != nil } }
     let configuration: ChatCompletionsConfiguration
+    /// The kind of server, as connecting found out (llama.cpp's own fields go only to it).
+    let server: ChatRequestBuilder.Server
     let exchanger: any HTTPExchanging
     /// The server's tokenizer (`nil` once it failed, or when there is none) and the counts it gave.
     private let tokens: LockedValue<(tokenizer: URL?, cache: [String: Int])>
 
     init(
         baseURL: URL, model: String, contextSize: Int, tokenizer: URL?, configuration: ChatCompletionsConfiguration,
-        exchanger: any HTTPExchanging
+        server: ChatRequestBuilder.Server = .other, exchanger: any HTTPExchanging
     ) {
         self.baseURL = baseURL
+        self.server = server
         self.model = model
         self.contextSize = contextSize
         tokens = LockedValue((tokenizer: tokenizer, cache: [:]))
@@ -122,7 +125,8 @@ public final class ChatCompletionsModel: Sendable {
             let server = await probe.serverContext()
             return ChatCompletionsModel(
                 baseURL: base, model: chosen, contextSize: configuration.contextSize ?? server.contextSize ?? 4096,
-                tokenizer: server.tokenizer, configuration: configuration, exchanger: exchanger)
+                tokenizer: server.tokenizer, configuration: configuration, server: server.isLlamaCpp ? .llamaCpp : .other,
+                exchanger: exchanger)
         } catch {
             exchanger.shutdown()
             throw Self.reported(error)
@@ -136,7 +140,9 @@ public final class ChatCompletionsModel: Sendable {
             throw ChatCompletionsError.make(
                 .invalidConfiguration, "the model URL must be http:// or https:// with a host, not \(url.absoluteString)")
         }
-        guard configuration.maximumToolRounds >= 0, configuration.maximumResponseBytes > 0, configuration.idleTimeout > .zero else {
+        guard configuration.maximumToolRounds >= 0, configuration.maximumResponseBytes > 0, configuration.idleTimeout > .zero,
+            (configuration.maximumGuidedAnswerLength ?? 1) > 0
+        else {
             throw ChatCompletionsError.make(.invalidConfiguration, "the model configuration's limits must be positive")
         }
         if scheme == "http", configuration.apiKey != nil, !configuration.allowsInsecureCredentials, !HTTPEngine.isLoopback(host: host) {
@@ -324,15 +330,17 @@ private struct Probe {
         return (entries.compactMap { $0["id"]?.stringValue }, nil)
     }
 
-    /// The context size and tokenizer a llama.cpp server offers (nothing from other servers).
-    func serverContext() async -> (contextSize: Int?, tokenizer: URL?) {
+    /// The context size and tokenizer a llama.cpp server offers (nothing from other servers),
+    /// and whether the server is llama.cpp: its `/props` holds its `default_generation_settings`.
+    func serverContext() async -> (contextSize: Int?, tokenizer: URL?, isLlamaCpp: Bool) {
         guard
             let request = try? await ChatCompletionsModel.request(
                 "GET", root.appendingPathComponent("props"), body: nil, configuration: configuration),
             let props = try? await ChatCompletionsModel.json(
                 of: request, what: "reading the server's properties", exchanger: exchanger, configuration: configuration)
-        else { return (nil, nil) }
-        let size = props["default_generation_settings"]?["n_ctx"]?.intValue ?? props["n_ctx"]?.intValue
-        return (size, root.appendingPathComponent("tokenize"))
+        else { return (nil, nil, false) }
+        let settings = props["default_generation_settings"]
+        let size = settings?["n_ctx"]?.intValue ?? props["n_ctx"]?.intValue
+        return (size, root.appendingPathComponent("tokenize"), settings?.objectValue != nil)
     }
 }

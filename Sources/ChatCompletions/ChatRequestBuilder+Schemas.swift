@@ -83,16 +83,18 @@ extension ChatRequestBuilder {
     }
 
     /// The schema of a guided step: an answer (unless `allowsAnswer` is `false`, when a call
-    /// is required), or one call of one of `tools`.
+    /// is required), or one call of one of `tools`. A text answer is at most `answerLength`
+    /// characters when it is given (`maxLength`).
     static func guidedSchema(
-        tools: [ChatRequest.Tool], answer: GenerationSchema?, allowsAnswer: Bool = true, allPatterns: Bool = false
+        tools: [ChatRequest.Tool], answer: GenerationSchema?, allowsAnswer: Bool = true, answerLength: Int? = nil,
+        allPatterns: Bool = false
     ) throws -> JSONValue {
         var definitions = JSONObject()
         var choices: [JSONValue] = []
         if allowsAnswer || tools.isEmpty {
             let answerSchema: JSONValue =
                 try answer.map { try hoisting(schemaJSON($0, allPatterns: allPatterns), prefix: "answer_", into: &definitions) }
-                ?? .object(["type": .string("string")])
+                ?? .object(answerLength.map { ["type": .string("string"), "maxLength": .int($0)] } ?? ["type": .string("string")])
             choices.append(
                 .object([
                     "type": .string("object"), "properties": .object(["answer": answerSchema]),

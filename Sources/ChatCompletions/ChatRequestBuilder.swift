@@ -29,6 +29,15 @@ enum ChatRequestBuilder {
         case native
     }
 
+    /// What kind of server the request goes to, as far as connecting found out.
+    enum Server: Sendable, Equatable {
+        /// llama.cpp's `llama-server` (it answered `/props` with its generation settings):
+        /// it takes llama.cpp's sampling fields and enforces `maxLength` in its grammars.
+        case llamaCpp
+        /// Any other server.
+        case other
+    }
+
     /// A request body and how to read its answer.
     struct Built {
         var body: JSONValue
@@ -40,8 +49,12 @@ enum ChatRequestBuilder {
     /// Tools are offered while the prompt has had fewer than the configuration's
     /// ``ChatCompletionsConfiguration/maximumToolRounds`` rounds of calls, or always when the
     /// request requires a call. Keys are written in the same order every time, so the same
-    /// request is the same bytes (a server's prompt cache depends on it).
-    static func build(_ request: ChatRequest, model: String, configuration: ChatCompletionsConfiguration, stream: Bool) throws -> Built {
+    /// request is the same bytes (a server's prompt cache depends on it). The configuration's
+    /// ``ChatCompletionsConfiguration/repetitionControls`` and the guided answer's bound
+    /// (``ChatCompletionsConfiguration/maximumGuidedAnswerLength``) depend on `server`.
+    static func build(
+        _ request: ChatRequest, model: String, configuration: ChatCompletionsConfiguration, stream: Bool, server: Server = .other
+    ) throws -> Built {
         let all = configuration.sendsEveryPattern
         let required = request.toolChoice == .required
         let offersTools = !request.tools.isEmpty && (required || request.toolRounds < configuration.maximumToolRounds)
@@ -59,6 +72,7 @@ enum ChatRequestBuilder {
         body["messages"] = .array(try messages(for: request, shape: shape, offersTools: offersTools, allPatterns: all))
         body["stream"] = .bool(stream)
         options(of: request, into: &body)
+        repetitionControls(configuration.repetitionControls, server: server, freeText: shape == .text, into: &body)
         switch shape {
         case .text:
             break
@@ -67,11 +81,17 @@ enum ChatRequestBuilder {
                 body["response_format"] = responseFormat(try schemaJSON(schema, allPatterns: all))
             }
         case .guided(let structured):
+            let allowsAnswer = !(offersTools && required)
+            // A text answer's bound, where the server enforces it (maxLength), and the step's with it.
+            let answerLength = server == .llamaCpp && !structured && allowsAnswer ? configuration.maximumGuidedAnswerLength : nil
             body["response_format"] = responseFormat(
                 try guidedSchema(
-                    tools: offersTools ? request.tools : [], answer: structured ? request.schema : nil,
-                    allowsAnswer: !(offersTools && required),
-                    allPatterns: all))
+                    tools: offersTools ? request.tools : [], answer: structured ? request.schema : nil, allowsAnswer: allowsAnswer,
+                    answerLength: answerLength, allPatterns: all))
+            if let answerLength {
+                let bound = guidedStepTokens(answerLength: answerLength)
+                body["max_tokens"] = .int(min(body["max_tokens"]?.intValue ?? bound, bound))
+            }
             // A call is cut by no answer length: its JSON must end for the call to be read.
             if offersTools, let limit = body["max_tokens"]?.intValue, limit < minimumGuidedStepTokens {
                 body["max_tokens"] = .int(minimumGuidedStepTokens)
@@ -95,6 +115,14 @@ enum ChatRequestBuilder {
     /// The fewest tokens a guided step that offers tools may generate, whatever the answer's
     /// limit: enough for a call's JSON.
     static let minimumGuidedStepTokens = 256
+
+    /// The most tokens a guided step whose text answer is at most `answerLength` characters
+    /// may generate: a third of the characters (English runs at about four characters a token,
+    /// a loop of short words at two to three) and 64 tokens for the JSON around the answer. A
+    /// step that offers tools is raised to ``minimumGuidedStepTokens`` after.
+    static func guidedStepTokens(answerLength: Int) -> Int {
+        max(1, answerLength / 3 + 64)
+    }
 
     // MARK: Messages
 
@@ -198,6 +226,39 @@ enum ChatRequestBuilder {
     }
 
     // MARK: Options
+
+    /// The configuration's repetition controls, for the servers ``RepetitionControls/recipients``
+    /// names: OpenAI's standard fields and llama.cpp's own. DRY only for a `freeText` answer
+    /// unless ``RepetitionControls/appliesDRYToGuidedSteps``: it penalizes copying the prompt,
+    /// which constrained JSON (a call's arguments, a structured answer) does.
+    static func repetitionControls(_ controls: RepetitionControls, server: Server, freeText: Bool, into body: inout JSONObject) {
+        let standard: Bool
+        let llamaCppFields: Bool
+        switch controls.recipients {
+        case .llamaCpp:
+            standard = server == .llamaCpp
+            llamaCppFields = standard
+        case .standardFieldsToEveryServer:
+            standard = true
+            llamaCppFields = server == .llamaCpp
+        case .everyServer:
+            standard = true
+            llamaCppFields = true
+        }
+        if llamaCppFields {
+            if let penalty = controls.repeatPenalty { body["repeat_penalty"] = .double(penalty) }
+            if let last = controls.repeatLastN { body["repeat_last_n"] = .int(last) }
+            if let multiplier = controls.dryMultiplier, freeText || controls.appliesDRYToGuidedSteps {
+                body["dry_multiplier"] = .double(multiplier)
+            }
+        }
+        if standard {
+            if let penalty = controls.frequencyPenalty { body["frequency_penalty"] = .double(penalty) }
+            if let penalty = controls.presencePenalty { body["presence_penalty"] = .double(penalty) }
+            // OpenAI takes at most 4.
+            if !controls.stop.isEmpty { body["stop"] = .array(controls.stop.prefix(4).map { .string($0) }) }
+        }
+    }
 
     /// The request's temperature, length and sampling: greedy as temperature 0 and top-k 1;
     /// top-k and probability thresholds (`top_p`) with their seeds. `top_k` is not OpenAI's,

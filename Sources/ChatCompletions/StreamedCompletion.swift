@@ -4,6 +4,12 @@ import JSONCore
 /// Gathers a streamed chat completion from its events (`data:` chunks of deltas, then
 /// `[DONE]`): the text, reasoning, a refusal, tool calls assembled from their fragments, the
 /// finish reason, usage. A synchronous state machine, fed event by event.
+///
+/// Unless made with `detecting: false`, each part the model writes (the content, the
+/// reasoning, the calls' arguments) goes through a ``DegenerateOutputDetector`` as it arrives:
+/// ``take(_:)`` throws ``ChatCompletionsError/degenerateOutput`` at the first event that makes a
+/// part degenerate, so that the request's reader stops (and closes the connection, which stops
+/// the server generating) instead of reading a loop to the response token limit.
 struct StreamedCompletion: Sendable {
     /// A tool call of the server's function calling as its fragments arrive.
     struct PartialCall: Sendable, Equatable {
@@ -20,6 +26,21 @@ struct StreamedCompletion: Sendable {
     /// How many events added to the answer's text, its reasoning or a call's arguments: a
     /// server streams about one token an event.
     private(set) var deltaEvents = 0
+    /// The detectors of the content, the reasoning and the calls' arguments; `nil` when the
+    /// completion is not watched.
+    private var detectors: Detectors?
+
+    /// One detector for each part the model writes.
+    private struct Detectors: Sendable {
+        var content = DegenerateOutputDetector()
+        var reasoning = DegenerateOutputDetector()
+        var arguments = DegenerateOutputDetector()
+    }
+
+    /// A completion to gather, watched for degenerate output unless `detecting` is `false`.
+    init(detecting: Bool = true) {
+        if detecting { detectors = Detectors() }
+    }
 
     /// Whether fragments of a tool call have arrived.
     var callsStarted: Bool { !calls.isEmpty }
@@ -30,6 +51,10 @@ struct StreamedCompletion: Sendable {
     }
 
     /// Takes one event's data; returns `true` at the end of the stream (`[DONE]`).
+    ///
+    /// - Throws: ``ChatCompletionsError/degenerateOutput`` when the event makes the output
+    ///   degenerate (its text is not added); ``ChatCompletionsError/invalidResponse`` for an
+    ///   event that is not JSON; a ``ServerFailure`` for an error event.
     mutating func take(_ data: [UInt8]) throws -> Bool {
         if data == Array("[DONE]".utf8) {
             finishCalls()
@@ -58,11 +83,13 @@ struct StreamedCompletion: Sendable {
         let delta = choice["delta"] ?? choice["message"]
         var added = false
         if let text = delta?["content"]?.stringValue, !text.isEmpty {
+            try watch(text, with: \.content, part: .answer)
             completion.content += text
             added = true
         }
         // llama.cpp and DeepSeek stream `reasoning_content`; vLLM and Ollama `reasoning`.
         if let text = delta?["reasoning_content"]?.stringValue ?? delta?["reasoning"]?.stringValue, !text.isEmpty {
+            try watch(text, with: \.reasoning, part: .reasoning)
             completion.reasoning += text
             added = true
         }
@@ -74,6 +101,7 @@ struct StreamedCompletion: Sendable {
                 if let id = fragment["id"]?.stringValue, !id.isEmpty { call.id = id }
                 if let name = fragment["function"]?["name"]?.stringValue { call.name += name }
                 if let arguments = fragment["function"]?["arguments"]?.stringValue {
+                    try watch(arguments, with: \.arguments, part: .toolCall)
                     call.arguments += arguments
                     added = added || !arguments.isEmpty
                 }
@@ -88,15 +116,30 @@ struct StreamedCompletion: Sendable {
         return false
     }
 
+    /// Feeds `text` to the detector of its part.
+    ///
+    /// - Throws: ``ChatCompletionsError/degenerateOutput`` when the detector cuts the part.
+    private mutating func watch(
+        _ text: String,
+        with detector: WritableKeyPath<Detectors, DegenerateOutputDetector>, part: DegenerateOutput.Part
+    ) throws {
+        guard detectors != nil else { return }
+        if case .cut(let output)? = detectors?[keyPath: detector].feed(text) {
+            throw ChatCompletionsError.degenerate(output.inPart(part))
+        }
+    }
+
     private mutating func finishCalls() {
         completion.toolCalls = partialCalls.filter { !$0.name.isEmpty }.map {
             ChatCompletion.ToolCall(id: $0.id, name: $0.name, arguments: $0.arguments)
         }
     }
 
-    /// A completion answered as one JSON body (a server that does not stream).
-    static func whole(_ bytes: [UInt8]) throws -> StreamedCompletion {
-        var stream = StreamedCompletion()
+    /// A completion answered as one JSON body (a server that does not stream), checked for
+    /// degenerate output as a stream is unless `detecting` is `false`: the server has generated
+    /// it all, but a loop anywhere in it is still not an answer.
+    static func whole(_ bytes: [UInt8], detecting: Bool = true) throws -> StreamedCompletion {
+        var stream = StreamedCompletion(detecting: detecting)
         _ = try stream.take(bytes)
         stream.finishCalls()
         guard stream.completion.finishReason != nil || !stream.completion.content.isEmpty || !stream.completion.toolCalls.isEmpty else {

@@ -4,7 +4,7 @@ import JSONCore
 
 /// A chat-completions server played by a script: one answer per request, as the test writes it.
 final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
-    // Safety: `next`, `requests` and `closes` are touched only with `lock` held.
+    // Safety: `next`, `recorded`, `closed` and `served` are touched only with `lock` held.
     enum Answer: Sendable {
         /// A head and a body, all at once.
         case respond(status: Int, contentType: String, body: String, headers: [String: String] = [:])
@@ -12,6 +12,9 @@ final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
         case hang(status: Int, contentType: String, first: String)
         /// A head, then the body the test feeds, chunk by chunk.
         case fed(status: Int, contentType: String, body: AsyncThrowingStream<Data, any Error>)
+        /// A head, then a body that never ends: `chunk(n)` is its chunk `n` (from 0), made
+        /// when the reader asks for it, for as long as it reads.
+        case endless(status: Int, contentType: String, chunk: @Sendable (Int) -> Data)
     }
 
     private let answers: [Answer]
@@ -19,6 +22,7 @@ final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
     private var next = 0
     private var recorded: [HTTPRequest] = []
     private var closed = 0
+    private var served = 0
     private let (exchanges, exchanged) = AsyncStream<Int>.makeStream()
 
     init(_ answers: [Answer]) {
@@ -29,6 +33,8 @@ final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
     var requests: [HTTPRequest] { lock.withLock { recorded } }
     /// How many responses were closed (their connections released).
     var closes: Int { lock.withLock { closed } }
+    /// How many chunks the endless answers made (were read).
+    var chunksServed: Int { lock.withLock { served } }
 
     /// Waits until the server has got `count` requests.
     func waitForRequests(_ count: Int) async {
@@ -80,6 +86,19 @@ final class ScriptedExchanger: HTTPExchanging, @unchecked Sendable {
         case .fed(let status, let type, let fed):
             continuation.finish()
             return HTTPResponse(head: HTTPResponseHead(status: status, headers: ["Content-Type": type]), body: HTTPBody(fed), close: close)
+        case .endless(let status, let type, let chunk):
+            continuation.finish()
+            let endless = AsyncThrowingStream<Data, any Error> { [weak self] () -> Data? in
+                guard let self else { return nil }
+                await Task.yield()
+                let index: Int = self.lock.withLock {
+                    defer { self.served += 1 }
+                    return self.served
+                }
+                return chunk(index)
+            }
+            return HTTPResponse(
+                head: HTTPResponseHead(status: status, headers: ["Content-Type": type]), body: HTTPBody(endless), close: close)
         }
     }
 

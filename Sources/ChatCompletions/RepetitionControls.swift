@@ -1,0 +1,84 @@
+// ChatCompletions: an OpenAI-compatible model behind FoundationModels' API.
+
+/// The sampling settings that keep a model from repeating itself, sent with every request
+/// (``ChatCompletionsConfiguration/repetitionControls``).
+///
+/// A small model left to itself falls into loops (`[aesbw]; [aesbw]; …`) that run to the
+/// response token limit; these settings make a loop less likely, and the model's degenerate
+/// output detector cuts the ones that still happen
+/// (``ChatCompletionsConfiguration/detectsDegenerateOutput``).
+///
+/// | Setting | Field | What it does | Servers that read it |
+/// |---|---|---|---|
+/// | ``repeatPenalty`` | `repeat_penalty` | Divides the score of every token already among the last ``repeatLastN`` tokens (the prompt's included) by the penalty. | llama.cpp |
+/// | ``repeatLastN`` | `repeat_last_n` | How many tokens back ``repeatPenalty`` looks. | llama.cpp |
+/// | ``dryMultiplier`` | `dry_multiplier` | DRY ("don't repeat yourself"): a token that would extend a sequence already in the context beyond two tokens is penalized, exponentially in the sequence's length. | llama.cpp |
+/// | ``frequencyPenalty`` | `frequency_penalty` | Lowers a token's score in proportion to how often it has been generated. | OpenAI, llama.cpp, vLLM, Ollama |
+/// | ``presencePenalty`` | `presence_penalty` | Lowers the score of any token already generated. | OpenAI, llama.cpp, vLLM, Ollama |
+/// | ``stop`` | `stop` | Ends the answer where one of the strings would begin (at most 4, OpenAI's limit). | OpenAI, llama.cpp, vLLM, Ollama |
+///
+/// (From llama.cpp's server documentation and OpenAI's and Ollama's lists of request fields;
+/// only llama.cpp was tried.) Which server gets them is ``recipients``: by default only llama.cpp's `llama-server`
+/// (recognized when connecting, by its `/props`), the server this library runs small models
+/// on. OpenAI rejects a request with a field it does not know (`Unrecognized request argument
+/// supplied: repeat_penalty`, HTTP 400) and its reasoning models reject `stop` and the
+/// penalties, so nothing changes for a hosted API unless the app says so.
+public struct RepetitionControls: Sendable, Equatable {
+    /// Which servers get the settings.
+    public enum Recipients: Sendable, Equatable {
+        /// Only a server recognized as llama.cpp when connecting (it answers `/props` with its
+        /// generation settings). The default.
+        case llamaCpp
+        /// OpenAI's standard fields (``frequencyPenalty``, ``presencePenalty``, ``stop``) to every
+        /// server; llama.cpp's own (``repeatPenalty``, ``repeatLastN``, ``dryMultiplier``) only to
+        /// llama.cpp.
+        case standardFieldsToEveryServer
+        /// Every field to every server: for llama.cpp behind a proxy that hides `/props`, or a
+        /// server that reads llama.cpp's names and ignores fields it does not know.
+        case everyServer
+    }
+
+    /// `repeat_penalty`; default 1.1 (llama.cpp's own default is 1.0, off). `nil` sends nothing.
+    public var repeatPenalty: Double?
+    /// `repeat_last_n`; default 64 (llama.cpp's default). `nil` sends nothing.
+    public var repeatLastN: Int?
+    /// `dry_multiplier`; default 0.8 (the value DRY's author recommends; llama.cpp's default is
+    /// 0, off), the server's defaults for the rest of DRY (base 1.75, allowed length 2, the last
+    /// 64 tokens, breakers `\n`, `:`, `"` and `*`). Sent for free-text answers, and for guided
+    /// steps only with ``appliesDRYToGuidedSteps``. `nil` sends nothing.
+    public var dryMultiplier: Double?
+    /// Whether ``dryMultiplier`` is sent for guided steps too (default `false`): DRY penalizes
+    /// any sequence of more than two tokens that is already in the context, prompt included,
+    /// which is what a tool call's arguments often are (a file name or a place the user wrote).
+    public var appliesDRYToGuidedSteps: Bool
+    /// `frequency_penalty` (OpenAI's range, -2 to 2); default `nil`, not sent.
+    public var frequencyPenalty: Double?
+    /// `presence_penalty` (OpenAI's range, -2 to 2); default `nil`, not sent.
+    public var presencePenalty: Double?
+    /// `stop`: strings that end the answer. Default: the turn markers of the ChatML and Gemma
+    /// chat templates written as text (`<|im_start|>`, `<|im_end|>`, `<start_of_turn>`,
+    /// `<end_of_turn>`), where a small model that goes on past its answer starts to write the
+    /// next turn itself. Empty sends nothing.
+    public var stop: [String]
+    /// Which servers get the settings (default ``Recipients/llamaCpp``).
+    public var recipients: Recipients
+
+    /// Settings; every parameter has the default described on its property.
+    public init(
+        repeatPenalty: Double? = 1.1, repeatLastN: Int? = 64, dryMultiplier: Double? = 0.8, appliesDRYToGuidedSteps: Bool = false,
+        frequencyPenalty: Double? = nil, presencePenalty: Double? = nil,
+        stop: [String] = ["<|im_start|>", "<|im_end|>", "<start_of_turn>", "<end_of_turn>"], recipients: Recipients = .llamaCpp
+    ) {
+        self.repeatPenalty = repeatPenalty
+        self.repeatLastN = repeatLastN
+        self.dryMultiplier = dryMultiplier
+        self.appliesDRYToGuidedSteps = appliesDRYToGuidedSteps
+        self.frequencyPenalty = frequencyPenalty
+        self.presencePenalty = presencePenalty
+        self.stop = stop
+        self.recipients = recipients
+    }
+
+    /// No settings: every request leaves repetition to the server's defaults.
+    public static let none = RepetitionControls(repeatPenalty: nil, repeatLastN: nil, dryMultiplier: nil, stop: [])
+}
