@@ -40,6 +40,11 @@ import PortableFoundationModels
 /// Cancelling the task that waits for a turn closes the request's connection, which stops the
 /// server generating.
 ///
+/// A model that falls into a loop is stopped the same way as soon as the loop shows: the turn
+/// fails with ``ChatCompletionsError/degenerateOutput`` rather than returning the loop as its
+/// answer (``ChatCompletionsConfiguration/detectsDegenerateOutput``), and every request to
+/// llama.cpp carries settings that make loops rarer (``ChatCompletionsConfiguration/repetitionControls``).
+///
 /// Where FoundationModels is missing, the model is also the 26 `LanguageModelBackend` it has
 /// always been (`systemLanguageModel`, `SystemLanguageModel(backend:)`); both ways run the
 /// same request and stream code.
