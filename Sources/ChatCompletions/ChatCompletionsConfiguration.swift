@@ -61,7 +61,8 @@ public struct ChatCompletionsConfiguration: Sendable {
     public var defaultOptions: GenerationOptions
     /// How many rounds of tool calls one prompt may take before the model must answer
     /// (guided generation then offers only the answer). Default 4: a small model that calls
-    /// tools in a loop still answers. A request whose tool-calling mode is `.required` is
+    /// tools in a loop still answers. A round that only repeats calls an earlier round of the
+    /// same prompt made (same tool, same arguments) also ends the rounds: the next step answers. A request whose tool-calling mode is `.required` is
     /// offered its tools whatever the rounds (the app decides when the loop ends).
     public var maximumToolRounds: Int
     /// How long the server may send nothing (no headers, no bytes of the answer) before the

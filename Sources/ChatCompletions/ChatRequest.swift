@@ -69,6 +69,20 @@ struct ChatRequest: Sendable {
         return nil
     }
 
+    /// Whether the latest round of tool calls after the request's prompt only repeats calls an
+    /// earlier round of it made (the same tool with the same arguments): a small model in a
+    /// loop, which another round would not get out of.
+    var repeatsToolCalls: Bool {
+        var rounds: [[String]] = []
+        for entry in transcript.reversed() {
+            if case .prompt(let prompt) = entry, promptID == nil || prompt.id == promptID { break }
+            if case .toolCalls(let calls) = entry { rounds.append(calls.map(\.description)) }
+        }
+        guard let latest = rounds.first, !latest.isEmpty else { return false }
+        let earlier = Set(rounds.dropFirst().joined())
+        return latest.allSatisfy(earlier.contains)
+    }
+
     /// How many rounds of tool calls followed the request's prompt.
     var toolRounds: Int {
         var rounds = 0

@@ -57,7 +57,9 @@ enum ChatRequestBuilder {
     ) throws -> Built {
         let all = configuration.sendsEveryPattern
         let required = request.toolChoice == .required
-        let offersTools = !request.tools.isEmpty && (required || request.toolRounds < configuration.maximumToolRounds)
+        // Tools are offered until the rounds run out or the model repeats itself (then it answers).
+        let offersTools =
+            !request.tools.isEmpty && (required || (request.toolRounds < configuration.maximumToolRounds && !request.repeatsToolCalls))
         let shape: AnswerShape
         switch (request.tools.isEmpty, configuration.toolCalling, request.schema != nil) {
         case (false, .native, false): shape = offersTools ? .native : .text

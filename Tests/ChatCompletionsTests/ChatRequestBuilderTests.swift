@@ -104,6 +104,29 @@ struct ChatRequestBuilderTests {
         #expect(messages[3]["content"]?.stringValue?.contains("09:00") == true)
     }
 
+    @Test("A round that only repeats an earlier round's call ends the rounds; a new call does not")
+    func repeatedCall() throws {
+        func call(_ id: String, _ query: String) -> [Transcript.Entry] {
+            [
+                .toolCalls(
+                    Transcript.ToolCalls([
+                        Transcript.ToolCall(id: id, toolName: "notes_search", arguments: GeneratedContent(properties: ["query": query]))
+                    ])),
+                .toolOutput(
+                    Transcript.ToolOutput(id: id, toolName: "notes_search", segments: [.text(Transcript.TextSegment(content: "none"))])),
+            ]
+        }
+        let configuration = ChatCompletionsConfiguration()
+        func offered(_ entries: [Transcript.Entry]) throws -> Int {
+            let built = try ChatRequestBuilder.build(
+                Self.request(entries, tools: Self.tools()), model: "m", configuration: configuration, stream: false)
+            return built.body["response_format"]?["json_schema"]?["schema"]?["anyOf"]?.arrayValue?.count ?? 0
+        }
+        let fresh = try offered(call("c1", "milk") + call("c2", "bread"))
+        #expect(fresh > 1)
+        #expect(try offered(call("c1", "milk") + call("c2", "milk")) == 1)
+    }
+
     @Test("Native function calling: tools as functions, calls and outputs as tool_calls and tool messages")
     func native() throws {
         let call = Transcript.Entry.toolCalls(
