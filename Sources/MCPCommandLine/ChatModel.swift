@@ -26,6 +26,11 @@ struct ChatModel: Sendable {
 
     /// A model on a model server: any `LanguageModel` (27), with its context size and how it
     /// counts tokens, so that the chat fits the model's context with the model's counts.
+    ///
+    /// Each turn gets at most ``serverToolsPerTurn`` tools, the most relevant to its prompt (a
+    /// tool nothing in the prompt relates to is left out even when all would fit): the small
+    /// local models this is for choose far better among a few tools. SmolLM2-135M, offered the
+    /// five example tools for "What time is it in Tokyo?", called `notes_delete`.
     @available(iOS 27.0, macOS 27.0, visionOS 27.0, *)
     @available(tvOS, unavailable)
     init(server model: some LanguageModel, contextSize: Int, count: @escaping @Sendable (String) async throws -> Int) {
@@ -33,9 +38,13 @@ struct ChatModel: Sendable {
         makeProvider = { servers, configuration in
             var configuration = configuration
             configuration.tokenCounter = TokenCounter(contextSize: contextSize, count: count)
+            configuration.budget.maximumTools = min(configuration.budget.maximumTools, Self.serverToolsPerTurn)
             return MCPSessionProvider(servers: servers, model: model, configuration: configuration)
         }
     }
+
+    /// The most tools a turn on a model server gets.
+    static let serverToolsPerTurn = 3
 
     /// Whether the model can answer: a model server's can (connecting checked it).
     var isAvailable: Bool {
