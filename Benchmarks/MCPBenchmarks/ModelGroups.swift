@@ -1,11 +1,12 @@
 /// The groups that run a real model (`model-eval`, `model-overhead`): where FoundationModels
 /// exists, ChatCompletions is empty and they are skipped.
 enum ModelGroups {
-    static func evaluation() async throws {
+    /// `model-eval`, with the options among `arguments` (``ModelOptions``: `--model`, `--prompts`, `--sampling`).
+    static func evaluation(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async throws {
         #if canImport(FoundationModels)
         print("## model-eval: skipped (ChatCompletions is for platforms without FoundationModels)")
         #else
-        try await ModelEvaluation.run()
+        try await ModelEvaluation.run(ModelOptions(arguments))
         #endif
     }
 

@@ -264,6 +264,7 @@ enum ModelRun {
 
 /// A llama.cpp server and the model connected to it, started again when the server stops.
 final class ModelHost {
+    let evaluated: EvaluatedModel
     let jinja: Bool
     let extra: [String]
     let label: String
@@ -276,9 +277,10 @@ final class ModelHost {
     private(set) var restarts: [String] = []
 
     private init(
-        jinja: Bool, extra: [String], label: String, configuration: ChatCompletionsConfiguration, recorder: TurnRecorder,
-        server: LlamaServer, model: ChatCompletionsModel
+        evaluated: EvaluatedModel, jinja: Bool, extra: [String], label: String, configuration: ChatCompletionsConfiguration,
+        recorder: TurnRecorder, server: LlamaServer, model: ChatCompletionsModel
     ) {
+        self.evaluated = evaluated
         self.jinja = jinja
         self.extra = extra
         self.label = label
@@ -288,15 +290,18 @@ final class ModelHost {
         self.model = model
     }
 
-    /// Starts a server and connects a model with `configuration` (whose `requestMetrics` should feed `recorder`).
+    /// Starts a server with `evaluated` and connects a model with `configuration` (whose
+    /// `requestMetrics` should feed `recorder`).
     static func start(
-        jinja: Bool, extra: [String] = [], label: String, recorder: TurnRecorder, configuration: ChatCompletionsConfiguration
+        evaluated: EvaluatedModel = .smollm2, jinja: Bool, extra: [String] = [], label: String, recorder: TurnRecorder,
+        configuration: ChatCompletionsConfiguration
     ) async throws -> ModelHost {
-        let server = try await LlamaServer.start(jinja: jinja, extra: extra, label: label)
+        let server = try await LlamaServer.start(model: evaluated, jinja: jinja, extra: extra, label: label)
         do {
             let model = try await ChatCompletionsModel.connect(to: server.root, configuration: configuration)
             return ModelHost(
-                jinja: jinja, extra: extra, label: label, configuration: configuration, recorder: recorder, server: server, model: model)
+                evaluated: evaluated, jinja: jinja, extra: extra, label: label, configuration: configuration, recorder: recorder,
+                server: server, model: model)
         } catch {
             await server.stop()
             throw error
@@ -312,7 +317,7 @@ final class ModelHost {
     func restart(during prompt: String) async throws {
         restarts.append(prompt)
         await server.stop()
-        server = try await LlamaServer.start(jinja: jinja, extra: extra, label: "\(label)-\(restarts.count)")
+        server = try await LlamaServer.start(model: evaluated, jinja: jinja, extra: extra, label: "\(label)-\(restarts.count)")
         model = try await ChatCompletionsModel.connect(to: server.root, configuration: configuration)
     }
 
@@ -322,10 +327,11 @@ final class ModelHost {
 
     /// Runs `body` with a host, stopping its server after whether `body` throws or not.
     static func with<T>(
-        jinja: Bool, extra: [String] = [], label: String, recorder: TurnRecorder, configuration: ChatCompletionsConfiguration,
-        _ body: (ModelHost) async throws -> T
+        evaluated: EvaluatedModel = .smollm2, jinja: Bool, extra: [String] = [], label: String, recorder: TurnRecorder,
+        configuration: ChatCompletionsConfiguration, _ body: (ModelHost) async throws -> T
     ) async throws -> T {
-        let host = try await start(jinja: jinja, extra: extra, label: label, recorder: recorder, configuration: configuration)
+        let host = try await start(
+            evaluated: evaluated, jinja: jinja, extra: extra, label: label, recorder: recorder, configuration: configuration)
         do {
             let result = try await body(host)
             await host.stop()
