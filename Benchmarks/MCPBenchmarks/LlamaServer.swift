@@ -66,11 +66,16 @@ final class LlamaServer: @unchecked Sendable {
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw StartFailure(description: "cannot create the server's log \(log.path)")
         }
+        // MCP_BENCH_LLAMA_THREADS: llama-server's threads instead of the script's 2 (its last
+        // --threads wins), for runs side by side on a small machine, where servers of 2 spinning
+        // threads each slow one another far more than their share.
+        let threads = ProcessInfo.processInfo.environment["MCP_BENCH_LLAMA_THREADS"].flatMap(Int.init).map { ["--threads", String($0)] }
+        let arguments = extra + (threads ?? [])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments =
             [script, "--model", model.name, "--ctx-size", String(contextSize)] + (jinja ? ["--jinja"] : [])
-            + (extra.isEmpty ? [] : ["--"] + extra)
+            + (arguments.isEmpty ? [] : ["--"] + arguments)
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

@@ -46,12 +46,14 @@ struct AnswerExpectation: Sendable {
         }
         if let zone = time {
             let readings = Self.minutes(from: start, to: end, in: zone)
+            // Without UTC offsets: "+00:00" is not midnight.
+            let clockText = answer.replacing(#/[+-]\d\d:\d\d/#, with: "")
             let shown = readings.contains { reading in
                 let hour12 = reading.hour % 12 == 0 ? 12 : reading.hour % 12
                 return [
                     String(format: "%02d:%02d", reading.hour, reading.minute), String(format: "%d:%02d", reading.hour, reading.minute),
                     String(format: "%d:%02d", hour12, reading.minute),
-                ].contains { AnswerText.mentions(answer, $0) }
+                ].contains { AnswerText.mentions(clockText, $0) }
             }
             if !shown { missed.append("no time of \(zone.isEmpty ? "the system zone" : zone)") }
         }

@@ -2,7 +2,7 @@
 import ChatCompletions
 import Foundation
 
-/// The held-out evaluation's report: the models side by side, then each prompt's turn.
+/// The held-out evaluation's report: the models side by side (each prompt's line is printed as it runs).
 enum HeldOutReport {
     typealias Outcome = HeldOutEvaluation.Outcome
 
@@ -74,39 +74,30 @@ enum HeldOutReport {
         Swift.print("the answer is not degenerate (empty, over the set's character limit, or repeating itself) and shows what the")
         Swift.print("prompt expects (a word of the note, the zone's time at a minute of the turn, ...). Times: the whole turn,")
         Swift.print("MCPSessionProvider.respond(to:), on this machine at the load shown.")
-        Swift.print("")
-        for report in reports {
-            details(report)
-        }
     }
 
-    /// One line per prompt: the first call, the marks, the time and the answer.
-    static func details(_ report: HeldOutEvaluation.ModelReport) {
-        Swift.print("### \(report.model.name): each prompt")
-        Swift.print("")
-        for outcome in report.outcomes {
-            let evaluation = outcome.evaluation
-            let marks = [
-                outcome.rightTool ? "tool" : "-",
-                evaluation.tool == nil ? "" : (outcome.rightArguments ? "args" : "-"),
-                outcome.goodAnswer ? "answer" : "-",
-            ].filter { !$0.isEmpty }.joined(separator: " ")
-            let expected = evaluation.rightTools.isEmpty ? "no tool" : evaluation.rightTools.joined(separator: "|")
-            let called = outcome.calls.isEmpty ? "no call" : outcome.calls.joined(separator: ", ")
-            let arguments = outcome.firstCall?.arguments.map { " \($0)" } ?? ""
-            var line = "[\(marks)] \(evaluation.id) \"\(evaluation.prompt)\" → expected \(expected); called \(called)\(arguments)"
-            line += String(format: "; %.1f s, %d tokens", outcome.duration.nanoseconds / 1e9, outcome.generatedTokens)
-            if let failure = outcome.failure {
-                line += "; failed: \(failure)"
-            } else if let answer = outcome.answer {
-                let shown = answer.count > 160 ? String(answer.prefix(160)) + "…" : answer
-                line += "; answer: \(shown.debugDescription)"
-            }
-            if let degeneracy = outcome.degeneracy { line += " [degenerate: \(degeneracy)]" }
-            if !outcome.misses.isEmpty { line += " [\(outcome.misses.joined(separator: "; "))]" }
-            Swift.print(line)
+    /// One prompt's line: the marks, the first call, the time and the answer.
+    static func detail(_ outcome: Outcome) -> String {
+        let evaluation = outcome.evaluation
+        let marks = [
+            outcome.rightTool ? "tool" : "-",
+            evaluation.tool == nil ? "" : (outcome.rightArguments ? "args" : "-"),
+            outcome.goodAnswer ? "answer" : "-",
+        ].filter { !$0.isEmpty }.joined(separator: " ")
+        let expected = evaluation.rightTools.isEmpty ? "no tool" : evaluation.rightTools.joined(separator: "|")
+        let called = outcome.calls.isEmpty ? "no call" : outcome.calls.joined(separator: ", ")
+        let arguments = outcome.firstCall?.arguments.map { " \($0)" } ?? ""
+        var line = "[\(marks)] \(evaluation.id) \"\(evaluation.prompt)\" → expected \(expected); called \(called)\(arguments)"
+        line += String(format: "; %.1f s, %d tokens", outcome.duration.nanoseconds / 1e9, outcome.generatedTokens)
+        if let failure = outcome.failure {
+            line += "; failed: \(failure)"
+        } else if let answer = outcome.answer {
+            let shown = answer.count > 160 ? String(answer.prefix(160)) + "…" : answer
+            line += "; answer: \(shown.debugDescription)"
         }
-        Swift.print("")
+        if let degeneracy = outcome.degeneracy { line += " [degenerate: \(degeneracy)]" }
+        if !outcome.misses.isEmpty { line += " [\(outcome.misses.joined(separator: "; "))]" }
+        return line
     }
 }
 #endif

@@ -91,6 +91,8 @@ enum HeldOutEvaluation {
             configuration.defaultOptions = GenerationOptions(
                 temperature: options.greedy ? 0 : nil, maximumResponseTokens: responseTokens)
             configuration.requestMetrics = { recorder.request($0) }
+            print("### \(model.name): each prompt (load average at the start: \(loadBefore))")
+            print("")
             let (outcomes, restarts) = try await ModelHost.with(
                 evaluated: model, jinja: false, label: "heldout-\(model.name)", recorder: recorder, configuration: configuration
             ) { host in
@@ -102,11 +104,14 @@ enum HeldOutEvaluation {
                         outcome = try await turn(evaluation, set: set, model: host.model, recorder: recorder)
                     }
                     outcomes.append(score(outcome, schemas: schemas, maximumCharacters: set.maximumAnswerCharacters))
+                    print(HeldOutReport.detail(outcomes[outcomes.count - 1]))
+                    fflush(nil)
                     FileHandle.standardError.write(Data("\rmodel-eval heldout \(model.name): \(index + 1)/\(chosen.count) prompts".utf8))
                 }
                 FileHandle.standardError.write(Data("\n".utf8))
                 return (outcomes, host.restarts)
             }
+            print("")
             reports.append(
                 ModelReport(
                     model: model, outcomes: outcomes, loadBefore: loadBefore, loadAfter: OverheadReport.loadAverage, restarts: restarts))
