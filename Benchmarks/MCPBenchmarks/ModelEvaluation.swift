@@ -124,10 +124,16 @@ enum ModelEvaluation {
     /// The cases `MCP_BENCH_MODEL_PROMPTS` names: `N` (the first N) or `A-B` (the A-th to the
     /// B-th, from 1); all of them without it.
     static func selectedCases(_ setting: String?) -> [EvaluationCase] {
-        guard let setting else { return cases }
+        selected(cases, setting)
+    }
+
+    /// The prompts `setting` (`MCP_BENCH_MODEL_PROMPTS`: `N` for the first N, `A-B` for the
+    /// A-th to the B-th) picks from `prompts`; all of them without a setting.
+    static func selected<Prompt>(_ prompts: [Prompt], _ setting: String?) -> [Prompt] {
+        guard let setting else { return prompts }
         let bounds = setting.split(separator: "-").compactMap { Int($0) }
-        let range = bounds.count == 2 ? (bounds[0] - 1)..<bounds[1] : 0..<(bounds.first ?? cases.count)
-        return Array(cases[range.clamped(to: 0..<cases.count)])
+        let range = bounds.count == 2 ? (bounds[0] - 1)..<bounds[1] : 0..<(bounds.first ?? prompts.count)
+        return Array(prompts[range.clamped(to: 0..<prompts.count)])
     }
 
     /// How one prompt went: the model's first step, scored.

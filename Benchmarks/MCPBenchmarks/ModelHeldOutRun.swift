@@ -60,7 +60,7 @@ enum HeldOutEvaluation {
     /// The `model-eval --prompts heldout` group.
     static func run(_ options: ModelOptions) async throws {
         let set = try HeldOutSet.load()
-        let chosen = selected(set.cases, ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_PROMPTS"])
+        let chosen = ModelEvaluation.selected(set.cases, ProcessInfo.processInfo.environment["MCP_BENCH_MODEL_PROMPTS"])
         let names = options.models.map(\.title).joined(separator: " and ")
         print("## Held-out prompts (Benchmarks/model/heldout-prompts.json) through the chat path: \(names)")
         print("")
@@ -117,14 +117,6 @@ enum HeldOutEvaluation {
                     model: model, outcomes: outcomes, loadBefore: loadBefore, loadAfter: OverheadReport.loadAverage, restarts: restarts))
         }
         HeldOutReport.print(reports)
-    }
-
-    /// The cases `MCP_BENCH_MODEL_PROMPTS` names (`N`: the first N; `A-B`: the A-th to the B-th, from 1).
-    static func selected(_ cases: [HeldOutCase], _ setting: String?) -> [HeldOutCase] {
-        guard let setting else { return cases }
-        let bounds = setting.split(separator: "-").compactMap { Int($0) }
-        let range = bounds.count == 2 ? (bounds[0] - 1)..<bounds[1] : 0..<(bounds.first ?? cases.count)
-        return Array(cases[range.clamped(to: 0..<cases.count)])
     }
 
     /// One prompt in a conversation of its own, over a fresh example server seeded with the set's notes.
