@@ -59,8 +59,8 @@ internal import MCPPlatform
 /// else goes to the loop (which writes what the descriptor takes without blocking, whenever it
 /// is writable) or to the dedicated writing thread, which empties the buffer with as few
 /// `write` calls as possible. A write that could block never happens on the loop or in a sender. At most
-/// about 8 MiB wait to be written; beyond that senders suspend (they never block a thread)
-/// until the writer has drained the buffer (a server loop can also wait for room before it
+/// about 1 MiB waits to be written (sixteen times what a pipe holds); beyond that senders
+/// suspend (they never block a thread) until the writer has drained the buffer (a server loop can also wait for room before it
 /// reads the next request: ``Transport/waitForOutboundRoom()``). Once writing fails (for example
 /// `EPIPE`: the peer is gone; `SIGPIPE` is ignored process-wide; or `ENOSPC` when the output
 /// is a full file) or the transport is closed, waiting and later sends throw
@@ -174,7 +174,11 @@ public final class FileDescriptorTransport: Transport {
     ///   - inboundByteLimit: The most bytes waiting for the consumer before reading stops
     ///     (at least one message is always let through); `nil` for
     ///     ``defaultInboundByteLimit(maximumFrameLength:)``.
-    ///   - outboundByteLimit: The most bytes waiting to be written before senders wait.
+    ///   - outboundByteLimit: The most bytes waiting to be written before senders wait. 1 MiB
+    ///     by default: a pipe takes 64 KiB a write, so more only holds memory while a peer
+    ///     does not read (measured: with 8 MiB, a `serve` whose client stopped reading peaked
+    ///     about 30 MiB higher, since the queue and the chunk being written each keep their
+    ///     grown capacity).
     ///   - engine: The event loop or threads of its own; `nil` for ``defaultEngine``.
     ///   - loop: The event loop to join; `nil` for the process's, made only when a transport
     ///     asks for the loop (tests give one of their own).
@@ -190,7 +194,7 @@ public final class FileDescriptorTransport: Transport {
         maximumFrameLength: Int,
         inboundCapacity: Int = 4096,
         inboundByteLimit: Int? = nil,
-        outboundByteLimit: Int = 8 * 1024 * 1024,
+        outboundByteLimit: Int = 1 * 1024 * 1024,
         engine: EngineChoice? = nil,
         loop: EventLoop? = nil,
         threadStarter: ThreadStarter = { (name, body) throws(Errno) in try POSIX.startThread(named: name, body) }
@@ -295,7 +299,7 @@ public final class FileDescriptorTransport: Transport {
 
     /// Sends one message: compact JSON and a newline, queued for the writing thread.
     ///
-    /// Returns once the message is queued, which is at once unless about 8 MiB are already
+    /// Returns once the message is queued, which is at once unless about 1 MiB is already
     /// waiting to be written; then the caller suspends until there is room. Messages sent
     /// one after another by one task go out in that order.
     ///
