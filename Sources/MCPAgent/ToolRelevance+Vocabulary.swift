@@ -13,7 +13,7 @@ extension ToolRelevance {
         ["create", "add", "new", "make", "insert"],
         // Storing.
         ["write", "save", "store"],
-        ["delete", "remove", "erase", "drop", "trash"],
+        ["delete", "remove", "erase", "drop", "trash", "purge", "wipe", "discard"],
         ["update", "edit", "modify", "change", "alter"],
         ["find", "search", "lookup", "query", "locate", "grep"],
         ["move", "rename", "relocate"],
@@ -51,19 +51,23 @@ extension ToolRelevance {
         "put": ["write", "save"], "overwrite": ["write"], "append": ["write", "add"],
         "replace": ["edit", "update"], "fix": ["edit", "update"], "set": ["update"],
         "copy": ["write"], "mkdir": ["create", "directory"],
-        "record": ["add", "create", "row"], "note": ["add"], "remember": ["add", "create", "save", "memory", "knowledge"],
+        "record": ["add", "create", "row"], "note": ["add", "comment"],
+        "remember": ["add", "create", "save", "memory", "knowledge", "search"], "memorise": ["remember", "memory", "knowledge"],
+        "memorize": ["remember", "memory", "knowledge"], "recall": ["memory", "knowledge", "search"],
+        "anymore": ["delete", "update"], "outdated": ["update", "delete"],
         // Finding.
-        "filter": ["search", "find"],
-        "match": ["search", "find"],
+        "filter": ["search", "find"], "rule": ["filter"],
+        "match": ["search", "find"], "where": ["search", "find"], "hunt": ["search", "find"],
         // Counting and computing.
         "many": ["count", "query", "calculate"], "count": ["number", "query"], "total": ["sum", "calculate"],
-        "sum": ["calculate"], "plus": ["calculate"], "minus": ["calculate"],
+        "sum": ["calculate"], "addup": ["calculate", "sum"], "split": ["calculate", "divide"], "owe": ["calculate"], "plus": ["calculate"],
+        "minus": ["calculate"],
         "multiply": ["calculate"], "divide": ["calculate"],
         "percent": ["calculate"], "percentage": ["calculate"], "square": ["calculate"],
         "root": ["calculate"], "average": ["calculate"], "convert": ["conversion"],
         "conversion": ["convert"],
         // Time.
-        "now": ["current", "time"], "current": ["now"], "clock": ["time"], "hour": ["time"],
+        "now": ["current", "time"], "moment": ["now", "current"], "current": ["now"], "clock": ["time"], "hour": ["time"],
         "today": ["date", "current"], "tomorrow": ["date", "forecast"], "yesterday": ["date"],
         "timezone": ["time", "zone"], "zone": ["timezone"],
         // Change history.
@@ -103,16 +107,22 @@ extension ToolRelevance {
         "thursday": ["date", "event"], "friday": ["date", "event"], "saturday": ["date", "event"],
         "sunday": ["date", "event"], "noon": ["time"], "midnight": ["time"], "morning": ["time"],
         "evening": ["time"], "afternoon": ["time"], "late": ["time", "now"], "early": ["time"],
-        "busy": ["freebusy", "event"], "free": ["freebusy"], "available": ["freebusy"],
+        "busy": ["freebusy", "event"], "agenda": ["event", "list", "calendar"], "plate": ["event", "list", "calendar"],
+        "reschedule": ["update", "event"], "postpone": ["update", "event"], "shift": ["update", "move"], "free": ["freebusy"],
+        "available": ["freebusy"],
         "rsvp": ["respond", "event"], "accept": ["respond"], "decline": ["respond"],
         "snow": ["weather", "forecast"], "sunny": ["weather", "forecast"], "cold": ["weather", "temperature"],
-        "hot": ["weather", "temperature"], "wind": ["weather"], "umbrella": ["weather", "forecast"],
+        "hot": ["weather", "temperature"], "warm": ["weather", "temperature"],
+        "chilly": ["weather", "temperature"], "freezing": ["weather", "temperature"], "humid": ["weather", "humidity"], "wind": ["weather"],
+        "umbrella": ["weather", "forecast"],
         "popup": ["dialog"], "alert": ["dialog"], "confirm": ["dialog"], "dismiss": ["dialog", "close"],
         "press": ["key"], "type": ["fill"], "dropdown": ["select", "option"], "screenshot": ["snapshot"],
         "loaded": ["wait"],
         // Requests about people and messages.
         "send": ["post", "message"], "reply": ["post", "message"],
-        "dm": ["message", "direct"], "channel": ["message"],
+        "dm": ["message", "direct"], "channel": ["message"], "chat": ["message", "channel", "history"],
+        "talk": ["message", "channel"], "discuss": ["message", "channel"], "emoji": ["reaction", "react"], "react": ["reaction"],
+        "done": ["status", "update"],
         "mr": ["merge", "request"], "pr": ["pull", "request"],
         "weather": ["forecast"], "forecast": ["weather"], "rain": ["weather", "forecast"],
         "temperature": ["weather"], "schedule": ["event", "calendar"], "calendar": ["event"],
@@ -125,7 +135,8 @@ extension ToolRelevance {
     /// → `file`; by its extension also `image`, `audio`, `media`), arithmetic (`2^32 - 1`,
     /// `17%` → `calculate`, `expression`, `math`), a time of day (`16:00`, `4pm` → `time`), an
     /// issue key (`ENG-310` → `issue`), SQL (`SELECT … FROM` → `query`, `sql`) and a web address
-    /// (`https://…` → `url`, `fetch`, `web`), and an email address (→ `email`, `address`). Arithmetic is also an arithmetic verb with two
+    /// (`https://…`, `news.ycombinator.com` → `url`, `fetch`, `web`), an emoji's short code (`:tada:` →
+    /// `emoji`, `reaction`) and an email address (→ `email`, `address`). Arithmetic is also an arithmetic verb with two
     /// numbers (`add 17 and 25`).
     static func patternTerms(in prompt: String) -> [String] {
         var terms: [String] = []
@@ -141,6 +152,8 @@ extension ToolRelevance {
         var arithmetic = false
         var timeOfDay = false
         var issueKey = false
+        var webAddress = false
+        var emoji = false
         for (index, scalar) in scalars.enumerated() {
             switch scalar {
             case "+", "*", "/", "^", "×", "÷", "=", "-":
@@ -175,6 +188,12 @@ extension ToolRelevance {
             if trimmed.hasSuffix("am") || trimmed.hasSuffix("pm"), trimmed.dropLast(2).allSatisfy({ $0.isNumber }), trimmed.count > 2 {
                 timeOfDay = true
             }
+            // An emoji's short code: `:tada:`.
+            if word.count > 2, word.first == ":", word.last == ":",
+                word.dropFirst().dropLast().allSatisfy({ $0.isLetter || $0.isNumber || "_+-".contains($0) })
+            {
+                emoji = true
+            }
             // A file name: letters before a dot, a 2–4 character extension after it.
             // Not an email or web address.
             guard !trimmed.contains("@"), !trimmed.contains("://"), !trimmed.hasPrefix("www.") else { continue }
@@ -183,6 +202,11 @@ extension ToolRelevance {
             guard (2...4).contains(fileExtension.count), fileExtension.allSatisfy({ $0.isLetter || $0.isNumber }),
                 fileExtension.contains(where: { $0.isLetter }), trimmed[..<dot].contains(where: { $0.isLetter })
             else { continue }
+            // A host name without a scheme (`news.ycombinator.com`) is a web address, not a file.
+            if webDomains.contains(String(fileExtension)) {
+                webAddress = true
+                continue
+            }
             terms.append("file")
             terms += fileKinds[String(fileExtension)] ?? []
         }
@@ -199,9 +223,10 @@ extension ToolRelevance {
             terms += ["email", "address"]
         }
         // A web address.
-        if words.contains(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") || $0.hasPrefix("www.") }) {
+        if webAddress || words.contains(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") || $0.hasPrefix("www.") }) {
             terms += ["url", "fetch", "web"]
         }
+        if emoji { terms += ["emoji", "reaction"] }
         if timeOfDay { terms.append("time") }
         if issueKey { terms.append("issue") }
         if words.contains("select"), words.contains("from") { terms += ["query", "sql"] }
@@ -212,6 +237,9 @@ extension ToolRelevance {
     private static let arithmeticVerbs: Set<String> = [
         "add", "plus", "sum", "minus", "subtract", "multiply", "times", "divide", "divided", "total", "average",
     ]
+
+    /// Top-level domains that end host names far more often than file names.
+    private static let webDomains: Set<String> = ["com", "org", "net", "gov", "edu", "io"]
 
     /// What a file's extension says about it, beyond being a file.
     private static let fileKinds: [String: [String]] = [

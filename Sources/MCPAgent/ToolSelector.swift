@@ -132,7 +132,15 @@ public struct ToolSelector: Hashable, Sendable {
     /// The most places tools of one server take while relevant tools of other servers wait
     /// (pinned tools count too); a verbose server cannot fill a turn alone. Places left over
     /// when no other server has a relevant tool go to that server's next tools.
+    ///
+    /// A tool over its server's share waits only for tools of other servers that are at least
+    /// ``serverShareYield`` as relevant as it: when one server is plainly what the prompt is
+    /// about, its fourth tool goes before another server's faint match.
     public var maximumToolsPerServer: Int
+
+    /// How relevant, as a share of a waiting tool's score, another server's tool must be to go
+    /// before a tool over its server's share (``maximumToolsPerServer``): one half.
+    public static let serverShareYield = 0.5
 
     /// A selector.
     ///
@@ -240,7 +248,9 @@ public struct ToolSelector: Hashable, Sendable {
             }
         }
         // Relevant tools of a server that has its share of places wait, to fill places left at the end.
+        // They go first, though, before another server's tool less than half as relevant.
         var waiting: [ToolRelevance.Ranked] = []
+        var firstWaiting = 0
         for ranked in ranking where !isPinned[ranked.index] {
             let index = ranked.index
             if ranked.score > 0, ranked.score >= minimumRelevance, candidates[index].tokens <= tokenBudget,
@@ -248,10 +258,16 @@ public struct ToolSelector: Hashable, Sendable {
             {
                 waiting.append(ranked)
             } else {
+                while firstWaiting < waiting.count, chosen.count < maximumTools,
+                    ranked.score < waiting[firstWaiting].score * Self.serverShareYield
+                {
+                    consider(waiting[firstWaiting].index, score: waiting[firstWaiting].score)
+                    firstWaiting += 1
+                }
                 consider(index, score: ranked.score)
             }
         }
-        for ranked in waiting {
+        for ranked in waiting[firstWaiting...] {
             consider(ranked.index, score: ranked.score, serverShareTaken: true)
         }
 

@@ -104,6 +104,28 @@ struct ToolSelectorServerShareTests {
         #expect(selection.selected.count == 5)
     }
 
+    @Test("A tool over its server's share goes before another server's tool less than half as relevant")
+    func shareYieldsToFaintMatches() throws {
+        let tools = [
+            candidate("read_table_rows", "Reads rows of a database table.", server: "db"),
+            candidate("list_tables", "Lists the tables of the database.", server: "db"),
+            candidate("describe_table", "Describes the columns of a database table.", server: "db"),
+            candidate("delete_table_rows", "Deletes rows of a database table.", server: "db"),
+            candidate("search_mail", "Searches mail. Results list each message with its sender and its rows of text.", server: "mail"),
+        ]
+        let selector = ToolSelector(maximumTools: 4, tokenBudget: 1000, minimumRelevance: 0)
+        let prompt = "delete the rows of the users table in the database"
+        let ranking = ToolRelevance(tools).ranking(for: prompt)
+        let scores = Dictionary(uniqueKeysWithValues: ranking.map { (tools[$0.index].name, $0.score) })
+        let writeRows = try #require(scores["delete_table_rows"])
+        let searchMail = try #require(scores["search_mail"])
+        // The premise: the database's fourth tool is more than twice as relevant as the mail tool.
+        try #require(searchMail > 0 && searchMail < writeRows * ToolSelector.serverShareYield, "\(scores)")
+        let selection = selector.select(tools, prompt: prompt)
+        #expect(selection.selected.map(\.name).contains("delete_table_rows"))
+        #expect(!selection.selected.map(\.name).contains("search_mail"))
+    }
+
     @Test("A tool left out for its server's share says so")
     func shareReason() throws {
         let selector = ToolSelector(maximumTools: 4, tokenBudget: 1000, minimumRelevance: 0, maximumToolsPerServer: 2)

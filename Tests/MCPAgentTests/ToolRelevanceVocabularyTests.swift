@@ -26,6 +26,10 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "SELECT name FROM users", implies: ["query", "sql"], impliesNot: []),
         PatternCase(prompt: "summarise https://swift.org/blog", implies: ["url", "fetch"], impliesNot: ["file"]),
         PatternCase(prompt: "invite lee@corp.com to the review", implies: ["email"], impliesNot: ["file"]),
+        PatternCase(prompt: "go to news.ycombinator.com", implies: ["url", "web"], impliesNot: ["file"]),
+        PatternCase(prompt: "open report.docx", implies: ["file"], impliesNot: ["url"]),
+        PatternCase(prompt: "stick a :tada: on it", implies: ["emoji", "reaction"], impliesNot: ["time"]),
+        PatternCase(prompt: "meet at 10:30: bring the slides", implies: ["time"], impliesNot: ["emoji"]),
         PatternCase(prompt: "plain words only", implies: [], impliesNot: ["file", "calculate", "time", "issue", "url"]),
     ]
 
