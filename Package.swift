@@ -132,7 +132,7 @@ let package = Package(
             name: "MCPCommandLineTests",
             dependencies: [
                 "MCPCommandLine", "OnDeviceMCPExamples", "MCP", "OnDeviceMCPTestSupport", "MCPFoundationModels",
-                "PortableFoundationModels",
+                "PortableFoundationModels", "ChatCompletions",
             ]),
         .testTarget(
             name: "InteropTests",

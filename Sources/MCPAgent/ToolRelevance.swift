@@ -286,6 +286,11 @@ public struct ToolRelevance: Sendable {
                 for related in names.contains(word) ? [] : relatedTerms[term] ?? [] {
                     add(related, impliedWeight)
                 }
+            } else {
+                // A stop word is no term, but some ask for something (`where` → find, `who` → log).
+                for related in relatedTerms[stem(word)] ?? [] {
+                    add(related, impliedWeight)
+                }
             }
             if position + 1 < words.count, Self.isJoinable(word), Self.isJoinable(words[position + 1]) {
                 add(stem(word + words[position + 1]), impliedWeight)

@@ -61,7 +61,8 @@ package enum HelpText {
                                 (http://127.0.0.1:11434/v1). Default: $\(CommandLineParser.modelURLVariable)
           --model NAME          The server's model (default: $\(CommandLineParser.modelNameVariable), else
                                 the server's first model)
-          Answers stop at 1,024 tokens (a small model can repeat itself until its context is full).
+          Answers stop at 1,024 tokens (a small model can repeat itself until its context is full)
+          and are decoded greedily (sampled, a small model drifts into random characters).
           A hosted API's key: $\(CommandLineParser.modelAPIKeyVariable) (a bearer token, never sent
           over plain http:// to another machine, never passed to MCP servers).
           A server that cannot be reached, or has no such model, is an error (exit status 3).

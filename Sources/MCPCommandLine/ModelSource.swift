@@ -58,10 +58,7 @@ struct StandardModelSource: ModelSource {
         guard let address = URL(string: url) else {
             throw ChatCompletionsError.invalidConfiguration
         }
-        var configuration = ChatCompletionsConfiguration()
-        // A small model can repeat itself until the context is full: a chat answer stops at
-        // 1,024 tokens (the text so far, as Apple's model gives it).
-        configuration.defaultOptions = GenerationOptions(maximumResponseTokens: 1024)
+        var configuration = Self.chatConfiguration
         if let apiKey {
             configuration.apiKey = { apiKey }
         }
@@ -69,6 +66,21 @@ struct StandardModelSource: ModelSource {
         return ChatModel(server: model, contextSize: model.contextSize) { try await model.tokenCount(for: $0) }
         #endif
     }
+
+    #if !canImport(FoundationModels)
+    /// The model client's configuration for chats, before the API key.
+    ///
+    /// A small model can repeat itself until the context is full: a chat answer stops at 1,024
+    /// tokens (the text so far, as Apple's model gives it). Answers are greedy: sampled
+    /// (llama.cpp's default temperature, 0.8), SmolLM2-135M answered the README's questions
+    /// with strings of random letters and digits and with made-up Portuguese; greedy, with the
+    /// repetition controls llama.cpp gets, it did not (its loops are cut as degenerate output).
+    static var chatConfiguration: ChatCompletionsConfiguration {
+        var configuration = ChatCompletionsConfiguration()
+        configuration.defaultOptions = GenerationOptions(sampling: .greedy, maximumResponseTokens: 1024)
+        return configuration
+    }
+    #endif
 
     /// This build has no model client (where Apple's FoundationModels exists).
     struct NoModelClient: Error, CustomStringConvertible {

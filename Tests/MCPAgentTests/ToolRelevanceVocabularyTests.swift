@@ -52,6 +52,16 @@ struct ToolRelevanceVocabularyTests {
         #expect(reverse[ToolRelevance.stem("inside")] == nil)
     }
 
+    @Test("A stop word that asks for something brings its terms, though it is no term itself")
+    func stopWordImplications() {
+        let whereTerms = Dictionary(ToolRelevance.queryTerms(in: "where did I put it").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(whereTerms[ToolRelevance.stem("search")] == 0.5)
+        #expect(whereTerms[ToolRelevance.stem("where")] == nil)
+        let whoTerms = Dictionary(ToolRelevance.queryTerms(in: "who changed it").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(whoTerms["log"] == 0.5)
+        #expect(whoTerms["who"] == nil)
+    }
+
     @Test("A capitalised word inside a sentence is a name, not the verb it spells")
     func names() {
         #expect(ToolRelevance.properNames(in: "what do you remember about Project Atlas and Mark") == ["project", "atlas", "mark"])

@@ -7,6 +7,7 @@ import Testing
 #if canImport(FoundationModels)
 import FoundationModels
 #else
+import ChatCompletions
 import PortableFoundationModels
 #endif
 
@@ -151,6 +152,15 @@ struct ModelServerCommandTests {
         )
         #expect(started.values.isEmpty)
     }
+
+    #if !canImport(FoundationModels)
+    @Test("A model server's chat answers are greedy and stop at 1,024 tokens")
+    func chatOptions() {
+        let options = StandardModelSource.chatConfiguration.defaultOptions
+        #expect(options.samplingMode == .greedy)
+        #expect(options.maximumResponseTokens == 1024)
+    }
+    #endif
 
     @Test("A build without a model client (where FoundationModels exists) refuses a model server, exit 3")
     func noModelClient() async {
