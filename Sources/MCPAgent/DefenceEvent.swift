@@ -22,6 +22,9 @@ public struct DefenceEvent: Hashable, Sendable, CustomStringConvertible {
         /// Part of an untrusted tool definition that reads as orders to the model was withheld
         /// from it, or the tool was not bridged.
         public static let withheld = Kind(rawValue: "withheld")
+        /// A call repeated one made earlier in the turn (same tool, same arguments) and was
+        /// answered with that call's output instead of running again.
+        public static let repeated = Kind(rawValue: "repeated")
 
         public var description: String { rawValue }
     }

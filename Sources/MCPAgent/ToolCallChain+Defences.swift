@@ -14,6 +14,35 @@ extension ToolCallChain {
         }
     }
 
+    /// Answers a call that repeats, with the same arguments, a call of the same tool earlier
+    /// in the turn with what that call gave the model, without running it again.
+    ///
+    /// A small model in a loop asks for the same call round after round; a write then runs
+    /// again each time (SmolLM2-135M added the same note four times for "Add a note: buy oat
+    /// milk"), and a person would be asked again. The repeat is answered with the earlier
+    /// output, after a line that says the tool did not run again, and reported as a
+    /// ``DefenceEvent/Kind/repeated`` event. Turns are the monitor's
+    /// (``ToolCallMonitor``): a call without a monitor always runs. Calls made at the same
+    /// time (parallel calls in one round) both run: only a finished call is remembered.
+    public struct SkippingRepeats: ToolCallInterceptor {
+        public init() {}
+
+        public func intercept(_ call: ToolCall, next: ToolCallNext) async throws -> ToolCallOutput {
+            guard let monitor = call.monitor else { return try await next(call) }
+            let key = ToolCallMonitor.CallKey(server: call.server, tool: call.toolNameOnServer, arguments: call.arguments)
+            if let earlier = monitor.earlierOutput(of: key) {
+                call.report(
+                    DefenceEvent(kind: .repeated, tool: call.tool, message: "not run again: the same call already ran in this turn"))
+                let note =
+                    "The tool did not run again: this turn already made the same call (same tool, same arguments). Its result then:\n"
+                return ToolCallOutput(text: note + earlier.text, isError: earlier.isError, wasCut: earlier.wasCut, error: earlier.error)
+            }
+            let output = try await next(call)
+            monitor.remember(output, of: key)
+            return output
+        }
+    }
+
     /// Removes secrets (configured, of a known shape, or ones the user's prompts held) and
     /// the output frame's boundary from the arguments, for every server, in process too; the
     /// approver sees these very arguments.

@@ -3,16 +3,18 @@
 /// The ``standard`` chain is the defences, in this order:
 /// 1. ``RecordingOffers``: the tool definitions the model was offered since the last call
 ///    count as read (an untrusted server's definitions are untrusted content);
-/// 2. ``RedactingArguments``: secrets (configured, of a known shape, or held by the user's
+/// 2. ``SkippingRepeats``: a call that repeats one made earlier in the turn (same tool, same
+///    arguments) gets that call's output and does not run again;
+/// 3. ``RedactingArguments``: secrets (configured, of a known shape, or held by the user's
 ///    prompts) and the output frame's boundary are removed from the arguments, for every
 ///    server;
-/// 3. ``ScreeningParts``: a call whose arguments, with what the conversation already sent,
+/// 4. ``ScreeningParts``: a call whose arguments, with what the conversation already sent,
 ///    would spell out a secret is declined;
-/// 4. ``Approving``: the ``ToolPolicy`` and the ``DataFlowGuard`` approve the call, or it is
+/// 5. ``Approving``: the ``ToolPolicy`` and the ``DataFlowGuard`` approve the call, or it is
 ///    declined; the server receives exactly the arguments approved;
-/// 5. ``Reporting``: the call's events (arguments redacted, started, finished), and its output
+/// 6. ``Reporting``: the call's events (arguments redacted, started, finished), and its output
 ///    limited to what the turn has left;
-/// 6. ``RecordingReads``: what the tool's output contains counts as read.
+/// 7. ``RecordingReads``: what the tool's output contains counts as read.
 ///
 /// Then the call is sent, and its result framed and redacted (``ToolOutputFormat``).
 ///
@@ -28,7 +30,7 @@ public struct ToolCallChain: Sendable {
 
     /// The defences, in their order.
     public static let standard = ToolCallChain([
-        RecordingOffers(), RedactingArguments(), ScreeningParts(), Approving(), Reporting(), RecordingReads(),
+        RecordingOffers(), SkippingRepeats(), RedactingArguments(), ScreeningParts(), Approving(), Reporting(), RecordingReads(),
     ])
 
     /// Adds `interceptor` at the end, after the defences.

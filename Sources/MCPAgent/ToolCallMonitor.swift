@@ -13,9 +13,26 @@ public final class ToolCallMonitor: Sendable {
     private struct State {
         /// The characters tool output may still take in this turn; `nil`: no limit.
         var remaining: Int?
+        /// What each call that ran in this turn gave the model, by tool and arguments.
+        var ranThisTurn: [CallKey: ToolCallOutput] = [:]
+        /// The turn ``setRoom(remainingCharacters:turn:)`` was last called for.
+        var turn: String?
         /// Tools offered to the model whose definitions the data-flow guard has not recorded
         /// yet, by server and name (so that offers without calls do not pile up).
         var offered: [String: Offer] = [:]
+    }
+
+    /// A call as the repeat check sees it: the tool (by server and name) and its arguments.
+    package struct CallKey: Hashable, Sendable {
+        var server: String
+        var tool: String
+        var arguments: JSONObject
+
+        package init(server: String, tool: String, arguments: JSONObject) {
+            self.server = server
+            self.tool = tool
+            self.arguments = arguments
+        }
     }
 
     /// A tool whose definition the model was offered, as the data-flow guard records it.
@@ -58,7 +75,31 @@ public final class ToolCallMonitor: Sendable {
     /// Sets the room for tool output in the turn about to start (`nil`: no limit beyond
     /// each tool's own).
     package func startTurn(remainingCharacters: Int?) {
-        state.withLock { $0.remaining = remainingCharacters.map { max(0, $0) } }
+        state.withLock { state in
+            state.remaining = remainingCharacters.map { max(0, $0) }
+            state.ranThisTurn = [:]
+            state.turn = nil
+        }
+    }
+
+    /// Sets the room for tool output before one request of the model (a turn makes one request
+    /// per round of tool calls); a turn other than the last one named starts a new turn.
+    package func setRoom(remainingCharacters: Int?, turn: String) {
+        state.withLock { state in
+            state.remaining = remainingCharacters.map { max(0, $0) }
+            if state.turn != turn { state.ranThisTurn = [:] }
+            state.turn = turn
+        }
+    }
+
+    /// What the model got from the same call earlier in this turn, if it made one.
+    package func earlierOutput(of call: CallKey) -> ToolCallOutput? {
+        state.withLock { $0.ranThisTurn[call] }
+    }
+
+    /// Remembers what `call` gave the model, until the next turn starts.
+    package func remember(_ output: ToolCallOutput, of call: CallKey) {
+        state.withLock { $0.ranThisTurn[call] = output }
     }
 
     /// Notes that the model is offered `tools` (it reads their definitions), where the offer

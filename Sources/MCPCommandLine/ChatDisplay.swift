@@ -45,6 +45,8 @@ struct ChatDisplay: Sendable {
             }
         case .toolCallDeclined(let decline):
             lines.write("  ✗ \(decline.tool) \(decline.reason)\(hint(for: decline))\n")
+        case .defence(let defence) where defence.kind == .repeated:
+            lines.write("  ↺ \(defence.tool) \(defence.message)\n")
         default:
             break
         }
@@ -91,6 +93,8 @@ struct ChatDisplay: Sendable {
             return .object(object)
         case .toolCallDeclined(let decline):
             return ["event": "toolCallDeclined", "tool": .string(decline.tool), "reason": .string(decline.reason)]
+        case .defence(let defence) where defence.kind == .repeated:
+            return ["event": "toolCallRepeated", "tool": .string(defence.tool), "reason": .string(defence.message)]
         case .sessionBuilt(let build):
             return [
                 "event": "sessionBuilt", "reasons": .array(build.reasons.map { .string($0.rawValue) }),

@@ -61,8 +61,14 @@ extension MCPToolbox {
                 state.view = nil
             }
             state.lastTokens = fixed + total
-            monitor.startTurn(
-                remainingCharacters: Int(Double(max(0, contextSize - fixed - total)) * Self.charactersPerToken(state, budget: budget)))
+            // The turn is the latest prompt's: its rounds of tool calls are one turn.
+            let prompt = history.last { entry in
+                if case .prompt = entry { return true }
+                return false
+            }
+            monitor.setRoom(
+                remainingCharacters: Int(Double(max(0, contextSize - fixed - total)) * Self.charactersPerToken(state, budget: budget)),
+                turn: prompt?.id ?? "")
             return view
         }
         if let change { eventSink.yield(.contextChanged(change)) }

@@ -43,7 +43,10 @@ struct ToolCallChainTests {
     @Test("The standard chain is the defences, in their order")
     func standardOrder() {
         let steps = ToolCallChain.standard.interceptors.map { String(describing: type(of: $0)) }
-        #expect(steps == ["RecordingOffers", "RedactingArguments", "ScreeningParts", "Approving", "Reporting", "RecordingReads"])
+        #expect(
+            steps == [
+                "RecordingOffers", "SkippingRepeats", "RedactingArguments", "ScreeningParts", "Approving", "Reporting", "RecordingReads",
+            ])
         #expect(Defences().interceptors.interceptors.count == steps.count)
     }
 
@@ -90,6 +93,44 @@ struct ToolCallChainTests {
             }
         }
         #expect(kinds == ["defence redacted", "started", "finished"])
+    }
+
+    @Test("A call repeating one made earlier in the turn gets its output and does not run again; a new turn runs it")
+    func repeatsSkipped() async throws {
+        let events = Recorder<AgentEvent>()
+        let monitor = ToolCallMonitor { events.append($0) }
+        let received = Recorder<JSONObject>()
+        monitor.startTurn(remainingCharacters: nil)
+        let call = try await Self.call(["text": "buy oat milk"], monitor: monitor, received: received)
+        let first = try await ToolCallChain.standard.run(call)
+        let again = try await ToolCallChain.standard.run(call)
+        #expect(received.values == [["text": "buy oat milk"]])
+        #expect(again.text.hasPrefix("The tool did not run again: this turn already made the same call"))
+        #expect(again.text.hasSuffix(first.text))
+        #expect(again.isError == first.isError)
+        #expect(
+            events.values.contains { event in
+                if case .defence(let defence) = event { return defence.kind == .repeated }
+                return false
+            })
+        // Other arguments run.
+        var other = call
+        other.arguments = ["text": "buy bread"]
+        _ = try await ToolCallChain.standard.run(other)
+        #expect(received.values.count == 2)
+        // The next turn runs the same call again.
+        monitor.startTurn(remainingCharacters: nil)
+        _ = try await ToolCallChain.standard.run(call)
+        #expect(received.values.count == 3)
+    }
+
+    @Test("Without a monitor there are no turns, and every call runs")
+    func repeatsWithoutMonitor() async throws {
+        let received = Recorder<JSONObject>()
+        let call = try await Self.call(["text": "hi"], received: received)
+        _ = try await ToolCallChain.standard.run(call)
+        _ = try await ToolCallChain.standard.run(call)
+        #expect(received.values.count == 2)
     }
 
     @Test("A declined call reports the decline as a defence event and a call event, and the server is not called")

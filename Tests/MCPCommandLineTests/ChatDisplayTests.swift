@@ -148,5 +148,32 @@ struct ChatDisplayTests {
         #expect(started["arguments"]?.objectValue != nil)
         #expect(events.last?["text"]?.stringValue?.hasPrefix("notes_list said: ") == true)
     }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("A model that repeats a write in one turn adds one note: the repeat gets the first call's result and is shown")
+    func repeatedWrite() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = ScriptedLanguageModel([
+            .callTool("notes_add", json: #"{"title": "Milk", "body": "buy oat milk"}"#),
+            .callTool("notes_add", json: #"{"body": "buy oat milk", "title": "Milk"}"#),
+            .reply { request in "the second call said: \(request.toolOutput("notes_add") ?? "nothing")" },
+            .callTool("notes_list"),
+            .reply { request in "notes_list said: \(request.toolOutput("notes_list") ?? "nothing")" },
+        ])
+        let run = await CommandRun(
+            ["chat", "--json", "--allow-writes"], input: "Add a note: buy oat milk\nList my notes\n",
+            builtInServer: exampleServer(in: directory), model: script.model)
+        #expect(run.status == .success, "\(run.errors)")
+        let events = try run.output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+        let repeated = try #require(events.first { $0["event"] == "toolCallRepeated" }, "\(run.output)")
+        #expect(repeated["tool"] == "notes_add")
+        #expect(events.filter { $0["event"] == "toolCallStarted" && $0["tool"] == "notes_add" }.count == 1)
+        let answers = events.compactMap { $0["event"] == "answer" ? $0["text"]?.stringValue : nil }
+        #expect(answers.first?.contains("The tool did not run again") == true, "\(answers)")
+        // The store holds one note.
+        let list = try #require(answers.last)
+        #expect(list.ranges(of: "buy oat milk").count == 1, "\(list)")
+    }
     #endif
 }
