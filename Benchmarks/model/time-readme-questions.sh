@@ -97,6 +97,8 @@ for when, stream, text in lines:
     kind = event.get("event")
     if kind == "toolCallStarted":
         calls.append(f"{event.get('tool')} {json.dumps(event.get('arguments'))}")
+    elif kind == "toolCallRepeated":
+        calls.append(f"{event.get('tool')} again (a repeat: not run)")
     elif kind in ("answer", "error"):
         print(f"{when - previous:6.1f} s  calls: {'; '.join(calls) or 'none'}")
         print(f"          {kind}: {json.dumps(event.get('text', event.get('message', event)))[:400]}")

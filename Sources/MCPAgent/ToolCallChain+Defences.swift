@@ -20,8 +20,8 @@ extension ToolCallChain {
     /// A small model in a loop asks for the same call round after round; a write then runs
     /// again each time (SmolLM2-135M added the same note four times for "Add a note: buy oat
     /// milk"), and a person would be asked again. The repeat is answered with the earlier
-    /// output, after a line that says the tool did not run again, and reported as a
-    /// ``DefenceEvent/Kind/repeated`` event. Turns are the monitor's
+    /// output as it was (a note saying the tool did not run again became SmolLM2's answer) and
+    /// reported to the app as a ``DefenceEvent/Kind/repeated`` event. Turns are the monitor's
     /// (``ToolCallMonitor``): a call without a monitor always runs. Calls made at the same
     /// time (parallel calls in one round) both run: only a finished call is remembered.
     public struct SkippingRepeats: ToolCallInterceptor {
@@ -33,9 +33,7 @@ extension ToolCallChain {
             if let earlier = monitor.earlierOutput(of: key) {
                 call.report(
                     DefenceEvent(kind: .repeated, tool: call.tool, message: "not run again: the same call already ran in this turn"))
-                let note =
-                    "The tool did not run again: this turn already made the same call (same tool, same arguments). Its result then:\n"
-                return ToolCallOutput(text: note + earlier.text, isError: earlier.isError, wasCut: earlier.wasCut, error: earlier.error)
+                return earlier
             }
             let output = try await next(call)
             monitor.remember(output, of: key)
