@@ -370,20 +370,18 @@ struct BoxRedTeamOrdinaryUserTests {
 
         func remove() { try? FileManager.default.removeItem(atPath: directory) }
 
-        /// Copies an executable through a close-on-exec descriptor, so that no child another
-        /// test starts meanwhile keeps it open for writing (its `execve` would then fail with
-        /// "Text file busy").
+        /// Copies an executable with `cp`, a process of its own, so that no descriptor of this
+        /// process ever has the copy open for writing. A close-on-exec descriptor was not
+        /// enough: a child another test forks between `open` and `close` holds it until its own
+        /// `execve`, and running the copy in that window fails with "Text file busy" (seen in CI).
         static func copy(_ source: String, to destination: String) throws {
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
-            let descriptor = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-            try #require(descriptor >= 0, "open(\(destination)): errno \(errno)")
-            defer { close(descriptor) }
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                try #require(written > 0, "write(\(destination)): errno \(errno)")
-                offset += written
-            }
+            let copying = Process()
+            copying.executableURL = URL(fileURLWithPath: "/bin/cp")
+            copying.arguments = [source, destination]
+            try copying.run()
+            copying.waitUntilExit()
+            try #require(copying.terminationStatus == 0, "cp \(source) \(destination): status \(copying.terminationStatus)")
+            try #require(chmod(destination, 0o755) == 0, "chmod(\(destination)): errno \(errno)")
         }
 
         /// `ondevice-mcp call probe` as nobody; the text it printed.
