@@ -85,7 +85,7 @@ extension MCPSessionProvider {
     func rebuiltAfterOverflow(_ failed: LanguageModelSession, prompt: String) async -> LanguageModelSession {
         guard case .rebuilding(let model) = mode else { return failed }
         var history = Self.history(of: failed.transcript)
-        if let start = history.lastIndex(where: { if case .prompt = $0 { true } else { false } }) {
+        if let start = history.latestPromptIndex {
             history.removeSubrange(start...)
         }
         let (catalog, generation) = toolbox.catalog

@@ -62,10 +62,7 @@ extension MCPToolbox {
             }
             state.lastTokens = fixed + total
             // The turn is the latest prompt's: its rounds of tool calls are one turn.
-            let prompt = history.last { entry in
-                if case .prompt = entry { return true }
-                return false
-            }
+            let prompt = history.latestPromptIndex.map { history[$0] }
             monitor.setRoom(
                 remainingCharacters: Int(Double(max(0, contextSize - fixed - total)) * Self.charactersPerToken(state, budget: budget)),
                 turn: prompt?.id ?? "")
@@ -163,7 +160,7 @@ extension MCPToolbox {
 
     /// Whether `view` ends with the latest turn of `history` (from its last prompt) unchanged.
     static func keepsLatestTurn(of history: [Transcript.Entry], in view: [Transcript.Entry]) -> Bool {
-        let start = history.lastIndex { if case .prompt = $0 { true } else { false } } ?? history.startIndex
+        let start = history.latestPromptIndex ?? history.startIndex
         let latest = history[start...]
         guard view.count >= latest.count else { return false }
         return zip(latest, view.suffix(latest.count)).allSatisfy { cacheKey($0) == cacheKey($1) }
