@@ -20,4 +20,5 @@ export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_
 # Swift Testing's width limit keeps some parallelism without that; override it if you like.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-4}"
 swift build --build-tests --sanitize=thread --scratch-path .build-tsan -Xswiftc -warnings-as-errors
-swift test --skip-build --sanitize=thread --scratch-path .build-tsan "$@"
+source scripts/run-tests.sh
+run_tests --skip-build --sanitize=thread --scratch-path .build-tsan "$@"

@@ -17,12 +17,13 @@ export ONDEVICE_MCP_PYTHON="$PWD/.venv/bin/python"
 # seconds, so hang guards (20–60 s) can fire for tests merely waiting to run. Swift Testing's
 # width limit keeps the suite parallel without that burst; override it if you like.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-4}"
+source scripts/run-tests.sh
 if [ "$#" -gt 0 ]; then
-    swift test -Xswiftc -warnings-as-errors "$@"
+    run_tests -Xswiftc -warnings-as-errors "$@"
     exit
 fi
-swift test -Xswiftc -warnings-as-errors --skip RealModelTests
+run_tests -Xswiftc -warnings-as-errors --skip RealModelTests
 # The descriptor transports again on threads of their own, the engine where there is no event
 # loop (Darwin for now) and for descriptors the kernel cannot poll (~2 minutes).
-ONDEVICE_MCP_TRANSPORT_LOOP=0 swift test --skip-build --filter 'MCPTests\.|HostilePeerTests\.|InteropTests\.'
-swift test -Xswiftc -warnings-as-errors --skip-build --filter RealModelTests
+ONDEVICE_MCP_TRANSPORT_LOOP=0 run_tests --skip-build --filter 'MCPTests\.|HostilePeerTests\.|InteropTests\.'
+run_tests -Xswiftc -warnings-as-errors --skip-build --filter RealModelTests
