@@ -257,8 +257,17 @@ final class InFlightRequests: Sendable {
 
     /// Waits until `weight` more slots are free (the loop is the only caller). Returns at
     /// once after ``cancelAll()``, so that a cancelled loop drains quickly.
-    func acquire(_ weight: Int) async {
+    ///
+    /// Runs on the caller's executor (the connection's loop): a free slot costs a lock, not a
+    /// hop to another executor and back.
+    nonisolated(nonsending) func acquire(_ weight: Int) async {
         let weight = min(weight, limit)
+        let granted = state.withLock { state in
+            guard state.used + weight <= limit || state.allCancelled else { return false }
+            state.used += weight
+            return true
+        }
+        if granted { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = state.withLock { state in
                 if state.used + weight <= limit || state.allCancelled {

@@ -312,7 +312,7 @@ public final class FileDescriptorTransport: Transport {
     ///     as one holding a non-finite number (nothing is sent; the connection goes on);
     ///   - `CancellationError` when the task is cancelled while waiting for room (the
     ///     message is not sent).
-    public func send(_ message: JSONRPCMessage) async throws {
+    public nonisolated(nonsending) func send(_ message: JSONRPCMessage) async throws {
         var bytes: [UInt8]
         do {
             bytes = try message.encoded()

@@ -48,7 +48,7 @@ public final class InProcessTransport: Transport {
     ///
     /// - Throws: ``TransportError/closed`` once either end is closed; `CancellationError`
     ///   when the calling task is cancelled while waiting for room.
-    public func send(_ message: JSONRPCMessage) async throws {
+    public nonisolated(nonsending) func send(_ message: JSONRPCMessage) async throws {
         try await outbound.push(.message(message), bytes: message.estimatedByteCount)
     }
 

@@ -204,7 +204,7 @@ public final class ProcessTransport: Transport {
     ///
     /// - Throws: ``TransportError/closed`` after ``close()`` or once the child has closed
     ///   its input (for example because it exited).
-    public func send(_ message: JSONRPCMessage) async throws {
+    public nonisolated(nonsending) func send(_ message: JSONRPCMessage) async throws {
         try await connection.send(message)
     }
 

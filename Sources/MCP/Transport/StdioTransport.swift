@@ -71,7 +71,7 @@ public final class StdioTransport: Transport {
     /// - Throws: ``TransportError/closed`` after ``close()`` or when the client has gone;
     ///   ``TransportError/frameTooLarge(_:)``, ``TransportError/encodingFailure(_:)`` or
     ///   `CancellationError` as ``FileDescriptorTransport/send(_:)`` describes.
-    public func send(_ message: JSONRPCMessage) async throws {
+    public nonisolated(nonsending) func send(_ message: JSONRPCMessage) async throws {
         try await connection.send(message)
     }
 

@@ -4,26 +4,26 @@
 internal import MCPPlatform
 
 extension FileDescriptorTransport {
-    public func waitForOutboundRoom() async {
+    public nonisolated(nonsending) func waitForOutboundRoom() async {
         await outbound.waitForRoom()
     }
 }
 
 extension StdioTransport {
-    public func waitForOutboundRoom() async {
+    public nonisolated(nonsending) func waitForOutboundRoom() async {
         await connection.waitForOutboundRoom()
     }
 }
 
 extension InProcessTransport {
-    public func waitForOutboundRoom() async {
+    public nonisolated(nonsending) func waitForOutboundRoom() async {
         await outbound.waitForRoom()
     }
 }
 
 #if MCP_CAN_SPAWN
 extension ProcessTransport {
-    public func waitForOutboundRoom() async {
+    public nonisolated(nonsending) func waitForOutboundRoom() async {
         await connection.waitForOutboundRoom()
     }
 }

@@ -10,6 +10,12 @@ public import MCPCore
 /// Conformers must be safe to call from many tasks at once: ``send(_:)`` may be called
 /// concurrently, and messages must reach the peer whole, one after another.
 ///
+/// ``send(_:)`` and ``waitForOutboundRoom()`` run on the caller's executor
+/// (`nonisolated(nonsending)`): a send from an actor, or from a connection's loop, does not
+/// hop to the global executor and back for what is usually a lock and an append. A conformer
+/// may implement them as plain `async` functions; they then run on the global executor, as
+/// before.
+///
 /// ## What the runtime relies on, and the defaults
 ///
 /// Three requirements have defaults, so a transport that only moves messages needs
@@ -39,7 +45,7 @@ public protocol Transport: Sendable {
     ///   `CancellationError` when the calling task is cancelled while the send waits. A
     ///   transport whose sends can fail one message at a time while the connection goes on (an
     ///   HTTP POST answered with an error status) throws a ``TransportMessageError``.
-    func send(_ message: JSONRPCMessage) async throws
+    nonisolated(nonsending) func send(_ message: JSONRPCMessage) async throws
 
     /// The messages from the peer, in the order they arrived.
     ///
@@ -68,7 +74,7 @@ public protocol Transport: Sendable {
     ///
     /// A server loop waits here before it reads the next request, so that answers backed up
     /// behind a peer that does not read stop the reading instead of piling up.
-    func waitForOutboundRoom() async
+    nonisolated(nonsending) func waitForOutboundRoom() async
 
     /// Why the inbound stream ended, as a clause such as "the server process exited with
     /// status 3; its standard error ended with: …", or `nil` when there is nothing to add
@@ -98,7 +104,7 @@ extension Transport {
     public var resultLimits: ResultLimits? { nil }
 
     /// The transport's output is not bounded: returns at once.
-    public func waitForOutboundRoom() async {}
+    public nonisolated(nonsending) func waitForOutboundRoom() async {}
 
     /// Nothing to add to "the server closed the connection".
     public func connectionEndReason() async -> String? { nil }
