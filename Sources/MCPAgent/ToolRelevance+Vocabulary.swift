@@ -23,7 +23,7 @@ extension ToolRelevance {
         ["directory", "folder", "dir"],
         ["repository", "repo"],
         ["email", "mail", "inbox"],
-        ["issue", "ticket", "bug"],
+        ["issue", "ticket", "bug", "defect"],
         ["event", "meeting", "appointment"],
         ["user", "member", "account"],
         ["message", "post"],
@@ -136,7 +136,9 @@ extension ToolRelevance {
     /// `17%` → `calculate`, `expression`, `math`), a time of day (`16:00`, `4pm` → `time`), an
     /// issue key (`ENG-310` → `issue`), SQL (`SELECT … FROM` → `query`, `sql`) and a web address
     /// (`https://…`, `news.ycombinator.com` → `url`, `fetch`, `web`), an emoji's short code (`:tada:` →
-    /// `emoji`, `reaction`) and an email address (→ `email`, `address`). Arithmetic is also an arithmetic verb with two
+    /// `emoji`, `reaction`), an email address (→ `email`, `address`), a revision (`HEAD~2`, an
+    /// abbreviated commit hash → `commit`, `revision`) and a table's column (`orders.created_at` →
+    /// `column`, `table`). Arithmetic is also an arithmetic verb with two
     /// numbers (`add 17 and 25`).
     static func patternTerms(in prompt: String) -> [String] {
         var terms: [String] = []
@@ -154,6 +156,8 @@ extension ToolRelevance {
         var issueKey = false
         var webAddress = false
         var emoji = false
+        var revision = false
+        var column = false
         for (index, scalar) in scalars.enumerated() {
             switch scalar {
             case "+", "*", "/", "^", "×", "÷", "=", "-":
@@ -187,6 +191,21 @@ extension ToolRelevance {
             // 4pm, 10am.
             if trimmed.hasSuffix("am") || trimmed.hasSuffix("pm"), trimmed.dropLast(2).allSatisfy({ $0.isNumber }), trimmed.count > 2 {
                 timeOfDay = true
+            }
+            // A revision: `HEAD~2`, `HEAD^`, `main~3`, or an abbreviated commit hash (7–40 hex
+            // digits, with letters and digits both).
+            if trimmed.hasPrefix("head~") || trimmed.hasPrefix("head^") || trimmed.contains("~"), trimmed.last?.isNumber ?? false {
+                revision = true
+            } else if (7...40).contains(trimmed.count), trimmed.allSatisfy(\.isHexDigit), trimmed.contains(where: \.isLetter),
+                trimmed.contains(where: \.isNumber)
+            {
+                revision = true
+            }
+            // A table's column: `orders.created_at`.
+            if let dot = trimmed.firstIndex(of: "."), dot != trimmed.startIndex, trimmed[trimmed.index(after: dot)...].contains("_"),
+                trimmed.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+            {
+                column = true
             }
             // An emoji's short code: `:tada:`.
             if word.count > 2, word.first == ":", word.last == ":",
@@ -227,6 +246,8 @@ extension ToolRelevance {
             terms += ["url", "fetch", "web"]
         }
         if emoji { terms += ["emoji", "reaction"] }
+        if revision { terms += ["commit", "revision"] }
+        if column { terms += ["column", "table"] }
         if timeOfDay { terms.append("time") }
         if issueKey { terms.append("issue") }
         if words.contains("select"), words.contains("from") { terms += ["query", "sql"] }

@@ -303,13 +303,17 @@ public struct ToolRelevance: Sendable {
     }
 
     /// The lowercased words `prompt` writes as names: capitalised (`Mark`, not `MARK` or
-    /// `mark`) where a sentence does not start.
+    /// `mark`) where a sentence does not start, or where it does when an auxiliary follows
+    /// (`Mark is my manager`, `Will doesn't…`): a command's verb is never followed by one.
     static func properNames(in prompt: String) -> Set<String> {
         var names: Set<String> = []
         var sentenceStart = true
-        for token in prompt.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
+        let tokens = prompt.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        for (position, token) in tokens.enumerated() {
             let word = token.drop { !$0.isLetter }
-            if !sentenceStart, let first = word.first, first.isUppercase, word.dropFirst().allSatisfy({ $0.isLowercase || !$0.isLetter }),
+            let following = position + 1 < tokens.count ? tokens[position + 1].lowercased().filter { $0.isLetter || $0 == "'" } : ""
+            let subject = !sentenceStart || auxiliaries.contains(following)
+            if subject, let first = word.first, first.isUppercase, word.dropFirst().allSatisfy({ $0.isLowercase || !$0.isLetter }),
                 word.count > 1
             {
                 names.insert(String(word.prefix { $0.isLetter }).lowercased())
@@ -319,19 +323,39 @@ public struct ToolRelevance: Sendable {
         return names
     }
 
+    /// Verbs that follow a sentence's subject and never a command's verb.
+    private static let auxiliaries: Set<String> = [
+        "is", "isn't", "was", "wasn't", "has", "hasn't", "had", "does", "doesn't", "did", "didn't", "will", "won't",
+        "can't", "cannot", "should", "would", "wants", "needs", "said", "says", "thinks", "likes", "lives", "works",
+    ]
+
     /// `words` with a verb and its particle written as one where tools name the action so
     /// (`check out` → `checkout`, `log in` → `login`, `set up` → `setup`, `sign up` → `signup`),
-    /// the words kept too.
+    /// the words kept too. A short object may stand between them (`add those up`, `look it
+    /// up`, `back them up`), and `any more` is `anymore`.
     private static func joiningParticles(_ words: [String]) -> [String] {
         var result: [String] = []
         for (position, word) in words.enumerated() {
             result.append(word)
-            if position + 1 < words.count, let particles = particleVerbs[word], particles.contains(words[position + 1]) {
+            if word == "any", position + 1 < words.count, words[position + 1] == "more" {
+                result.append("anymore")
+            }
+            guard let particles = particleVerbs[word] else { continue }
+            if position + 1 < words.count, particles.contains(words[position + 1]) {
                 result.append(word + words[position + 1])
+            } else if position + 2 < words.count, separableObjects.contains(words[position + 1]),
+                particles.contains(words[position + 2])
+            {
+                result.append(word + words[position + 2])
             }
         }
         return result
     }
+
+    /// The short objects that may part a verb from its particle (`add those up`).
+    private static let separableObjects: Set<String> = [
+        "it", "them", "this", "that", "these", "those", "everything", "all", "him", "her", "me", "us",
+    ]
 
     private static let particleVerbs: [String: Set<String>] = [
         "check": ["out", "in"], "log": ["in", "out"], "set": ["up"], "sign": ["up", "in", "out"], "look": ["up"],

@@ -30,6 +30,10 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "open report.docx", implies: ["file"], impliesNot: ["url"]),
         PatternCase(prompt: "stick a :tada: on it", implies: ["emoji", "reaction"], impliesNot: ["time"]),
         PatternCase(prompt: "meet at 10:30: bring the slides", implies: ["time"], impliesNot: ["emoji"]),
+        PatternCase(prompt: "what did config.yml look like at HEAD~2?", implies: ["commit", "revision", "file"], impliesNot: []),
+        PatternCase(prompt: "show me 3f9c2ab", implies: ["commit"], impliesNot: ["calculate"]),
+        PatternCase(prompt: "the decade was a facade", implies: [], impliesNot: ["commit"]),
+        PatternCase(prompt: "is there an index on orders.created_at", implies: ["column", "table"], impliesNot: ["file"]),
         PatternCase(prompt: "plain words only", implies: [], impliesNot: ["file", "calculate", "time", "issue", "url"]),
     ]
 
@@ -71,6 +75,18 @@ struct ToolRelevanceVocabularyTests {
         #expect(terms["modify"] == nil)
     }
 
+    @Test(
+        "A capitalised word that starts a sentence is a name when an auxiliary follows it: commands never have one",
+        arguments: [
+            ("Mark is my manager, remember that", ["mark"]),
+            ("Will doesn't work here any more", ["will"]),
+            ("Mark it as read", []),
+            ("Mark the email as read", []),
+        ])
+    func sentenceInitialNames(_ prompt: String, _ names: [String]) {
+        #expect(ToolRelevance.properNames(in: prompt) == Set(names))
+    }
+
     @Test("No request word shares its stem with a word of a synonym group, or with another request word")
     func vocabularyStems() {
         var seen: [String: String] = [:]
@@ -92,6 +108,24 @@ struct ToolRelevanceVocabularyTests {
         let terms = ToolRelevance.queryTerms(in: "check out the tag").map(\.term)
         #expect(terms.contains("checkout"))
         #expect(terms.contains("check"))
+    }
+
+    @Test(
+        "A short object may stand between a verb and its particle, and 'any more' is 'anymore'",
+        arguments: [
+            ("add those up", "addup"),
+            ("look it up for me", "lookup"),
+            ("back them all up", nil),
+            ("Mark doesn't manage me any more", "anymore"),
+        ])
+    func separatedParticles(_ prompt: String, _ joined: String?) {
+        let terms = ToolRelevance.queryTerms(in: prompt).map(\.term)
+        if let joined {
+            #expect(terms.contains(ToolRelevance.stem(joined)))
+        } else {
+            // Two words between them: no longer one phrase.
+            #expect(!terms.contains(ToolRelevance.stem("backup")))
+        }
     }
 
     @Test("A prompt in a verbose server's words does not let it fill the turn alone")
