@@ -123,18 +123,26 @@ struct ClockReading: Hashable, Sendable {
         // building it from padded substrings allocated a string per field.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(32)
-        func append(_ value: some BinaryInteger, width: Int) {
-            // Least significant digit first, zero-padded to `width`, then turned around.
-            let start = bytes.count
+        func append(_ value: Int, width: Int) {
+            // Zero-padded to `width` (wider only for a value that needs it), written from the
+            // last digit back.
             var rest = value.magnitude
+            var digits = 1
+            var probe = rest / 10
+            while probe > 0 {
+                digits += 1
+                probe /= 10
+            }
+            let count = max(width, digits)
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+            var index = bytes.count - 1
             repeat {
-                bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+                bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
+                index -= 1
             } while rest > 0
-            while bytes.count - start < width { bytes.append(UInt8(ascii: "0")) }
-            bytes[start...].reverse()
         }
-        append(time.year, width: 4)
+        append(Int(clamping: time.year), width: 4)
         bytes.append(UInt8(ascii: "-"))
         append(time.month, width: 2)
         bytes.append(UInt8(ascii: "-"))
