@@ -192,9 +192,14 @@ extension ToolRelevance {
             if trimmed.hasSuffix("am") || trimmed.hasSuffix("pm"), trimmed.dropLast(2).allSatisfy({ $0.isNumber }), trimmed.count > 2 {
                 timeOfDay = true
             }
-            // A revision: `HEAD~2`, `HEAD^`, `main~3`, or an abbreviated commit hash (7–40 hex
-            // digits, with letters and digits both).
-            if trimmed.hasPrefix("head~") || trimmed.hasPrefix("head^") || trimmed.contains("~"), trimmed.last?.isNumber ?? false {
+            // A revision: `HEAD~2`, `main~3`, `HEAD^`, `main^2` (a name, then `~` and a number or
+            // `^`; not `~/notes2`, not `2^32`), or an abbreviated commit hash (7–40 hex digits,
+            // with letters and digits both).
+            if let mark = trimmed.firstIndex(where: { $0 == "~" || $0 == "^" }), mark != trimmed.startIndex,
+                trimmed[..<mark].allSatisfy({ $0.isLetter || $0.isNumber || "-_/.".contains($0) }),
+                trimmed[..<mark].contains(where: \.isLetter),
+                trimmed[mark] == "^" || trimmed.last?.isNumber ?? false
+            {
                 revision = true
             } else if (7...40).contains(trimmed.count), trimmed.allSatisfy(\.isHexDigit), trimmed.contains(where: \.isLetter),
                 trimmed.contains(where: \.isNumber)
