@@ -1,4 +1,5 @@
 /// When a ``BoundedQueueState`` queues a message, and when it lets waiting producers go on.
+@usableFromInline
 package enum BoundedQueueAdmission: Sendable {
     /// A message is queued while the queue is under both bounds, so the last one may pass
     /// them (the queue holds fewer than the byte bound plus one message); waiting producers
