@@ -4,16 +4,20 @@
 /// The value is reached only inside ``withLock(_:)`` and ``waitWithLock(until:)``, so no
 /// access can forget the lock; the waiting form re-checks its condition after every wake-up
 /// (wake-ups may be spurious).
+@usableFromInline
 package final class ConditionalValue<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only in `withLock`, with `condition` held.
-    private let condition = ConditionLock()
-    private var value: Value
+    @usableFromInline let condition = ConditionLock()
+    @usableFromInline var value: Value
 
     package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` on the value with the lock held.
+    // Inlinable (as `LockedValue.withLock`), so that callers in other modules get it
+    // specialized: the outbound buffer takes it for every message sent.
+    @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         condition.lock()
         defer { condition.unlock() }

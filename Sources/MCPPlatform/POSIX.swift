@@ -53,6 +53,7 @@ package struct SpawnError: Error, Sendable, CustomStringConvertible {
 /// this keeps the blocking threads on the same primitive everywhere. The pthread objects
 /// are heap-allocated so their addresses never move (a requirement of pthreads that
 /// Swift stored properties do not guarantee).
+@usableFromInline
 package final class ConditionLock: @unchecked Sendable {
     // Safety: the pointers are written once in `init` and freed in `deinit`; the pthread
     // functions themselves are thread-safe.
@@ -76,7 +77,9 @@ package final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    @usableFromInline
     package func lock() { pthread_mutex_lock(mutex) }
+    @usableFromInline
     package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Atomically unlocks, blocks until signalled, and locks again. Call with the lock held,
