@@ -241,6 +241,14 @@ final class InFlightRequests: Sendable {
         var allCancelled = false
         var slotWaiter: (weight: Int, continuation: CheckedContinuation<Void, Never>)?
         var emptyWaiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Takes `weight` slots if they are free (or everything was cancelled, so that the
+        /// loop drains); returns whether it did.
+        mutating func takeSlots(_ weight: Int, limit: Int) -> Bool {
+            guard used + weight <= limit || allCancelled else { return false }
+            used += weight
+            return true
+        }
     }
 
     private let limit: Int
@@ -262,18 +270,10 @@ final class InFlightRequests: Sendable {
     /// hop to another executor and back.
     nonisolated(nonsending) func acquire(_ weight: Int) async {
         let weight = min(weight, limit)
-        let granted = state.withLock { state in
-            guard state.used + weight <= limit || state.allCancelled else { return false }
-            state.used += weight
-            return true
-        }
-        if granted { return }
+        if state.withLock({ $0.takeSlots(weight, limit: limit) }) { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = state.withLock { state in
-                if state.used + weight <= limit || state.allCancelled {
-                    state.used += weight
-                    return true
-                }
+                if state.takeSlots(weight, limit: limit) { return true }
                 state.slotWaiter = (weight, continuation)
                 return false
             }
