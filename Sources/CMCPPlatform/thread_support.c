@@ -1,4 +1,5 @@
-// Per-thread helpers (see CMCPPlatform.h): naming the calling thread, and which event loop it runs.
+// Per-thread helpers (see CMCPPlatform.h): naming the calling thread, which event loop it runs,
+// and the mutex the package's locks use.
 
 #define _GNU_SOURCE
 #include "CMCPPlatform.h"
@@ -21,6 +22,20 @@ void mcp_name_current_thread(const char *name) {
 void mcp_name_current_thread(const char *name) { (void)name; }
 
 #endif
+
+int mcp_mutex_init(pthread_mutex_t *mutex) {
+#if defined(__GLIBC__)
+    pthread_mutexattr_t attributes;
+    int status = pthread_mutexattr_init(&attributes);
+    if (status != 0) return status;
+    status = pthread_mutexattr_settype(&attributes, PTHREAD_MUTEX_ADAPTIVE_NP);
+    if (status == 0) status = pthread_mutex_init(mutex, &attributes);
+    (void)pthread_mutexattr_destroy(&attributes);
+    return status;
+#else
+    return pthread_mutex_init(mutex, NULL);
+#endif
+}
 
 static __thread const void *mcp_thread_marker = 0;
 

@@ -1,3 +1,5 @@
+internal import CMCPPlatform
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -30,7 +32,7 @@ package final class Lock: @unchecked Sendable {
         primitive.initialize(to: os_unfair_lock())
         #else
         primitive.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(primitive, nil)
+        let status = mcp_mutex_init(primitive)
         precondition(status == 0, "pthread_mutex_init failed")
         #endif
     }

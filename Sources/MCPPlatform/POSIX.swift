@@ -8,6 +8,8 @@
 // This file holds the errors, the lock and the descriptor calls; `POSIX+Spawn.swift`,
 // `POSIX+Threads.swift` and the other `POSIX+` files the rest.
 
+internal import CMCPPlatform
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -65,7 +67,7 @@ package final class ConditionLock: @unchecked Sendable {
         mutex.initialize(to: pthread_mutex_t())
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
-        let mutexStatus = pthread_mutex_init(mutex, nil)
+        let mutexStatus = mcp_mutex_init(mutex)
         let conditionStatus = pthread_cond_init(condition, nil)
         precondition(mutexStatus == 0 && conditionStatus == 0, "pthread initialisation failed")
     }
