@@ -48,12 +48,12 @@ final class TransportChannel: ClientChannel, Sendable {
 
     /// Starts reading the connection.
     func start() {
-        let stream = connection.receive()
         let limits = connection.resultLimits
         let task = startReader { [state, streams, connection, responder] in
             var failure: (any Error)?
+            var messages = InboundMessages(of: connection)
             do {
-                for try await inbound in stream {
+                while let inbound = try await messages.next() {
                     await Self.dispatch(
                         inbound, state: state, streams: streams, transport: connection, limits: limits, responder: responder)
                 }

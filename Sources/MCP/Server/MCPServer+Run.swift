@@ -100,7 +100,8 @@ extension MCPServer {
         var failure: (any Error)?
         await withTaskCancellationHandler {
             do {
-                for try await inbound in transport.receive() {
+                var messages = InboundMessages(of: transport)
+                while let inbound = try await messages.next() {
                     switch inbound {
                     case .invalid(let invalid):
                         try? await transport.send(invalid.response)

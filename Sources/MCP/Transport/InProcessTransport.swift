@@ -72,6 +72,12 @@ public final class InProcessTransport: Transport {
     }
 }
 
+extension InProcessTransport: DirectlyReadableTransport {
+    nonisolated(nonsending) func nextInbound() async throws -> InboundMessage? {
+        try await inbound.next()
+    }
+}
+
 extension JSONRPCMessage {
     /// About how many bytes this message takes as compact JSON, without encoding it.
     var estimatedByteCount: Int {
