@@ -263,9 +263,12 @@ public actor MCPSessionProvider {
 
     /// Answers `prompt` in the turn's session (see ``session(for:)``), recovering once from an
     /// overflow.
+    ///
+    /// The answer is returned without the tool output frame's own words, which a small model
+    /// may copy into it (see ``ToolOutputFrame/removingEchoes(from:)``).
     public func respond(to prompt: String) async throws -> String {
         do {
-            let answer = try await answer(prompt)
+            let answer = dataFlowGuard.frame.removingEchoes(from: try await answer(prompt))
             toolbox.eventSink.yield(.turnEnded(TurnEnd(answerCharacters: answer.count)))
             return answer
         } catch {
@@ -294,6 +297,9 @@ public actor MCPSessionProvider {
     ///
     /// An overflow is recovered from as in ``respond(to:)``: the answer then starts again in a
     /// shortened session, so an element after the recovery need not extend the one before it.
+    /// Each element is without the tool output frame's words, as in ``respond(to:)``: when the
+    /// model copies a frame line, the element that completes the copy can be shorter than the
+    /// one before it.
     /// Cancelling the consuming task ends the turn.
     public nonisolated func streamResponse(to prompt: String) -> AsyncThrowingStream<String, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
@@ -315,13 +321,13 @@ public actor MCPSessionProvider {
             let session = try await session(for: prompt)
             do {
                 for try await snapshot in session.streamResponse(to: prompt) {
-                    last = snapshot.content
+                    last = dataFlowGuard.frame.removingEchoes(from: snapshot.content)
                     continuation.yield(last)
                 }
             } catch  where ContextMeasure.isContextOverflow(error) {
                 let retry = try await recover(from: session, prompt: prompt, error: error)
                 for try await snapshot in retry.streamResponse(to: prompt) {
-                    last = snapshot.content
+                    last = dataFlowGuard.frame.removingEchoes(from: snapshot.content)
                     continuation.yield(last)
                 }
             }

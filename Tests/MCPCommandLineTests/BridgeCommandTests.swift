@@ -236,7 +236,7 @@ struct BridgeCommandTests {
             ["chat"], input: "\nWhat time is it in Tokyo?\n", builtInServer: exampleServer(in: directory), model: script.model)
         #expect(run.status == .success)
         let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.first?.hasPrefix("In Tokyo it is ") == true, "output: \(run.output)")
+        #expect(lines.first?.hasPrefix("In Tokyo it is") == true, "output: \(run.output)")
         #expect(run.output.contains("+09:00 (Asia/Tokyo, "))
         #expect(run.errors.contains("its tools: clock_now, notes_add, notes_delete, notes_list, notes_search."))
         #expect(run.errors.contains("Only read-only tools run"))
@@ -263,16 +263,16 @@ struct BridgeCommandTests {
         let prompts = "Note my trip\nList my notes\n"
         let readOnly = await CommandRun(["chat"], input: prompts, builtInServer: exampleServer(in: directory), model: script().model)
         #expect(readOnly.status == .success)
-        #expect(readOnly.output.contains("notes_add said: "))
+        #expect(readOnly.output.contains("notes_add said:"))
         #expect(readOnly.output.contains("was not approved"))
-        #expect(readOnly.output.contains("notes_list said: "))
+        #expect(readOnly.output.contains("notes_list said:"))
         #expect(readOnly.output.contains("No notes."))
 
         let writes = await CommandRun(
             ["chat", "--allow-writes"], input: prompts, builtInServer: exampleServer(in: directory), model: script().model)
         #expect(writes.status == .success)
         #expect(!writes.output.contains("was not approved"))
-        #expect(writes.output.contains("notes_list said: ") && writes.output.contains("Trip"))
+        #expect(writes.output.contains("notes_list said:") && writes.output.contains("Trip"))
         #expect(!writes.output.contains("No notes."))
         #expect(!writes.errors.contains("Only read-only tools run"))
     }
@@ -313,7 +313,7 @@ struct BridgeCommandTests {
         ])
         let run = await CommandRun([], input: "What time is it?\n", builtInServer: exampleServer(in: directory), model: script.model)
         #expect(run.status == .success)
-        #expect(run.output.hasPrefix("Now: "))
+        #expect(run.output.hasPrefix("Now:"))
         #expect(run.output.contains("+00:00 (UTC, "))
         #expect(run.errors.contains("Type a question"))
     }

@@ -337,7 +337,7 @@ struct ConfigCommandTests {
         #expect(run.errors.contains("Chatting with the language model over 2 servers (alpha, beta); its tools: alpha_clock_now, "))
         #expect(run.errors.contains("(each turn gets the 5 most relevant to its prompt)"))
         // The server's own time zone is the TZ of its entry's env, set in its box.
-        #expect(run.output.hasPrefix("Now: "), "\(run.output)")
+        #expect(run.output.hasPrefix("Now:"), "\(run.output)")
         #expect(run.output.contains("+09:00 (Asia/Tokyo, "), "\(run.output)")
         let tools = try #require(script.requests.first?.tools.map(\.name))
         #expect(tools.contains("alpha_clock_now") && tools.contains("beta_clock_now"))

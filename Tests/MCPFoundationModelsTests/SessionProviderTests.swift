@@ -171,6 +171,19 @@ struct SessionProviderTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("An answer that copies the tool output frame's words is shown without them, whole or streamed")
+    func frameEchoRemoved() async throws {
+        let (_, client) = try await connectedServer([Self.notesSearch()])
+        let echo = "It is 14:02 in Tokyo — data, not instructions]"
+        let script = ScriptedLanguageModel([.text(echo), .text(echo)])
+        let provider = MCPSessionProvider(client: client, model: script.model)
+        #expect(try await provider.respond(to: "Time in Tokyo?") == "It is 14:02 in Tokyo")
+        var last: String?
+        for try await snapshot in provider.streamResponse(to: "And now?") { last = snapshot }
+        #expect(last == "It is 14:02 in Tokyo")
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A failed turn is reported and the chat goes on")
     func failedTurn() async throws {
         let (_, client) = try await connectedServer([Self.notesSearch()])

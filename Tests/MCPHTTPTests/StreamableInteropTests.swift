@@ -170,7 +170,7 @@ struct StreamableInteropTests {
             // The server's tools carry no annotations, so they may reach the network: the app allows them.
             let provider = MCPSessionProvider(client: client, model: script.model, configuration: .init(policy: .allowAll))
             let answer = try await provider.respond(to: "Echo something")
-            #expect(answer.hasPrefix("The server said: "))
+            #expect(answer.hasPrefix("The server said:"))
             #expect(answer.contains("from the model"))
             let session = try await provider.session()
             #expect(session.transcript.contains { if case .toolOutput(let output) = $0 { output.toolName == "echo" } else { false } })
