@@ -18,7 +18,8 @@ protocol DirectlyReadableTransport: Transport {
 ///
 /// Pulls each message directly, with no executor switch, from a
 /// ``DirectlyReadableTransport``; from any other transport, through its stream. After the
-/// end (or a failure) it returns `nil`, as a finished stream does.
+/// end, a failure, or once the reading task is cancelled, it returns `nil`, as the stream
+/// does (messages still buffered are not handed out after a cancellation).
 struct InboundMessages {
     private enum Source {
         case direct(any DirectlyReadableTransport)
@@ -39,6 +40,10 @@ struct InboundMessages {
     /// The next message, `nil` once the transport's input has ended.
     nonisolated(nonsending) mutating func next() async throws -> InboundMessage? {
         if finished { return nil }
+        if Task.isCancelled {
+            finished = true
+            return nil
+        }
         do {
             let message: InboundMessage?
             switch source {

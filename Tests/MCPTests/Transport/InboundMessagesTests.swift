@@ -51,4 +51,21 @@ struct InboundMessagesTests {
         #expect(afterEnd == nil)
         await transport.close()
     }
+
+    @Test("Once the reading task is cancelled, each reader returns nil, buffered messages or not", arguments: Reader.allCases)
+    func cancelledReaderEnds(reader: Reader) async throws {
+        let (sender, transport) = try reader.makeEnds()
+        for note in Self.notes { try await sender.send(note) }
+        let reading = Task {
+            var messages = InboundMessages(of: transport)
+            let first = try await messages.next()
+            withUnsafeCurrentTask { $0?.cancel() }
+            return (first, try await messages.next())
+        }
+        let (first, afterCancel) = try await withHangGuard { try await reading.value }
+        #expect(first == .message(Self.notes[0]))
+        #expect(afterCancel == nil)
+        await sender.close()
+        await transport.close()
+    }
 }
