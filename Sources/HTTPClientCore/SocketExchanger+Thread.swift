@@ -10,6 +10,10 @@ extension SocketExchanger {
             var early: Result<HTTPResponseHead, any Error>?
             var headDelivered = false
             var cancelled = false
+            /// The body's stream ended on its reader's side (its task was cancelled, or it
+            /// was dropped): the thread finishes it without an error, so that the reader sees
+            /// the end as every cancelled stream's, however the two race.
+            var bodyAbandoned = false
             var released = false
             /// Bytes delivered to the body and not yet taken by its reader.
             var waiting = 0
@@ -35,9 +39,13 @@ extension SocketExchanger {
 
         /// Stops the exchange: the head's waiter gets `CancellationError` at once, and the
         /// thread stops whatever it waits for (connecting, sending, reading, room to deliver).
-        func cancel() {
+        ///
+        /// - Parameter finishingBody: `false` when the body's stream has ended already (its
+        ///   reader's task was cancelled, or the reader dropped it): the stream ends as it does.
+        func cancel(finishingBody: Bool = true) {
             state.withLock { state in
                 state.cancelled = true
+                if !finishingBody { state.bodyAbandoned = true }
                 if !state.released { POSIX.signalWakePipe(wake.write) }
             }
             state.broadcast()
@@ -126,7 +134,11 @@ extension SocketExchanger {
             case .failure(let error):
                 let failure: any Error = isCancelled ? CancellationError() : error
                 deliverHead(.failure(failure))
-                body.finish(throwing: failure)
+                if state.withLock({ $0.bodyAbandoned }) {
+                    body.finish()
+                } else {
+                    body.finish(throwing: failure)
+                }
             }
         }
 

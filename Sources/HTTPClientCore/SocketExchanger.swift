@@ -120,7 +120,7 @@ package final class SocketExchanger: HTTPExchanging, Sendable {
             throw CancellationError()
         }
         let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        continuation.onTermination = { _ in exchange.cancel() }
+        continuation.onTermination = { _ in exchange.cancel(finishingBody: false) }
         let pool = pool
         do {
             try POSIX.startThread(named: "HTTPClientCore.connection") { [weak self] in
