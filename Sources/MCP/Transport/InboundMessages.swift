@@ -74,8 +74,10 @@ extension StdioTransport: DirectlyReadableTransport {
     }
 }
 
+#if MCP_CAN_SPAWN
 extension ProcessTransport: DirectlyReadableTransport {
     nonisolated(nonsending) func nextInbound() async throws -> InboundMessage? {
         try await connection.nextInbound()
     }
 }
+#endif
