@@ -175,12 +175,18 @@ let package = Package(
 // Linux; Mac Catalyst too (an app on macOS, which may start processes, within its sandbox when
 // it has one). Not iOS or visionOS (apps may not start processes) nor watchOS or tvOS (no
 // posix_spawn, no fork). CMCPPlatform's C makes the same choice with TargetConditionals.
+//
+// `ONDEVICE_MCP_CHECK_NO_SPAWN=1` (scripts/check-no-spawn.sh, CI) builds the libraries on Linux
+// as iOS gets them: without MCP_CAN_SPAWN, but for MCPPlatform, whose Linux-only code iOS never
+// compiles.
+let checksNoSpawn = Context.environment["ONDEVICE_MCP_CHECK_NO_SPAWN"] == "1"
 for target in package.targets where [.regular, .test, .executable].contains(target.type) && target.name != "CMCPPlatform" {
+    let spawns: [Platform] = checksNoSpawn && target.name != "MCPPlatform" ? [.macOS, .macCatalyst] : [.macOS, .macCatalyst, .linux]
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),
             .enableUpcomingFeature("MemberImportVisibility"),
             .enableUpcomingFeature("InternalImportsByDefault"),
-            .define("MCP_CAN_SPAWN", .when(platforms: [.macOS, .macCatalyst, .linux])),
+            .define("MCP_CAN_SPAWN", .when(platforms: spawns)),
         ]
 }

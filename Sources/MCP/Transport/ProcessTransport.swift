@@ -1,3 +1,6 @@
+// Processes can be started on macOS, Mac Catalyst and Linux only (MCP_CAN_SPAWN, Package.swift):
+// no ProcessTransport on iOS, visionOS, watchOS and tvOS (nor its imports, which would be unused).
+#if MCP_CAN_SPAWN
 public import MCPCore
 internal import MCPPlatform
 public import MCPSandbox
@@ -7,10 +10,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-
-// Processes can be started on macOS, Mac Catalyst and Linux only (MCP_CAN_SPAWN, Package.swift):
-// no ProcessTransport on iOS, visionOS, watchOS and tvOS.
-#if MCP_CAN_SPAWN
 
 /// The client side of MCP's stdio transport: a server started as a child process, spoken to
 /// over its standard input and output.
