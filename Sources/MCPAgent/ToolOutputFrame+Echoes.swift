@@ -16,7 +16,7 @@ extension ToolOutputFrame {
         var lines: [String] = []
         var changed = false
         for line in answer.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard mayEchoFrame(line) else {
+            guard holdsFrameWords(skeleton: UntrustedText.skeleton(line)) else {
                 lines.append(String(line))
                 continue
             }
@@ -26,17 +26,6 @@ extension ToolOutputFrame {
             lines.append(String(kept))
         }
         return changed ? lines.joined(separator: "\n") : answer
-    }
-
-    /// Whether `line` may hold a piece of a frame line (judged on its letters and digits).
-    private func mayEchoFrame(_ line: Substring) -> Bool {
-        let folded = UntrustedText.skeleton(line)
-        return folded.contains(boundary) || folded.contains("notinstructions") || Self.isClosingSkeleton(folded)
-    }
-
-    /// Whether a span's skeleton reads as a closing line: `end of … output` or `… error`.
-    private static func isClosingSkeleton(_ folded: String) -> Bool {
-        folded.contains("endof") && (folded.contains("output") || folded.contains("error"))
     }
 
     private func withoutEchoes(_ line: [Character]) -> [Character] {
@@ -76,8 +65,8 @@ extension ToolOutputFrame {
                 continue
             }
             let inside = UntrustedText.skeleton(String(line[(index + 1)..<close]))
-            let isClosing = Self.isClosingSkeleton(inside) && line[index..<close].contains("#")
-            if inside.contains(boundary) || inside.contains("notinstructions") || isClosing {
+            let isClosing = Self.readsAsClosing(skeleton: inside) && line[index..<close].contains("#")
+            if holdsOpeningWords(skeleton: inside) || isClosing {
                 if result.last == " " { result.removeLast() }
                 index = close + 1
             } else {

@@ -100,8 +100,7 @@ public struct ToolOutputFrame: Hashable, Sendable {
     func isImitation(_ line: Substring) -> Bool {
         let folded = UntrustedText.skeleton(line)
         if folded.isEmpty { return false }
-        if folded.contains(boundary) || folded.contains("notinstructions") { return true }
-        if folded.contains("endof"), folded.contains("output") || folded.contains("error") { return true }
+        if holdsFrameWords(skeleton: folded) { return true }
         for token in ["imstart", "imend", "startofturn", "endofturn", "eotid", "startheaderid", "beginoftext", "endoftext"]
         where folded.contains(token) {
             return true
@@ -119,6 +118,23 @@ public struct ToolOutputFrame: Hashable, Sendable {
             return false
         }
         return Self.startsWithRole(Self.structural(line.prefix(64)))
+    }
+
+    /// Whether `folded` (a line's ``UntrustedText/skeleton(_:)``) holds this frame's words: the
+    /// opening line's (``holdsOpeningWords(skeleton:)``) or the closing line's `end of … output`
+    /// (or `… error`).
+    func holdsFrameWords(skeleton folded: String) -> Bool {
+        holdsOpeningWords(skeleton: folded) || Self.readsAsClosing(skeleton: folded)
+    }
+
+    /// Whether `folded` holds the boundary or the opening line's `not instructions`.
+    func holdsOpeningWords(skeleton folded: String) -> Bool {
+        folded.contains(boundary) || folded.contains("notinstructions")
+    }
+
+    /// Whether `folded` reads as a closing line: `end of … output` or `end of … error`.
+    static func readsAsClosing(skeleton folded: String) -> Bool {
+        folded.contains("endof") && (folded.contains("output") || folded.contains("error"))
     }
 
     /// Words that name a role or a template's marker, as skeletons.

@@ -311,8 +311,11 @@ public struct ToolRelevance: Sendable {
         let tokens = prompt.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
         for (position, token) in tokens.enumerated() {
             let word = token.drop { !$0.isLetter }
-            let following = position + 1 < tokens.count ? tokens[position + 1].lowercased().filter { $0.isLetter || $0 == "'" } : ""
-            let subject = !sentenceStart || auxiliaries.contains(following)
+            // At a sentence's start, the next word decides (read only there).
+            let subject =
+                !sentenceStart
+                || position + 1 < tokens.count
+                    && auxiliaries.contains(tokens[position + 1].lowercased().filter { $0.isLetter || $0 == "'" })
             if subject, let first = word.first, first.isUppercase, word.dropFirst().allSatisfy({ $0.isLowercase || !$0.isLetter }),
                 word.count > 1
             {
