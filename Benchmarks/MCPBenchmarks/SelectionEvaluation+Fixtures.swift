@@ -81,7 +81,7 @@ extension SelectionEvaluation {
                 throw FixtureError("catalogs.json is not an object of catalogs")
             }
             var catalogs: [Catalog] = []
-            for (name, value) in entries.sorted(by: { $0.key > $1.key }) {  // "six" before "new"
+            for (name, value) in entries {  // in the file's order: six, new, third
                 let servers = (value.arrayValue ?? []).compactMap(\.stringValue)
                 guard !servers.isEmpty else { throw FixtureError("catalog \(name) names no server") }
                 var listings: [(server: String, tools: [ToolDefinition])] = []

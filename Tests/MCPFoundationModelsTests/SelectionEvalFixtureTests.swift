@@ -71,7 +71,7 @@ struct SelectionEvalFixtureTests {
     @Test("Each catalog names server files that hold valid tool lists, each with its source and unique tool names")
     func catalogsNameServerFiles() throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
-        #expect(Set(catalogs.keys) == ["six", "new"])
+        #expect(Set(catalogs.keys) == ["six", "new", "third"])
         for (catalog, servers) in catalogs {
             #expect(!servers.isEmpty, "catalog \(catalog)")
             #expect(Set(servers).count == servers.count, "catalog \(catalog) names a server twice")
@@ -106,6 +106,25 @@ struct SelectionEvalFixtureTests {
         }
     }
 
+    @Test("Catalog third adds four servers written for the evaluation, three of them unlike anything in the corpus")
+    func thirdCatalogContents() throws {
+        let catalogs = try SelectionEvalFixtures.catalogs()
+        let third = try #require(catalogs["third"])
+        let written = try third.filter { server in
+            let source = try SelectionEvalFixtures.read("servers/\(server).json")["_meta"]?["source"]?.stringValue ?? ""
+            return source.hasPrefix("written for this evaluation in the style of ")
+        }
+        // Its own: written servers that neither catalog six nor new has.
+        let earlier = Set((catalogs["six"] ?? []) + (catalogs["new"] ?? []))
+        #expect(Set(written).subtracting(earlier) == ["github", "notion", "spotify", "homeassistant"])
+        // The GitHub server imitates one the corpus captured (its tool names are GitHub's); the others are new.
+        let corpus = Set(ListedTool.all.map(\.tool.name))
+        for server in written where !earlier.contains(server) && server != "github" {
+            let names = try SelectionEvalFixtures.tools(of: server).map(\.name)
+            #expect(Set(names).isDisjoint(with: corpus), "\(server) shares tool names with Tests/Fixtures/ToolSchemas")
+        }
+    }
+
     @Test("Every needed and recently used tool exists in its prompt's catalog", arguments: SelectionEvalFixtures.sets)
     func referencesExist(_ set: String) throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
@@ -127,12 +146,15 @@ struct SelectionEvalFixtureTests {
         }
     }
 
-    @Test("Each set has at least 50 prompts on catalog six and 40 on new", arguments: SelectionEvalFixtures.sets)
+    @Test("Each set has at least 50 prompts on catalog six and 40 on new; only the development set uses catalog third", arguments: SelectionEvalFixtures.sets)
     func sizes(_ set: String) throws {
         let prompts = try SelectionEvalFixtures.prompts(set)
         #expect(prompts.filter { $0.catalog == "six" }.count >= 50)
         #expect(prompts.filter { $0.catalog == "new" }.count >= 40)
-        #expect(prompts.allSatisfy { $0.catalog == "six" || $0.catalog == "new" })
+        // Catalog third came after the test set was written: the test set cannot have it.
+        let catalogs: Set<String> = set == "dev" ? ["six", "new", "third"] : ["six", "new"]
+        #expect(prompts.allSatisfy { catalogs.contains($0.catalog) })
+        if set == "dev" { #expect(prompts.filter { $0.catalog == "third" }.count >= 60) }
     }
 
     @Test("No prompt is in both sets, nor twice in one")
@@ -151,7 +173,7 @@ struct SelectionEvalFixtureTests {
     func coverage(_ set: String) throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
         let prompts = try SelectionEvalFixtures.prompts(set)
-        for (catalog, servers) in catalogs {
+        for (catalog, servers) in catalogs where prompts.contains(where: { $0.catalog == catalog }) {
             let needed = prompts.filter { $0.catalog == catalog }.reduce(into: Set<String>()) { $0.formUnion($1.servers) }
             #expect(needed == Set(servers), "catalog \(catalog): no prompt needs \(Set(servers).subtracting(needed).sorted())")
         }
