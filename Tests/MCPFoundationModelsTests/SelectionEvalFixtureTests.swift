@@ -146,7 +146,9 @@ struct SelectionEvalFixtureTests {
         }
     }
 
-    @Test("Each set has at least 50 prompts on catalog six and 40 on new; only the development set uses catalog third", arguments: SelectionEvalFixtures.sets)
+    @Test(
+        "Each set has at least 50 prompts on catalog six and 40 on new; only the development set uses catalog third",
+        arguments: SelectionEvalFixtures.sets)
     func sizes(_ set: String) throws {
         let prompts = try SelectionEvalFixtures.prompts(set)
         #expect(prompts.filter { $0.catalog == "six" }.count >= 50)
