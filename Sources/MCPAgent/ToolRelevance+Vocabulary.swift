@@ -27,6 +27,8 @@ extension ToolRelevance {
         ["event", "meeting", "appointment"],
         ["user", "member", "account"],
         ["message", "post"],
+        ["song", "track", "tune"],
+        ["light", "lamp", "bulb"],
         // British and American spellings.
         ["color", "colour"], ["favorite", "favourite"], ["organization", "organisation"], ["center", "centre"],
         ["license", "licence"], ["canceled", "cancelled"], ["catalog", "catalogue"],
@@ -48,7 +50,7 @@ extension ToolRelevance {
         "browse": ["list"], "enumerate": ["list"], "everything": ["list", "all"], "all": ["list"],
         "peek": ["read", "view"], "cat": ["read"], "dump": ["read", "list"], "text": ["read"],
         // Storing and changing.
-        "put": ["write", "save"], "overwrite": ["write"], "append": ["write", "add"],
+        "put": ["write", "save"], "puton": ["play"], "overwrite": ["write"], "append": ["write", "add"],
         "replace": ["edit", "update"], "fix": ["edit", "update"], "set": ["update"],
         "copy": ["write"], "mkdir": ["create", "directory"],
         "record": ["add", "create", "row"], "note": ["add", "comment"],
@@ -56,7 +58,7 @@ extension ToolRelevance {
         "memorize": ["remember", "memory", "knowledge"], "recall": ["memory", "knowledge", "search"],
         "anymore": ["delete", "update"], "outdated": ["update", "delete"],
         // Finding.
-        "filter": ["search", "find"], "rule": ["filter"],
+        "filter": ["search", "find"], "rule": ["filter"], "automatically": ["filter", "rule"], "setup": ["create"],
         "match": ["search", "find"], "where": ["search", "find"], "hunt": ["search", "find"],
         // Counting and computing.
         "many": ["count", "query", "calculate"], "count": ["number", "query"], "total": ["sum", "calculate"],
@@ -74,7 +76,7 @@ extension ToolRelevance {
         "history": ["log", "commit"], "who": ["log", "author", "user"],
         "recent": ["log", "latest"], "latest": ["log", "recent"], "last": ["log", "latest"],
         "difference": ["diff"], "differ": ["diff"], "compare": ["diff"],
-        "staged": ["diff", "status"], "uncommitted": ["diff", "status"],
+        "staged": ["diff", "status", "add"], "uncommitted": ["diff", "status"],
         // Data.
         "row": ["query", "table", "select"], "column": ["table", "schema", "describe"],
         "sql": ["query"], "database": ["table", "query"], "db": ["database", "query", "table"],
@@ -99,7 +101,7 @@ extension ToolRelevance {
         // Memory, people, messages.
         "forget": ["delete", "remove", "memory", "knowledge"], "mind": ["remember", "memory", "knowledge"],
         "know": ["memory", "search"], "said": ["message", "search"], "say": ["message", "search"],
-        "mention": ["message", "search"], "invite": ["attendee", "event"], "reassign": ["assign", "update"],
+        "mention": ["message", "search"], "invite": ["attendee", "event"], "reassign": ["assign", "update"], "urgent": ["priority"], "important": ["priority"],
         "assign": ["update", "assignee"], "star": ["modify", "label", "flag"], "mark": ["modify", "label"],
         "archive": ["modify", "label"], "flag": ["modify", "label"], "unread": ["search", "label"],
         "lunch": ["event"], "dinner": ["event"], "party": ["event"],
@@ -116,7 +118,7 @@ extension ToolRelevance {
         "chilly": ["weather", "temperature"], "freezing": ["weather", "temperature"], "humid": ["weather", "humidity"], "wind": ["weather"],
         "umbrella": ["weather", "forecast"],
         "popup": ["dialog"], "alert": ["dialog"], "confirm": ["dialog"], "dismiss": ["dialog", "close"],
-        "press": ["key"], "type": ["fill"], "dropdown": ["select", "option"], "screenshot": ["snapshot"],
+        "press": ["key"], "type": ["fill"], "dropdown": ["select", "option"], "pick": ["select", "option"], "choose": ["select", "option"], "screenshot": ["snapshot"],
         "loaded": ["wait"],
         // Requests about people and messages.
         "send": ["post", "message"], "reply": ["post", "message"],
@@ -129,6 +131,21 @@ extension ToolRelevance {
         "web": ["url", "fetch"], "website": ["url", "fetch"], "webpage": ["url", "fetch"],
         "checksum": ["hash"], "digest": ["hash"], "sha": ["hash"],
         "link": ["url"], "url": ["fetch"], "download": ["fetch", "get"],
+        // Playing things, and the rooms they play in.
+        "music": ["play", "track", "song"], "listen": ["play", "track"], "unpause": ["resume", "play"],
+        "skip": ["next"], "back": ["previous"], "loud": ["volume"], "louder": ["volume"], "quiet": ["volume"],
+        "quieter": ["volume"], "mute": ["volume"],
+        "heat": ["temperature", "climate"], "thermostat": ["temperature", "climate"],
+        "warmer": ["temperature"], "cooler": ["temperature"],
+        "blind": ["cover", "position"], "curtain": ["cover", "position"], "shade": ["cover", "position"], "shutter": ["cover", "position"],
+        // Weather in everyday words.
+        "wet": ["rain", "precipitation", "weather"], "soak": ["rain", "precipitation", "weather"], "pour": ["rain", "weather"],
+        "drizzle": ["rain", "weather"], "storm": ["weather", "forecast"],
+        "longitude": ["coordinates", "location"],
+        // Dates and answers.
+        "when": ["date", "time", "event"], "yes": ["accept", "respond"], "maybe": ["respond", "tentative"],
+        // Code hosting.
+        "ci": ["workflow", "pipeline", "run"], "waiting": ["pending", "open"], "readme": ["file", "content", "read"], "bottom": ["append", "end"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`
@@ -138,7 +155,8 @@ extension ToolRelevance {
     /// (`https://…`, `news.ycombinator.com` → `url`, `fetch`, `web`), an emoji's short code (`:tada:` →
     /// `emoji`, `reaction`), an email address (→ `email`, `address`), a revision (`HEAD~2`, an
     /// abbreviated commit hash → `commit`, `revision`) and a table's column (`orders.created_at` →
-    /// `column`, `table`). Arithmetic is also an arithmetic verb with two
+    /// `column`, `table`), a chat channel (`#design` → `channel`, `message`) and an issue's number (`#231` →
+    /// `issue`, `number`). Arithmetic is also an arithmetic verb with two
     /// numbers (`add 17 and 25`).
     static func patternTerms(in prompt: String) -> [String] {
         var terms: [String] = []
@@ -250,12 +268,25 @@ extension ToolRelevance {
         if webAddress || words.contains(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") || $0.hasPrefix("www.") }) {
             terms += ["url", "fetch", "web"]
         }
+        // `#design` names a chat channel; `#231` an issue or pull request by its number.
+        for word in words where word.count > 1 && word.first == "#" {
+            let rest = word.dropFirst().prefix { $0.isLetter || $0.isNumber || "-_".contains($0) }
+            if !rest.isEmpty, rest.allSatisfy(\.isNumber) {
+                terms += ["issue", "number"]
+            } else if rest.first?.isLetter == true {
+                terms += ["channel", "message"]
+            }
+        }
         if emoji { terms += ["emoji", "reaction"] }
         if revision { terms += ["commit", "revision"] }
         if column { terms += ["column", "table"] }
         if timeOfDay { terms.append("time") }
         if issueKey { terms.append("issue") }
         if words.contains("select"), words.contains("from") { terms += ["query", "sql"] }
+        // "open a ticket", "open an issue", "open a new branch": to open one is to create it.
+        for (position, word) in words.enumerated().dropLast() where word == "open" && ["a", "an", "new"].contains(words[position + 1]) {
+            terms.append("create")
+        }
         return terms
     }
 

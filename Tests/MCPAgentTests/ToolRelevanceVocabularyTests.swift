@@ -38,6 +38,11 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "what is 2^32", implies: ["calculate"], impliesNot: ["commit"]),
         PatternCase(prompt: "the decade was a facade", implies: [], impliesNot: ["commit"]),
         PatternCase(prompt: "is there an index on orders.created_at", implies: ["column", "table"], impliesNot: ["file"]),
+        PatternCase(prompt: "catch me up on #design", implies: ["channel", "message"], impliesNot: ["issue"]),
+        PatternCase(prompt: "tell whoever reported #231 it's fixed", implies: ["issue"], impliesNot: ["channel"]),
+        PatternCase(prompt: "open a ticket for the crash", implies: ["create"], impliesNot: []),
+        PatternCase(prompt: "open the ticket for the crash", implies: [], impliesNot: ["create"]),
+        PatternCase(prompt: "a lone # sign", implies: [], impliesNot: ["channel", "issue"]),
         PatternCase(prompt: "plain words only", implies: [], impliesNot: ["file", "calculate", "time", "issue", "url"]),
     ]
 
