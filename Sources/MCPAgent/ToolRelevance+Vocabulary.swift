@@ -101,7 +101,8 @@ extension ToolRelevance {
         // Memory, people, messages.
         "forget": ["delete", "remove", "memory", "knowledge"], "mind": ["remember", "memory", "knowledge"],
         "know": ["memory", "search"], "said": ["message", "search"], "say": ["message", "search"],
-        "mention": ["message", "search"], "invite": ["attendee", "event"], "reassign": ["assign", "update"], "urgent": ["priority"], "important": ["priority"],
+        "mention": ["message", "search"], "invite": ["attendee", "event"], "reassign": ["assign", "update"], "urgent": ["priority"],
+        "important": ["priority"],
         "assign": ["update", "assignee"], "star": ["modify", "label", "flag"], "mark": ["modify", "label"],
         "archive": ["modify", "label"], "flag": ["modify", "label"], "unread": ["search", "label"],
         "lunch": ["event"], "dinner": ["event"], "party": ["event"],
@@ -118,7 +119,8 @@ extension ToolRelevance {
         "chilly": ["weather", "temperature"], "freezing": ["weather", "temperature"], "humid": ["weather", "humidity"], "wind": ["weather"],
         "umbrella": ["weather", "forecast"],
         "popup": ["dialog"], "alert": ["dialog"], "confirm": ["dialog"], "dismiss": ["dialog", "close"],
-        "press": ["key"], "type": ["fill"], "dropdown": ["select", "option"], "pick": ["select", "option"], "choose": ["select", "option"], "screenshot": ["snapshot"],
+        "press": ["key"], "type": ["fill"], "dropdown": ["select", "option"], "pick": ["select", "option"], "choose": ["select", "option"],
+        "screenshot": ["snapshot"],
         "loaded": ["wait"],
         // Requests about people and messages.
         "send": ["post", "message"], "reply": ["post", "message"],
@@ -145,7 +147,8 @@ extension ToolRelevance {
         // Dates and answers.
         "when": ["date", "time", "event"], "yes": ["accept", "respond"], "maybe": ["respond", "tentative"],
         // Code hosting.
-        "ci": ["workflow", "pipeline", "run"], "waiting": ["pending", "open"], "readme": ["file", "content", "read"], "bottom": ["append", "end"],
+        "ci": ["workflow", "pipeline", "run"], "waiting": ["pending", "open"], "readme": ["file", "content", "read"],
+        "bottom": ["append", "end"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`
