@@ -147,7 +147,7 @@ extension ToolRelevance {
         // Dates and answers.
         "when": ["date", "time", "event"], "yes": ["accept", "respond"], "maybe": ["respond", "tentative"],
         // Code hosting.
-        "ci": ["workflow", "pipeline", "run"], "waiting": ["pending", "open"], "readme": ["file", "content", "read"],
+        "ci": ["workflow", "pipeline", "run"], "waiting": ["pending", "open"],
         "bottom": ["append", "end"],
     ]
 
