@@ -149,6 +149,10 @@ extension ToolRelevance {
         // Code hosting.
         "ci": ["workflow", "pipeline", "run"], "waiting": ["pending", "open"],
         "bottom": ["append", "end"],
+        // Everyday verbs for a tool's action.
+        "scratch": ["delete", "remove"], "tick": ["complete", "done", "update"], "hit": ["click"], "tap": ["click"],
+        "squash": ["merge"], "told": ["remember", "memory", "search"], "biggest": ["size", "info"],
+        "fattest": ["size", "info"], "writeto": ["send", "message", "email"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`

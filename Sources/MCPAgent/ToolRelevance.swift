@@ -362,7 +362,8 @@ public struct ToolRelevance: Sendable {
 
     private static let particleVerbs: [String: Set<String>] = [
         "check": ["out", "in"], "log": ["in", "out"], "set": ["up"], "sign": ["up", "in", "out"], "look": ["up"],
-        "back": ["up"], "clean": ["up"], "roll": ["back"], "shut": ["down"], "put": ["on"], "start": ["up"], "add": ["up"], "go": ["to"],
+        "back": ["up"], "clean": ["up"], "roll": ["back"], "shut": ["down"], "write": ["to"], "put": ["on"], "start": ["up"], "add": ["up"],
+        "go": ["to"],
     ]
 
     /// ``synonymGroups`` and ``implications`` by stemmed term: the stems a prompt's term brings.

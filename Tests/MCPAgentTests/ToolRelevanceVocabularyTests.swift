@@ -120,6 +120,18 @@ struct ToolRelevanceVocabularyTests {
     }
 
     @Test(
+        "Writing to someone is sending them a message; writing a file is not",
+        arguments: [
+            ("write to my landlord that the boiler died", true),
+            ("write the summary into notes.txt", false),
+        ])
+    func writingTo(_ prompt: String, _ sends: Bool) {
+        let terms = Set(ToolRelevance.queryTerms(in: prompt).map(\.term))
+        #expect(terms.contains(ToolRelevance.stem("send")) == sends)
+        #expect(terms.contains(ToolRelevance.stem("write")))
+    }
+
+    @Test(
         "A short object may stand between a verb and its particle, and 'any more' is 'anymore'",
         arguments: [
             ("add those up", "addup"),
