@@ -296,6 +296,31 @@ struct ConnectionThreadTests {
         }
     }
 
+    @Test("With the default options, answers made while a slow call is in flight go out without waiting for it")
+    func answersDoNotWaitForASlowCall() async throws {
+        let server = try await TestServers.make()
+        try await withPipeClient(server, options: MCPServer.ConnectionOptions()) { client, _ in
+            let slow = Task { try await client.callTool(name: "slow") }
+            // Each answer is made while another request (the slow one) is unanswered, so it
+            // waits to be written with the others' answers: the loop writes it once it idles.
+            for index in 0..<20 {
+                let result = try await client.callTool(name: "echo", arguments: ["text": .string("e\(index)")])
+                #expect(result.content.first?.text == "e\(index)")
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for caller in 0..<8 {
+                        group.addTask {
+                            let echo = try await client.callTool(name: "echo", arguments: ["text": .string("c\(caller)")])
+                            #expect(echo.content.first?.text == "c\(caller)")
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            slow.cancel()
+            _ = await slow.result
+        }
+    }
+
     // MARK: withConnectionThread
 
     @Test("withConnectionThread: 64 callers × 50 calls over pipes all get their own answers")
