@@ -72,8 +72,6 @@ package final class EventLoop: Sendable {
         var running = false
         /// The thread is in (or about to enter) its wait: a new job must signal the waker.
         var sleeping = false
-        /// Jobs to run once the queued ones have, before the thread next sleeps.
-        var jobsBeforeSleeping: [@Sendable () -> Void] = []
     }
 
     /// The waker's token; registrations count from 1.
@@ -185,21 +183,6 @@ package final class EventLoop: Sendable {
         enqueue(.closure(job))
     }
 
-    /// Runs `job` on the loop's thread once it runs out of other jobs, before it sleeps, when
-    /// the thread is awake now; returns `false`, and does nothing, when it sleeps (or is not
-    /// running), so that the caller can wake it with ``execute(_:)`` instead.
-    ///
-    /// For work that should wait for what the loop is doing now but must not wait for input:
-    /// the answers pool tasks make while the loop reads more requests go out together, in one
-    /// write, when the loop has read them all.
-    package func executeBeforeSleeping(_ job: @escaping @Sendable () -> Void) -> Bool {
-        state.withLock { state in
-            guard state.running, !state.sleeping else { return false }
-            state.jobsBeforeSleeping.append(job)
-            return true
-        }
-    }
-
     // MARK: Registrations
 
     /// Changes the kernel's interest for a registration (`operation` 0 add, 1 modify, 2 remove).
@@ -250,11 +233,8 @@ package final class EventLoop: Sendable {
                 // Out of threads: run what was queued elsewhere rather than never.
                 let jobs = state.withLock { state in
                     state.running = false
-                    defer {
-                        state.jobs.removeAll()
-                        state.jobsBeforeSleeping.removeAll()
-                    }
-                    return state.jobs + state.jobsBeforeSleeping.map { Job.closure($0) }
+                    defer { state.jobs.removeAll() }
+                    return state.jobs
                 }
                 for job in jobs { runElsewhere(job) }
             }
@@ -310,13 +290,6 @@ package final class EventLoop: Sendable {
             let step: Step = state.withLock { state in
                 if !state.jobs.isEmpty && batchesSincePoll < Self.batchesBetweenPolls {
                     swap(&state.jobs, &batch)
-                    return .run
-                }
-                if state.jobs.isEmpty, !state.jobsBeforeSleeping.isEmpty {
-                    // Decided under the lock that ``executeBeforeSleeping(_:)`` takes: a job it
-                    // accepted runs before the thread sleeps.
-                    batch = state.jobsBeforeSleeping.map { Job.closure($0) }
-                    state.jobsBeforeSleeping.removeAll(keepingCapacity: true)
                     return .run
                 }
                 if state.jobs.isEmpty && state.entries.isEmpty {

@@ -52,30 +52,6 @@ struct EventLoopTests {
         try #require(EventLoop.makeLoop(), "Linux has epoll, Darwin kqueue")
     }
 
-    @Test("A job for before sleeping runs on the loop's thread after the jobs queued with it")
-    func jobBeforeSleepingRunsAfterQueuedJobs() async throws {
-        let loop = try makeLoop()
-        let (order, continuation) = AsyncStream.makeStream(of: String.self)
-        loop.execute {
-            let accepted = loop.executeBeforeSleeping {
-                continuation.yield(loop.isCurrentThread ? "before sleeping" : "off the loop")
-                continuation.finish()
-            }
-            continuation.yield(accepted ? "accepted" : "refused")
-            loop.execute { continuation.yield("queued after it") }
-        }
-        var seen: [String] = []
-        for await step in order { seen.append(step) }
-        #expect(seen == ["accepted", "queued after it", "before sleeping"])
-    }
-
-    @Test("A loop whose thread is not running refuses a job for before sleeping: the caller wakes it instead")
-    func notRunningLoopRefusesJobBeforeSleeping() throws {
-        let loop = try makeLoop()
-        #expect(!loop.isRunning)
-        #expect(!loop.executeBeforeSleeping { Issue.record("a refused job ran") })
-    }
-
     @Test("A registered pipe's bytes reach its handler on the loop's thread, and end of input too")
     func readsAPipe() async throws {
         let loop = try makeLoop()

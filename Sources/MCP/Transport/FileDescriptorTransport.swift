@@ -327,17 +327,15 @@ public final class FileDescriptorTransport: Transport {
         // Every answer is counted, whoever sends it (an answer made on the loop's thread is
         // deferred anyway, but it must still be taken off the count).
         let othersToCome = waitsForOtherAnswers(message)
-        try await outbound.enqueue(
-            bytes, deferred: isOnConnectionThread || othersToCome, untilLoopIdles: !isOnConnectionThread && othersToCome)
+        try await outbound.enqueue(bytes, deferred: isOnConnectionThread || othersToCome)
     }
 
     /// Whether `message` answers a request while answers to others read before it are still
-    /// to come, on the event loop: it is then queued for the loop to write with whatever else
-    /// is ready, instead of by its sender at once, when the loop runs out of jobs (before it
-    /// next sleeps; at once if it sleeps now, so a slow request never holds it). With many
-    /// requests in flight this turns one `write` and one wake-up of the peer per answer into
-    /// one per batch; an answer with nothing else in flight (the sequential case) is still
-    /// written by its sender, with no hop.
+    /// to come, on the event loop: it is then queued for the loop to write after its current
+    /// jobs, with whatever else is ready, instead of by its sender at once. With many requests
+    /// in flight this turns one `write` and one wake-up of the peer per answer into one per
+    /// batch (as for answers made on the loop's thread); an answer with nothing else in flight
+    /// (the sequential case) is still written by its sender, with no hop.
     private func waitsForOtherAnswers(_ message: JSONRPCMessage) -> Bool {
         guard case .loop = engine else { return false }
         switch message {

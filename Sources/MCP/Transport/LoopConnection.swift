@@ -27,8 +27,8 @@ final class LoopConnection: OutboundLoopWriter {
         var outputRegistration: EventLoopRegistration?
         /// Starting failed: the descriptors stay the caller's.
         var abandoned = false
-        /// The flushes waiting to run on the loop.
-        var flushes = FlushSchedule()
+        /// A flush of what the loop's jobs sent is queued behind them.
+        var flushScheduled = false
     }
 
     let loop: EventLoop
@@ -161,25 +161,18 @@ final class LoopConnection: OutboundLoopWriter {
         state.withLock { $0.outputRegistration }?.insert(.writable)
     }
 
-    /// Writes what sends queued without writing: once the jobs queued now have run (the
-    /// replies of one batch of jobs, one write), or, with `beforeSleeping`, once the loop runs
-    /// out of jobs, if it is awake (answers made elsewhere while the loop still reads requests
-    /// whose answers will follow go out with those). Any thread.
-    func scheduleFlush(beforeSleeping: Bool) {
-        var action = state.withLock { $0.flushes.request(beforeSleeping: beforeSleeping) }
-        if action == .beforeSleeping {
-            if loop.executeBeforeSleeping({ [self] in flush(beforeSleeping: true) }) { return }
-            action = state.withLock { $0.flushes.refused() }
+    /// Writes what sends made on the loop's thread queued, once the jobs queued now have run:
+    /// the replies of one batch of jobs, one write. Any thread.
+    func scheduleFlush() {
+        let schedule = state.withLock { state in
+            defer { state.flushScheduled = true }
+            return !state.flushScheduled
         }
-        if action == .queue {
-            loop.execute { [self] in flush(beforeSleeping: false) }
+        guard schedule else { return }
+        loop.execute { [self] in
+            state.withLock { $0.flushScheduled = false }
+            outbound.flush()
         }
-    }
-
-    /// On the loop's thread: a scheduled flush.
-    private func flush(beforeSleeping: Bool) {
-        state.withLock { $0.flushes.started(beforeSleeping: beforeSleeping) }
-        outbound.flush()
     }
 
     /// On the loop's thread: the output takes bytes (or is in error).

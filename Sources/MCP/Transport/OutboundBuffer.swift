@@ -49,23 +49,17 @@ final class OutboundBuffer: Sendable {
     /// without blocking, and skipping the hand-off to the writing thread saves a thread
     /// wake-up per message (most of the cost of a request/response round trip).
     ///
-    /// - Parameters:
-    ///   - deferred: Queue small messages without writing, for the loop to flush (see
-    ///     ``writeOnLoop(_:)``): after its current jobs, or, with `untilLoopIdles`, once it runs
-    ///     out of jobs.
-    ///   - untilLoopIdles: The bytes may wait until the loop has nothing else to do (at once
-    ///     if it sleeps now).
     /// - Throws: ``TransportError/closed`` (or the failure that ended writing) when the
     ///   buffer no longer accepts bytes; `CancellationError` when the task is cancelled
     ///   while waiting for room.
-    nonisolated(nonsending) func enqueue(_ bytes: [UInt8], deferred: Bool = false, untilLoopIdles: Bool = false) async throws {
+    nonisolated(nonsending) func enqueue(_ bytes: [UInt8], deferred: Bool = false) async throws {
         let action = state.withLock { $0.enqueue(bytes, deferred: deferred, atomicWrite: POSIX.atomicPipeWrite) }
         let id: UInt64
         switch action {
         case .refuse(let error):
             throw error
         case .queued:
-            if deferred, let writer = loopWriter.withLock({ $0.writer }) { writer.scheduleFlush(beforeSleeping: untilLoopIdles) }
+            if deferred, let writer = loopWriter.withLock({ $0.writer }) { writer.scheduleFlush() }
             return
         case .queuedSignallingWriter:
             signalWriter()
@@ -281,9 +275,8 @@ protocol OutboundLoopWriter: AnyObject, Sendable {
     /// There are bytes the senders could not write, or the buffer closed: ask the loop for
     /// writability.
     func wakeWriter()
-    /// Flush what sends queued without writing: after the loop's current jobs, or, with
-    /// `beforeSleeping`, once it runs out of jobs (at once if it sleeps).
-    func scheduleFlush(beforeSleeping: Bool)
+    /// Flush what sends on the loop's thread queued, after the loop's current jobs.
+    func scheduleFlush()
 }
 
 /// A weak reference to the loop's writer.
