@@ -63,8 +63,13 @@ extension RealModelTests {
                 environment: ["ONDEVICE_MCP_MODEL_API_KEY": key], hangGuard: Self.hangLimit)
             #expect(keyed.status == .exited(0), "\(keyed.standardErrorTail)")
             #expect(keyed.standardErrorTail.contains("Chatting with the model at \(root.absoluteString)"), "\(keyed.standardErrorTail)")
+            // The key got through: the model server answered the turn. What it answered is the
+            // small model's (the time in the tool's output changes it from run to run), and may be
+            // a loop that the degenerate-output detector cuts and reports: either way, no refusal.
+            #expect(!keyed.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(keyed.standardErrorTail)")
             #expect(
-                !keyed.standardErrorTail.contains("error:") && !keyed.output.contains("error:"),
+                !keyed.standardErrorTail.contains("refused the credentials") && !keyed.output.contains("refused the credentials")
+                    && !keyed.standardErrorTail.contains("error:"),
                 "\(keyed.output) \(keyed.standardErrorTail)")
 
             let refused = try await runOndeviceMCP(
