@@ -47,6 +47,19 @@ enum SelectionEvalFixtures {
         return try entries.map { try MCPCore.ToolDefinition(json: $0) }
     }
 
+    /// Whether `servers/NAME.json` was written for the evaluation in the style of a real server
+    /// (its `_meta.source` says so), not captured from one.
+    static func isWrittenForEvaluation(_ server: String) throws -> Bool {
+        let source = try read("servers/\(server).json")["_meta"]?["source"]?.stringValue ?? ""
+        return source.hasPrefix("written for this evaluation in the style of ")
+    }
+
+    /// The tool names of `servers/NAME.json` that the project's corpus of captured tool lists
+    /// (`Tests/Fixtures/ToolSchemas`) also has.
+    static func toolNamesInCorpus(of server: String) throws -> Set<String> {
+        Set(try tools(of: server).map(\.name)).intersection(ListedTool.all.map(\.tool.name))
+    }
+
     /// The prompts of `dev.json` or `test.json`.
     static func prompts(_ set: String) throws -> [Prompt] {
         let entries = try #require(try read("\(set).json")["prompts"]?.arrayValue, "\(set).json has no prompts array")
@@ -93,16 +106,12 @@ struct SelectionEvalFixtureTests {
         #expect(try six.reduce(0) { $0 + (try SelectionEvalFixtures.tools(of: $1).count) } == 69)
         let new = try #require(catalogs["new"])
         #expect(new.contains("filesystem") && new.contains("time"))
-        let written = try new.filter { server in
-            let source = try SelectionEvalFixtures.read("servers/\(server).json")["_meta"]?["source"]?.stringValue ?? ""
-            return source.hasPrefix("written for this evaluation in the style of ")
-        }
+        let written = try new.filter(SelectionEvalFixtures.isWrittenForEvaluation)
         #expect(written.count >= 6)
         // None of the written servers is in the project's corpus of captured tool lists.
-        let corpus = Set(ListedTool.all.map(\.tool.name))
         for server in written {
-            let names = try SelectionEvalFixtures.tools(of: server).map(\.name)
-            #expect(Set(names).isDisjoint(with: corpus), "\(server) shares tool names with Tests/Fixtures/ToolSchemas")
+            let shared = try SelectionEvalFixtures.toolNamesInCorpus(of: server)
+            #expect(shared.isEmpty, "\(server) shares tool names with Tests/Fixtures/ToolSchemas: \(shared.sorted())")
         }
     }
 
@@ -110,18 +119,14 @@ struct SelectionEvalFixtureTests {
     func thirdCatalogContents() throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
         let third = try #require(catalogs["third"])
-        let written = try third.filter { server in
-            let source = try SelectionEvalFixtures.read("servers/\(server).json")["_meta"]?["source"]?.stringValue ?? ""
-            return source.hasPrefix("written for this evaluation in the style of ")
-        }
         // Its own: written servers that neither catalog six nor new has.
         let earlier = Set((catalogs["six"] ?? []) + (catalogs["new"] ?? []))
-        #expect(Set(written).subtracting(earlier) == ["github", "notion", "spotify", "homeassistant"])
+        let own = Set(try third.filter(SelectionEvalFixtures.isWrittenForEvaluation)).subtracting(earlier)
+        #expect(own == ["github", "notion", "spotify", "homeassistant"])
         // The GitHub server imitates one the corpus captured (its tool names are GitHub's); the others are new.
-        let corpus = Set(ListedTool.all.map(\.tool.name))
-        for server in written where !earlier.contains(server) && server != "github" {
-            let names = try SelectionEvalFixtures.tools(of: server).map(\.name)
-            #expect(Set(names).isDisjoint(with: corpus), "\(server) shares tool names with Tests/Fixtures/ToolSchemas")
+        for server in own.subtracting(["github"]) {
+            let shared = try SelectionEvalFixtures.toolNamesInCorpus(of: server)
+            #expect(shared.isEmpty, "\(server) shares tool names with Tests/Fixtures/ToolSchemas: \(shared.sorted())")
         }
     }
 

@@ -301,8 +301,9 @@ struct ConnectionThreadTests {
         let server = try await TestServers.make()
         try await withPipeClient(server, options: MCPServer.ConnectionOptions()) { client, _ in
             let slow = Task { try await client.callTool(name: "slow") }
-            // Each answer is made while another request (the slow one) is unanswered, so it
-            // waits to be written with the others' answers: the loop writes it once it idles.
+            // Each answer is made while another request (the slow one) is unanswered, so its
+            // sender leaves it for the loop to write with whatever else is ready: it must still
+            // go out now, not when the slow call ends.
             for index in 0..<20 {
                 let result = try await client.callTool(name: "echo", arguments: ["text": .string("e\(index)")])
                 #expect(result.content.first?.text == "e\(index)")
