@@ -84,7 +84,7 @@ struct SelectionEvalFixtureTests {
     @Test("Each catalog names server files that hold valid tool lists, each with its source and unique tool names")
     func catalogsNameServerFiles() throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
-        #expect(Set(catalogs.keys) == ["six", "new", "third"])
+        #expect(Set(catalogs.keys) == ["six", "new", "third", "fourth"])
         for (catalog, servers) in catalogs {
             #expect(!servers.isEmpty, "catalog \(catalog)")
             #expect(Set(servers).count == servers.count, "catalog \(catalog) names a server twice")
@@ -115,14 +115,19 @@ struct SelectionEvalFixtureTests {
         }
     }
 
-    @Test("Catalog third adds four servers written for the evaluation, three of them unlike anything in the corpus")
-    func thirdCatalogContents() throws {
+    @Test(
+        "Catalogs third and fourth each add four servers written for the evaluation, unlike anything in the corpus but GitHub",
+        arguments: [
+            ("third", ["six", "new"], ["github", "notion", "spotify", "homeassistant"]),
+            ("fourth", ["six", "new", "third"], ["jira", "drive", "todoist", "docker"]),
+        ])
+    func laterCatalogContents(_ name: String, _ before: [String], _ expected: [String]) throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
-        let third = try #require(catalogs["third"])
-        // Its own: written servers that neither catalog six nor new has.
-        let earlier = Set((catalogs["six"] ?? []) + (catalogs["new"] ?? []))
-        let own = Set(try third.filter(SelectionEvalFixtures.isWrittenForEvaluation)).subtracting(earlier)
-        #expect(own == ["github", "notion", "spotify", "homeassistant"])
+        let catalog = try #require(catalogs[name])
+        // Its own: written servers that no earlier catalog has.
+        let earlier = Set(before.flatMap { catalogs[$0] ?? [] })
+        let own = Set(try catalog.filter(SelectionEvalFixtures.isWrittenForEvaluation)).subtracting(earlier)
+        #expect(own == Set(expected))
         // The GitHub server imitates one the corpus captured (its tool names are GitHub's); the others are new.
         for server in own.subtracting(["github"]) {
             let shared = try SelectionEvalFixtures.toolNamesInCorpus(of: server)
@@ -152,16 +157,19 @@ struct SelectionEvalFixtureTests {
     }
 
     @Test(
-        "Each set has at least 50 prompts on catalog six and 40 on new; only the development set uses catalog third",
+        "Each set has at least 50 prompts on catalog six and 40 on new; only the development set uses catalogs third and fourth",
         arguments: SelectionEvalFixtures.sets)
     func sizes(_ set: String) throws {
         let prompts = try SelectionEvalFixtures.prompts(set)
         #expect(prompts.filter { $0.catalog == "six" }.count >= 50)
         #expect(prompts.filter { $0.catalog == "new" }.count >= 40)
         // Catalog third came after the test set was written: the test set cannot have it.
-        let catalogs: Set<String> = set == "dev" ? ["six", "new", "third"] : ["six", "new"]
+        let catalogs: Set<String> = set == "dev" ? ["six", "new", "third", "fourth"] : ["six", "new"]
         #expect(prompts.allSatisfy { catalogs.contains($0.catalog) })
-        if set == "dev" { #expect(prompts.filter { $0.catalog == "third" }.count >= 100) }
+        if set == "dev" {
+            #expect(prompts.filter { $0.catalog == "third" }.count >= 100)
+            #expect(prompts.filter { $0.catalog == "fourth" }.count >= 100)
+        }
     }
 
     @Test("No prompt is in both sets, nor twice in one")
