@@ -730,11 +730,10 @@ struct HTTPTransportTests {
             let sending = Task { try? await transport.send(.request(JSONRPCRequest(id: 1, method: "tools/call", params: ["name": "x"]))) }
             try await withHangGuard(guardLimit, "the POST") { await fake.firstRequest.wait() }
             sending.cancel()
-            await sending.value
+            // Each wait guarded on its own, so that a hang names its step.
+            try await withHangGuard(guardLimit, "the cancelled send") { await sending.value }
         }
-        try await withHangGuard(guardLimit, "the abandoned transport's shutdown") {
-            await feed.terminated.wait()
-            await fake.shutDown.wait()
-        }
+        try await withHangGuard(guardLimit, "the abandoned POST's end") { await feed.terminated.wait() }
+        try await withHangGuard(guardLimit, "the abandoned transport's shutdown") { await fake.shutDown.wait() }
     }
 }
