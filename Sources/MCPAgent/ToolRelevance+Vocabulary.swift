@@ -29,6 +29,7 @@ extension ToolRelevance {
         ["message", "post"],
         ["song", "track", "tune"],
         ["light", "lamp", "bulb"],
+        ["task", "todo", "chore"],
         // British and American spellings.
         ["color", "colour"], ["favorite", "favourite"], ["organization", "organisation"], ["center", "centre"],
         ["license", "licence"], ["canceled", "cancelled"], ["catalog", "catalogue"],
@@ -152,7 +153,9 @@ extension ToolRelevance {
         // Everyday verbs for a tool's action.
         "scratch": ["delete", "remove"], "tick": ["complete", "done", "update"], "hit": ["click"], "tap": ["click"],
         "squash": ["merge"], "told": ["remember", "memory", "search"], "biggest": ["size", "info"],
-        "fattest": ["size", "info"], "writeto": ["send", "message", "email"],
+        "fattest": ["size", "info"], "writeto": ["send", "message", "email"], "checkoff": ["complete", "done", "update"],
+        "output": ["log"], "space": ["size", "info"], "layout": ["tree", "structure", "directory"], "release": ["version"],
+        "anyone": ["share", "permission"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`
@@ -164,7 +167,8 @@ extension ToolRelevance {
     /// abbreviated commit hash → `commit`, `revision`) and a table's column (`orders.created_at` →
     /// `column`, `table`), a chat channel (`#design` → `channel`, `message`) and an issue's number (`#231` →
     /// `issue`, `number`). Arithmetic is also an arithmetic verb with two
-    /// numbers (`add 17 and 25`).
+    /// numbers (`add 17 and 25`); to `open a` or `file a` something is to create it, and a
+    /// `to-do` (or a `to do list`) is a task.
     static func patternTerms(in prompt: String) -> [String] {
         var terms: [String] = []
         let scalars = Array(prompt.unicodeScalars)
@@ -291,8 +295,20 @@ extension ToolRelevance {
         if issueKey { terms.append("issue") }
         if words.contains("select"), words.contains("from") { terms += ["query", "sql"] }
         // "open a ticket", "open an issue", "open a new branch": to open one is to create it.
-        for (position, word) in words.enumerated().dropLast() where word == "open" && ["a", "an", "new"].contains(words[position + 1]) {
+        // "file a bug", "file an expense report": to file one is to create it too.
+        for (position, word) in words.enumerated().dropLast()
+        where (word == "open" || word == "file") && ["a", "an", "new"].contains(words[position + 1]) {
             terms.append("create")
+        }
+        // "to-do" and "to do list" are tasks (both words are stop words on their own).
+        for (position, word) in words.enumerated() {
+            let bare = word.filter { $0.isLetter || $0 == "-" }
+            if bare == "to-do" || bare == "to-dos"
+                || bare == "to" && position + 2 < words.count && words[position + 1] == "do"
+                    && words[position + 2].hasPrefix("list")
+            {
+                terms += ["todo", "task"]
+            }
         }
         return terms
     }

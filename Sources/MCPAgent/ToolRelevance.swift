@@ -361,7 +361,7 @@ public struct ToolRelevance: Sendable {
     ]
 
     private static let particleVerbs: [String: Set<String>] = [
-        "check": ["out", "in"], "log": ["in", "out"], "set": ["up"], "sign": ["up", "in", "out"], "look": ["up"],
+        "check": ["out", "in", "off"], "log": ["in", "out"], "set": ["up"], "sign": ["up", "in", "out"], "look": ["up"],
         "back": ["up"], "clean": ["up"], "roll": ["back"], "shut": ["down"], "write": ["to"], "put": ["on"], "start": ["up"], "add": ["up"],
         "go": ["to"],
     ]

@@ -42,6 +42,11 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "tell whoever reported #231 it's fixed", implies: ["issue"], impliesNot: ["channel"]),
         PatternCase(prompt: "open a ticket for the crash", implies: ["create"], impliesNot: []),
         PatternCase(prompt: "open the ticket for the crash", implies: [], impliesNot: ["create"]),
+        PatternCase(prompt: "file a bug: the app crashes on rotate", implies: ["create"], impliesNot: []),
+        PatternCase(prompt: "file the receipts under taxes", implies: [], impliesNot: ["create"]),
+        PatternCase(prompt: "what's on my to-do list?", implies: ["todo", "task"], impliesNot: []),
+        PatternCase(prompt: "put it on my to do list for friday", implies: ["task"], impliesNot: []),
+        PatternCase(prompt: "I want to do it later", implies: [], impliesNot: ["task"]),
         PatternCase(prompt: "a lone # sign", implies: [], impliesNot: ["channel", "issue"]),
         PatternCase(prompt: "plain words only", implies: [], impliesNot: ["file", "calculate", "time", "issue", "url"]),
     ]
@@ -117,6 +122,7 @@ struct ToolRelevanceVocabularyTests {
         let terms = ToolRelevance.queryTerms(in: "check out the tag").map(\.term)
         #expect(terms.contains("checkout"))
         #expect(terms.contains("check"))
+        #expect(ToolRelevance.queryTerms(in: "check off the milk").map(\.term).contains("checkoff"))
     }
 
     @Test(
