@@ -18,7 +18,7 @@
 /// | the description's lead: its first sentence, at most 24 terms | 1.5 |
 /// | the rest of the description | 0.1 |
 /// | the server's label | 0.5 |
-/// | parameter names | 0.5 |
+/// | parameter names | 0.8 |
 /// | parameter descriptions | 0.2 |
 ///
 /// A field's score for a term saturates (BM25, k1 = 1.2) and is normalised by the field's
@@ -65,7 +65,7 @@ public struct ToolRelevance: Sendable {
         /// BM25 saturation: how fast repeated matches in one field stop adding.
         public var k1 = 1.2
         /// Weight of a match in each field (``Field``'s order).
-        public var fieldWeights: [Double] = [3, 2, 1.5, 0.1, 0.5, 0.5, 0.2]
+        public var fieldWeights: [Double] = [3, 2, 1.5, 0.1, 0.5, 0.8, 0.2]
         /// Length normalisation (BM25's b) of each field.
         public var lengthNormalisation: [Double] = [0.3, 0.3, 0.5, 1, 0.3, 0.5, 0.75]
         /// How many terms of a description's first sentence count as its lead.
@@ -86,7 +86,7 @@ public struct ToolRelevance: Sendable {
         /// What being on the server of the most recently used tool adds, in shares of a strong
         /// match (half that for the server of the tool before it, and so on): a follow-up
         /// ("open the first one") usually wants another tool of the server in use.
-        public var serverAffinity = 0.3
+        public var serverAffinity = 0.5
 
         public init() {}
 
