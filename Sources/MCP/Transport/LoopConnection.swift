@@ -176,13 +176,21 @@ final class LoopConnection: OutboundLoopWriter {
     }
 
     /// On the loop's thread: the output takes bytes (or is in error).
+    ///
+    /// The registration is looked up when it is used, not before draining: an event can come
+    /// while ``init`` is still registering (a descriptor already in error is reported the
+    /// moment it joins the kernel's set), and the drain can then meet a write failure that a
+    /// sender caused meanwhile. A registration read before the drain would be `nil`, and the
+    /// finished output would stay in the set for good: `close()` waiting for it, the loop woken
+    /// by its error again and again.
     private func outputReady(hungUp: Bool) {
-        let registration = state.withLock { $0.outputRegistration }
-        let finished = outbound.drainOnLoop(hungUp: hungUp) { registration?.remove(.writable) }
+        let finished = outbound.drainOnLoop(hungUp: hungUp) { [self] in
+            state.withLock { $0.outputRegistration }?.remove(.writable)
+        }
         guard finished else { return }
-        let first = state.withLock { state in
+        let (first, registration) = state.withLock { state in
             defer { state.writingFinished = true }
-            return !state.writingFinished
+            return (!state.writingFinished, state.outputRegistration)
         }
         guard first else { return }
         if shared {

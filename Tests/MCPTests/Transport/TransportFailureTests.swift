@@ -39,6 +39,31 @@ struct TransportFailureTests {
         POSIX.close(input.write)
     }
 
+    /// An output already in error is reported the moment it joins the event loop's set, while
+    /// the connection is still registering. That early call kept the registration it read
+    /// before draining (none yet); when a sender's failed write then ended writing, the call
+    /// finished the output without taking it out of the set: close() waited for good, and
+    /// the loop was woken by the error again and again. ThreadSanitizer's CI pass met it about
+    /// once in a few thousand transports; four lanes of 1,500 met it in most runs.
+    @Test(
+        "close() returns for transports whose output is broken before they join the event loop, thousands of times over", arguments: 0..<4)
+    func closeAfterBrokenOutputJoinsLoop(lane: Int) async throws {
+        for iteration in 0..<1500 {
+            let input = try POSIX.makePipe()
+            let transport = try FileDescriptorTransport(
+                readingFrom: input.read, writingTo: try FailingOutput.brokenPipe.open(), closesInput: true, closesOutput: true,
+                maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength)
+            try await withHangGuard(.seconds(30), "lane \(lane), transport \(iteration): the writer waiting") {
+                _ = await transport.outbound.writerWaiting.wait()
+            }
+            // Written inline: the sender finds the pipe in error and leaves the bytes to the loop.
+            try? await transport.send(notification(iteration, padding: WritePath.inline.padding))
+            try await withHangGuard(.seconds(30), "lane \(lane), transport \(iteration): close()") { await transport.close() }
+            #expect(transport.outbound.finished.current != nil)
+            POSIX.close(input.write)
+        }
+    }
+
     @Test("The server loop's final close returns when its output fails")
     func serveEndsAfterFailedWrite() async throws {
         let input = try POSIX.makePipe()
