@@ -14,6 +14,9 @@ extension ToolRelevance {
         /// The term of each word seen; `nil` for a stop word.
         private var known: [String: String?] = [:]
 
+        /// Every word seen that is not a stop word, with its term.
+        var spellings: [String: String] { known.compactMapValues { $0 } }
+
         mutating func terms(in text: String) -> [String] {
             ToolRelevance.words(in: text).compactMap { word in
                 if let term = known[word] { return term }
@@ -218,5 +221,48 @@ extension ToolRelevance {
             n += 2
         }
         return Double(exponent) * ln2 + 2 * sum
+    }
+}
+
+extension ToolRelevance {
+    /// The terms of the candidates' words one typing slip from `word`: one letter left out,
+    /// added, changed, or two neighbours swapped (`taks` → `task`, `priorty` → `priority`).
+    ///
+    /// Only for a word of five or more letters (four: a swap only), against words of four or
+    /// more, so that short words do not meet everything.
+    ///
+    /// - Parameter spellings: The candidates' words (as UTF-8) with their terms, by length.
+    static func misspelt(_ word: String, among spellings: [Int: [(word: [UInt8], term: String)]]) -> [String] {
+        let typed = Array(word.utf8)
+        guard typed.count >= 4 else { return [] }
+        var found: [String] = []
+        for length in (typed.count - 1)...(typed.count + 1) where length >= 4 {
+            for known in spellings[length] ?? [] {
+                let near = typed.count == 4 ? isSwap(typed, known.word) : isOneEdit(typed, known.word)
+                if near { found.append(known.term) }
+            }
+        }
+        return found
+    }
+
+    /// Whether `a` and `b` are the same but for two neighbouring letters swapped.
+    private static func isSwap(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count, a != b else { return false }
+        guard let first = a.indices.first(where: { a[$0] != b[$0] }), first + 1 < a.count else { return false }
+        return a[first] == b[first + 1] && a[first + 1] == b[first] && a[(first + 2)...] == b[(first + 2)...]
+    }
+
+    /// Whether `a` becomes `b` by one letter left out, added or changed, or one swap.
+    private static func isOneEdit(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a != b else { return false }
+        if a.count == b.count {
+            let differences = a.indices.filter { a[$0] != b[$0] }
+            return differences.count == 1 || isSwap(a, b)
+        }
+        let (short, long) = a.count < b.count ? (a, b) : (b, a)
+        guard long.count == short.count + 1 else { return false }
+        var index = 0
+        while index < short.count, short[index] == long[index] { index += 1 }
+        return short[index...] == long[(index + 1)...]
     }
 }

@@ -155,7 +155,7 @@ extension ToolRelevance {
         "squash": ["merge"], "told": ["remember", "memory", "search"], "biggest": ["size", "info"],
         "fattest": ["size", "info"], "writeto": ["send", "message", "email"], "checkoff": ["complete", "done", "update"],
         "output": ["log"], "space": ["size", "info"], "layout": ["tree", "structure", "directory"], "release": ["version"],
-        "anyone": ["share", "permission"],
+        "anyone": ["share", "permission"], "rid": ["delete", "remove"], "laid": ["tree", "structure", "directory"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`

@@ -33,7 +33,12 @@
 /// - the other members of their group in ``synonymGroups`` (`folder` → `directory`, `save` →
 ///   `write`, `remove` → `delete`);
 /// - the terms a request word points at (`inside` → `read`, `content`; `how many` → `count`,
-///   `query`; `who changed` → `log`).
+///   `query`; `who changed` → `log`);
+/// - for a word no candidate has, the candidates' words one typing slip from it (`taks` →
+///   `task`, `priorty` → `priority`: a letter left out, added or changed, or two swapped).
+///
+/// A file-system path (`~/projects/reports`, `./app`, `/var/backups`) says where, not what to
+/// do: its words count at half weight, and it implies `path`.
 ///
 /// **Embedding.** Where a ``SentenceEmbedding`` is given (on Apple platforms the default is
 /// NaturalLanguage's English sentence embedding, see ``platformEmbedding``), each tool's name,
@@ -108,6 +113,9 @@ public struct ToolRelevance: Sendable {
     /// Each candidate's embedding vector, normalised to length 1 (empty without an embedding).
     private let vectors: [[Double]?]
     private let embedding: (any SentenceEmbedding)?
+    /// The candidates' words of four or more ASCII letters (not stop words) by length, each
+    /// with its term: what a misspelt word of a prompt is matched against.
+    private let spellings: [Int: [(word: [UInt8], term: String)]]
     /// The lexical score of a strong match: a word of the prompt that only one candidate has,
     /// once in its name.
     let strongMatch: Double
@@ -163,6 +171,10 @@ public struct ToolRelevance: Sendable {
             }
         }
         self.documents = documents
+        spellings = Dictionary(
+            grouping: terms.spellings.filter { $0.key.utf8.count >= 4 && $0.key.allSatisfy(\.isLetter) }.sorted { $0.key < $1.key }
+                .map { (word: Array($0.key.utf8), term: $0.value) },
+            by: \.word.count)
         inverseFrequency = Self.inverseFrequencies(
             documents: documents, servers: candidates.map { $0.server ?? "" }, serverShare: tuning.serverFrequencyShare)
         let count = Double(candidates.count)
@@ -183,8 +195,15 @@ public struct ToolRelevance: Sendable {
 
     /// Each candidate's lexical score for `prompt`, in the candidates' order (0 when no term matches).
     public func scores(for prompt: String) -> [Double] {
-        let weighted = Self.queryTerms(in: prompt, impliedWeight: tuning.impliedWeight).compactMap {
-            term, weight -> (term: String, weight: Double)? in
+        var terms = Self.queryTerms(in: prompt, impliedWeight: tuning.impliedWeight)
+        // A word no candidate has may be a slip of the keyboard for one they have.
+        var seen = Set(terms.map(\.term))
+        for word in Self.words(in: prompt) where !Self.stopWords.contains(word) && inverseFrequency[Self.stem(word)] == nil {
+            for term in Self.misspelt(word, among: spellings) where seen.insert(term).inserted {
+                terms.append((term, tuning.impliedWeight))
+            }
+        }
+        let weighted = terms.compactMap { term, weight -> (term: String, weight: Double)? in
             inverseFrequency[term].map { (term, weight * $0) }
         }
         return documents.map { document in
@@ -276,8 +295,9 @@ public struct ToolRelevance: Sendable {
                 weights[term] = weight
             }
         }
-        let words = Self.joiningParticles(Self.words(in: prompt))
-        let names = Self.properNames(in: prompt)
+        let (text, paths) = Self.separatingPaths(prompt)
+        let words = Self.joiningParticles(Self.words(in: text))
+        let names = Self.properNames(in: text)
         for (position, word) in words.enumerated() {
             if !stopWords.contains(word) {
                 let term = stem(word)
@@ -299,7 +319,35 @@ public struct ToolRelevance: Sendable {
         for term in patternTerms(in: prompt) {
             add(stem(term), impliedWeight)
         }
+        // A path's folders name where, not what to do: `~/projects/reports` is no request
+        // about projects or reports. Its words count as implied terms.
+        for path in paths {
+            for word in Self.words(in: path) where !stopWords.contains(word) {
+                add(stem(word), impliedWeight)
+            }
+            add("path", impliedWeight)
+        }
         return order.map { ($0, weights[$0] ?? 0) }
+    }
+
+    /// `prompt` without its file-system paths (`~/code/site`, `./app`, `/var/backups`), and
+    /// the paths: a word that starts with `~/`, `./`, `../` or `/` and a letter.
+    static func separatingPaths(_ prompt: String) -> (text: String, paths: [String]) {
+        var paths: [String] = []
+        var kept: [Substring] = []
+        for token in prompt.split(separator: " ", omittingEmptySubsequences: false) {
+            let bare = token.drop { "(\"'`".contains($0) }
+            let isPath =
+                ["~/", "./", "../"].contains { bare.hasPrefix($0) }
+                || bare.first == "/" && bare.dropFirst().first?.isLetter == true
+            if isPath, bare.count > 2 {
+                paths.append(String(bare))
+                kept.append("")
+            } else {
+                kept.append(token)
+            }
+        }
+        return (kept.joined(separator: " "), paths)
     }
 
     /// The lowercased words `prompt` writes as names: capitalised (`Mark`, not `MARK` or

@@ -155,6 +155,47 @@ struct ToolRelevanceVocabularyTests {
         }
     }
 
+    @Test(
+        "A file-system path's words are where, not what: they count at half weight, and the path implies one",
+        arguments: [
+            ("find every .csv under ~/projects/reports", ["project", "report"]),
+            ("list ./app and /var/backups", ["app", "var", "backup"]),
+            ("what's in ../shared/notes", ["share", "note"]),
+        ])
+    func paths(_ prompt: String, _ folders: [String]) {
+        let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        for folder in folders { #expect(weights[ToolRelevance.stem(folder)] == 0.5, "\(folder)") }
+        #expect(weights["path"] == 0.5)
+    }
+
+    @Test(
+        "An owner/repository name, a fraction and a file name beside a folder are not paths",
+        arguments: ["show the readme of sharkdp/bat", "what is 3/4 of 120", "compare config/dev.yaml with prod"])
+    func notPaths(_ prompt: String) {
+        #expect(ToolRelevance.separatingPaths(prompt).paths.isEmpty)
+        #expect(!ToolRelevance.queryTerms(in: prompt).map(\.term).contains("path"))
+    }
+
+    @Test(
+        "A word no tool has, one typing slip from a word a tool has, matches it at half weight",
+        arguments: [
+            ("add taks: renew insurance", "create_task", true),  // two letters swapped
+            ("high priorty please", "set_priority", true),  // one left out
+            ("reomve the old one", "remove_item", true),  // swapped inside a longer word
+            ("that tack", "list_task", false),  // four letters, not a swap
+            ("those logs", "read_blogs", false),  // a word the tools have is never corrected
+        ])
+    func misspellings(_ prompt: String, _ tool: String, _ matches: Bool) {
+        let candidates = [
+            ToolCandidate(name: tool, server: "a", description: "Does one thing.", tokens: 50),
+            ToolCandidate(name: "get_weather", server: "b", description: "The weather at a place.", tokens: 50),
+            ToolCandidate(name: "show_logs", server: "c", description: "A service's logs.", tokens: 50),
+        ]
+        let relevance = ToolRelevance(candidates, embedding: nil)
+        let score = relevance.scores(for: prompt)[0]
+        #expect((score > 0) == matches, "score \(score)")
+    }
+
     @Test("A prompt in a verbose server's words does not let it fill the turn alone")
     func verboseServer() throws {
         let long = String(
