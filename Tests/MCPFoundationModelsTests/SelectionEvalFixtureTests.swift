@@ -84,7 +84,7 @@ struct SelectionEvalFixtureTests {
     @Test("Each catalog names server files that hold valid tool lists, each with its source and unique tool names")
     func catalogsNameServerFiles() throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
-        #expect(Set(catalogs.keys) == ["six", "new", "third", "fourth"])
+        #expect(Set(catalogs.keys) == ["six", "new", "third", "fourth", "fifth"])
         for (catalog, servers) in catalogs {
             #expect(!servers.isEmpty, "catalog \(catalog)")
             #expect(Set(servers).count == servers.count, "catalog \(catalog) names a server twice")
@@ -116,10 +116,11 @@ struct SelectionEvalFixtureTests {
     }
 
     @Test(
-        "Catalogs third and fourth each add four servers written for the evaluation, unlike anything in the corpus but GitHub",
+        "Catalogs third, fourth and fifth each add four servers written for the evaluation, unlike anything in the corpus but GitHub",
         arguments: [
             ("third", ["six", "new"], ["github", "notion", "spotify", "homeassistant"]),
             ("fourth", ["six", "new", "third"], ["jira", "drive", "todoist", "docker"]),
+            ("fifth", ["six", "new", "third", "fourth"], ["kubernetes", "sentry", "maps", "obsidian"]),
         ])
     func laterCatalogContents(_ name: String, _ before: [String], _ expected: [String]) throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
@@ -157,18 +158,19 @@ struct SelectionEvalFixtureTests {
     }
 
     @Test(
-        "Each set has at least 50 prompts on catalog six and 40 on new; only the development set uses catalogs third and fourth",
+        "Each set has at least 50 prompts on catalog six and 40 on new; only the development set uses the later catalogs",
         arguments: SelectionEvalFixtures.sets)
     func sizes(_ set: String) throws {
         let prompts = try SelectionEvalFixtures.prompts(set)
         #expect(prompts.filter { $0.catalog == "six" }.count >= 50)
         #expect(prompts.filter { $0.catalog == "new" }.count >= 40)
         // Catalog third came after the test set was written: the test set cannot have it.
-        let catalogs: Set<String> = set == "dev" ? ["six", "new", "third", "fourth"] : ["six", "new"]
+        let catalogs: Set<String> = set == "dev" ? ["six", "new", "third", "fourth", "fifth"] : ["six", "new"]
         #expect(prompts.allSatisfy { catalogs.contains($0.catalog) })
         if set == "dev" {
             #expect(prompts.filter { $0.catalog == "third" }.count >= 100)
             #expect(prompts.filter { $0.catalog == "fourth" }.count >= 100)
+            #expect(prompts.filter { $0.catalog == "fifth" }.count >= 100)
         }
     }
 
