@@ -31,7 +31,7 @@ extension ToolRelevance {
         ["light", "lamp", "bulb"],
         ["task", "todo", "chore"],
         // British and American spellings.
-        ["color", "colour"], ["favorite", "favourite"], ["organization", "organisation"], ["center", "centre"],
+        ["color", "colour"], ["favorite", "favourite"], ["organization", "organisation", "org"], ["center", "centre"],
         ["license", "licence"], ["canceled", "cancelled"], ["catalog", "catalogue"],
     ]
 
@@ -156,6 +156,17 @@ extension ToolRelevance {
         "fattest": ["size", "info"], "writeto": ["send", "message", "email"], "checkoff": ["complete", "done", "update"],
         "output": ["log"], "space": ["size", "info"], "layout": ["tree", "structure", "directory"], "release": ["version"],
         "anyone": ["share", "permission"], "rid": ["delete", "remove"], "laid": ["tree", "structure", "directory"],
+        // Places and getting there.
+        "latitude": ["coordinates", "geocode"],
+        "coordinates": ["geocode", "location"], "postcode": ["address", "geocode"], "zip": ["address", "geocode"],
+        "route": ["directions"], "commute": ["directions", "distance", "travel"], "far": ["distance"],
+        "walk": ["directions", "distance"], "bike": ["directions", "distance"], "cycle": ["directions", "distance"],
+        "transit": ["directions"], "train": ["directions", "transit"], "bus": ["directions", "transit"],
+        "altitude": ["elevation"], "climb": ["elevation"],
+        "nearby": ["places", "search"], "restaurant": ["places", "search"], "cafe": ["places", "search"],
+        "shop": ["places", "search"], "hotel": ["places"],
+        // Services and their failures.
+        "tunnel": ["forward", "port"], "crash": ["error", "issue"], "touch": ["modify", "change"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`
@@ -165,9 +176,12 @@ extension ToolRelevance {
     /// (`https://…`, `news.ycombinator.com` → `url`, `fetch`, `web`), an emoji's short code (`:tada:` →
     /// `emoji`, `reaction`), an email address (→ `email`, `address`), a revision (`HEAD~2`, an
     /// abbreviated commit hash → `commit`, `revision`) and a table's column (`orders.created_at` →
-    /// `column`, `table`), a chat channel (`#design` → `channel`, `message`) and an issue's number (`#231` →
-    /// `issue`, `number`). Arithmetic is also an arithmetic verb with two
-    /// numbers (`add 17 and 25`); to `open a` or `file a` something is to create it, and a
+    /// `column`, `table`), a chat channel (`#design` → `channel`, `message`), an issue's number (`#231` →
+    /// `issue`, `number`), a latitude and longitude (`46.5197,7.9638`, or `lat` → `coordinates`,
+    /// `location`) and an item picked from a list by its place (`the second one`, `the third hit` →
+    /// `detail`, `content`, `get`). Arithmetic is also an arithmetic verb with two
+    /// numbers (`add 17 and 25`), `how much` asked over two numbers, or a function of
+    /// mathematics applied (`sqrt(2)`); to `open a` or `file a` something is to create it, and a
     /// `to-do` (or a `to do list`) is a task.
     static func patternTerms(in prompt: String) -> [String] {
         var terms: [String] = []
@@ -267,6 +281,33 @@ extension ToolRelevance {
         let numbers = words.filter { word in word.contains(where: { $0.isNumber }) && word.allSatisfy({ $0.isNumber || ",.%".contains($0) })
         }
         if numbers.count >= 2, words.contains(where: arithmeticVerbs.contains) { arithmetic = true }
+        // "-33.8568, 151.2153" or "46.5197,7.9638": a latitude and a longitude; so is "lat".
+        let decimals = prompt.split { !($0.isASCII && ($0.isNumber || $0 == "." || $0 == "-")) }.map { token -> Double? in
+            // Three decimals or more: a position, not a price or a version.
+            let token = token.hasSuffix(".") ? token.dropLast() : token
+            guard let dot = token.firstIndex(of: "."), token.distance(from: dot, to: token.endIndex) >= 4 else { return nil }
+            return Double(token)
+        }
+        if zip(decimals, decimals.dropFirst()).contains(where: { pair in
+            guard let latitude = pair.0, let longitude = pair.1 else { return false }
+            return abs(latitude) <= 90 && abs(longitude) <= 180
+        }) || ToolRelevance.words(in: prompt).contains("lat") {
+            // "lat/long" too (`lat` is no term: it would be the stem of `late`).
+            terms += ["coordinates", "latitude", "longitude", "location"]
+        }
+        // "the second one", "open the third hit": an item of what the last tool listed.
+        for (position, word) in words.enumerated().dropLast()
+        where ordinals.contains(word)
+            && ["one", "hit", "result", "item", "match", "entry"].contains(words[position + 1].filter(\.isLetter))
+        {
+            terms += ["detail", "content", "get"]
+        }
+        // "rent 1350, bills 280. how much is left": a question of how much over numbers.
+        if numbers.count >= 2, zip(words, words.dropFirst()).contains(where: { $0 == "how" && $1.hasPrefix("much") }) {
+            arithmetic = true
+        }
+        // "sqrt(2)*pi": a function of mathematics applied.
+        if words.contains(where: { word in mathFunctions.contains { word.contains($0 + "(") } }) { arithmetic = true }
         if arithmetic { terms += ["calculate", "expression", "math", "sum"] }
         // An email address: `lee@corp.com`.
         if words.contains(where: { word in
@@ -317,6 +358,12 @@ extension ToolRelevance {
     private static let arithmeticVerbs: Set<String> = [
         "add", "plus", "sum", "minus", "subtract", "multiply", "times", "divide", "divided", "total", "average",
     ]
+
+    /// Words that pick one item of a list by its place.
+    private static let ordinals: Set<String> = ["first", "second", "third", "fourth", "fifth", "last", "1st", "2nd", "3rd", "4th", "5th"]
+
+    /// Functions of mathematics, as expressions write them before an argument: `sqrt(2)`.
+    private static let mathFunctions = ["sqrt", "sin", "cos", "tan", "log", "ln", "exp", "abs", "pow"]
 
     /// Top-level domains that end host names far more often than file names.
     private static let webDomains: Set<String> = ["com", "org", "net", "gov", "edu", "io"]

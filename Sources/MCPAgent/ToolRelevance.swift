@@ -381,8 +381,8 @@ public struct ToolRelevance: Sendable {
     ]
 
     /// `words` with a verb and its particle written as one where tools name the action so
-    /// (`check out` → `checkout`, `log in` → `login`, `set up` → `setup`, `sign up` → `signup`),
-    /// the words kept too. A short object may stand between them (`add those up`, `look it
+    /// (`check out` → `checkout`, `log in` → `login`, `set up` → `setup`, `sign up` → `signup`,
+    /// `rolling out` → `rollout`), the words kept too. A short object may stand between them (`add those up`, `look it
     /// up`, `back them up`), and `any more` is `anymore`.
     private static func joiningParticles(_ words: [String]) -> [String] {
         var result: [String] = []
@@ -391,13 +391,15 @@ public struct ToolRelevance: Sendable {
             if word == "any", position + 1 < words.count, words[position + 1] == "more" {
                 result.append("anymore")
             }
-            guard let particles = particleVerbs[word] else { continue }
+            // The verb in any form: `rolling out`, `checked off`.
+            let verb = particleVerbs[word] != nil ? word : stem(word)
+            guard let particles = particleVerbs[verb] else { continue }
             if position + 1 < words.count, particles.contains(words[position + 1]) {
-                result.append(word + words[position + 1])
+                result.append(verb + words[position + 1])
             } else if position + 2 < words.count, separableObjects.contains(words[position + 1]),
                 particles.contains(words[position + 2])
             {
-                result.append(word + words[position + 2])
+                result.append(verb + words[position + 2])
             }
         }
         return result
@@ -410,7 +412,8 @@ public struct ToolRelevance: Sendable {
 
     private static let particleVerbs: [String: Set<String>] = [
         "check": ["out", "in", "off"], "log": ["in", "out"], "set": ["up"], "sign": ["up", "in", "out"], "look": ["up"],
-        "back": ["up"], "clean": ["up"], "roll": ["back"], "shut": ["down"], "write": ["to"], "put": ["on"], "start": ["up"], "add": ["up"],
+        "back": ["up"], "clean": ["up"], "roll": ["back", "out"], "shut": ["down"], "write": ["to"], "put": ["on"], "start": ["up"],
+        "add": ["up"],
         "go": ["to"],
     ]
 

@@ -49,6 +49,17 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "I want to do it later", implies: [], impliesNot: ["task"]),
         PatternCase(prompt: "a lone # sign", implies: [], impliesNot: ["channel", "issue"]),
         PatternCase(prompt: "plain words only", implies: [], impliesNot: ["file", "calculate", "time", "issue", "url"]),
+        PatternCase(prompt: "what is at -33.8568, 151.2153?", implies: ["coordinates", "location"], impliesNot: ["calculate"]),
+        PatternCase(prompt: "trailhead is at 46.5197,7.9638", implies: ["latitude", "longitude"], impliesNot: []),
+        PatternCase(prompt: "I need its lat/long", implies: ["coordinates"], impliesNot: []),
+        PatternCase(prompt: "version 2.10 and 3.45 differ", implies: [], impliesNot: ["coordinates"]),
+        PatternCase(prompt: "it costs 120.50, 99.95 was last year's", implies: [], impliesNot: ["coordinates"]),
+        PatternCase(prompt: "open the second hit", implies: ["detail", "content"], impliesNot: []),
+        PatternCase(prompt: "ok the third one, what's wrong with it", implies: ["detail"], impliesNot: []),
+        PatternCase(prompt: "the first time I ran it", implies: [], impliesNot: ["detail"]),
+        PatternCase(prompt: "rent 1350, bills 280. how much is left?", implies: ["calculate"], impliesNot: []),
+        PatternCase(prompt: "how much disk is left on pod-2", implies: [], impliesNot: ["calculate"]),
+        PatternCase(prompt: "sqrt(2)*pi to 5 decimals", implies: ["calculate", "expression"], impliesNot: []),
     ]
 
     @Test("The shape of a prompt's text implies terms", arguments: patternCases)
