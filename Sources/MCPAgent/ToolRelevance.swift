@@ -113,9 +113,8 @@ public struct ToolRelevance: Sendable {
     /// Each candidate's embedding vector, normalised to length 1 (empty without an embedding).
     private let vectors: [[Double]?]
     private let embedding: (any SentenceEmbedding)?
-    /// The candidates' words of four or more ASCII letters (not stop words) by length, each
-    /// with its term: what a misspelt word of a prompt is matched against.
-    private let spellings: [Int: [(word: [UInt8], term: String)]]
+    /// The candidates' words, for a prompt's word none of them has (a typing slip).
+    private let spellings: Spellings
     /// The lexical score of a strong match: a word of the prompt that only one candidate has,
     /// once in its name.
     let strongMatch: Double
@@ -171,10 +170,7 @@ public struct ToolRelevance: Sendable {
             }
         }
         self.documents = documents
-        spellings = Dictionary(
-            grouping: terms.spellings.filter { $0.key.utf8.count >= 4 && $0.key.allSatisfy(\.isLetter) }.sorted { $0.key < $1.key }
-                .map { (word: Array($0.key.utf8), term: $0.value) },
-            by: \.word.count)
+        spellings = Spellings(terms.spellings)
         inverseFrequency = Self.inverseFrequencies(
             documents: documents, servers: candidates.map { $0.server ?? "" }, serverShare: tuning.serverFrequencyShare)
         let count = Double(candidates.count)
@@ -199,7 +195,7 @@ public struct ToolRelevance: Sendable {
         // A word no candidate has may be a slip of the keyboard for one they have.
         var seen = Set(terms.map(\.term))
         for word in Self.words(in: prompt) where !Self.stopWords.contains(word) && inverseFrequency[Self.stem(word)] == nil {
-            for term in Self.misspelt(word, among: spellings) where seen.insert(term).inserted {
+            for term in spellings.terms(near: word) where seen.insert(term).inserted {
                 terms.append((term, tuning.impliedWeight))
             }
         }

@@ -193,6 +193,9 @@ struct ToolRelevanceVocabularyTests {
             ("add taks: renew insurance", "create_task", true),  // two letters swapped
             ("high priorty please", "set_priority", true),  // one left out
             ("reomve the old one", "remove_item", true),  // swapped inside a longer word
+            ("high briority please", "set_priority", true),  // the first letter changed
+            ("high prioritx please", "set_priority", true),  // the last letter changed
+            ("xpriority please", "set_priority", true),  // one added in front
             ("that tack", "list_task", false),  // four letters, not a swap
             ("those logs", "read_blogs", false),  // a word the tools have is never corrected
         ])
