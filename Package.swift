@@ -111,7 +111,7 @@ let package = Package(
         // driver for the `ceiling` benchmark group, in C so that neither is the bottleneck.
         .executableTarget(name: "mcp-ceiling-server", path: "Benchmarks/Ceiling/mcp-ceiling-server"),
         .executableTarget(name: "mcp-wire-driver", path: "Benchmarks/Ceiling/mcp-wire-driver"),
-        .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
+        .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "OnDeviceMCPTestSupport"]),
         .testTarget(name: "MCPCoreTests", dependencies: ["MCPCore"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSONCore"]),
         .testTarget(name: "MCPPlatformTests", dependencies: ["MCPPlatform"]),
