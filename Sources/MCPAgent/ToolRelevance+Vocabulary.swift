@@ -179,7 +179,8 @@ extension ToolRelevance {
     /// `column`, `table`), a chat channel (`#design` → `channel`, `message`), an issue's number (`#231` →
     /// `issue`, `number`), a latitude and longitude (`46.5197,7.9638`, or `lat` → `coordinates`,
     /// `location`) and an item picked from a list by its place (`the second one`, `the third hit` →
-    /// `detail`, `content`, `get`). Arithmetic is also an arithmetic verb with two
+    /// `detail`, `content`, `get`), a standing rule (`from now on` → `filter`, `rule`) and a message
+    /// not to be sent yet (`don't send it`, `without sending` → `draft`). Arithmetic is also an arithmetic verb with two
     /// numbers (`add 17 and 25`), `how much` asked over two numbers, or a function of
     /// mathematics applied (`sqrt(2)`); to `open a` or `file a` something is to create it, and a
     /// `to-do` (or a `to do list`) is a task.
@@ -340,6 +341,18 @@ extension ToolRelevance {
         for (position, word) in words.enumerated().dropLast()
         where (word == "open" || word == "file") && ["a", "an", "new"].contains(words[position + 1]) {
             terms.append("create")
+        }
+        // "from now on, …": a standing rule. "don't send it yet": a draft.
+        for (position, word) in words.enumerated() {
+            let bare = word.filter { $0.isLetter || $0 == "'" || $0 == "’" }
+            if bare == "from", position + 2 < words.count, words[position + 1] == "now", words[position + 2].hasPrefix("on") {
+                terms += ["filter", "rule"]
+            }
+            if ["dont", "don't", "don’t", "not", "without"].contains(bare),
+                words[(position + 1)...].prefix(2).contains(where: { $0.hasPrefix("send") })
+            {
+                terms += ["draft"]
+            }
         }
         // "to-do" and "to do list" are tasks (both words are stop words on their own).
         for (position, word) in words.enumerated() {

@@ -60,6 +60,11 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "rent 1350, bills 280. how much is left?", implies: ["calculate"], impliesNot: []),
         PatternCase(prompt: "how much disk is left on pod-2", implies: [], impliesNot: ["calculate"]),
         PatternCase(prompt: "sqrt(2)*pi to 5 decimals", implies: ["calculate", "expression"], impliesNot: []),
+        PatternCase(prompt: "from now on anything from lee@corp.com skips the inbox", implies: ["filter", "rule"], impliesNot: []),
+        PatternCase(prompt: "it is 5 hours from now", implies: [], impliesNot: ["filter"]),
+        PatternCase(prompt: "write a reply but dont send it yet", implies: ["draft"], impliesNot: []),
+        PatternCase(prompt: "reply without sending", implies: ["draft"], impliesNot: []),
+        PatternCase(prompt: "send it now, not later", implies: [], impliesNot: ["draft"]),
     ]
 
     @Test("The shape of a prompt's text implies terms", arguments: patternCases)
