@@ -166,7 +166,7 @@ extension ToolRelevance {
         "nearby": ["places", "search"], "restaurant": ["places", "search"], "cafe": ["places", "search"],
         "shop": ["places", "search"], "hotel": ["places"],
         // Services and their failures.
-        "tunnel": ["forward", "port"], "crash": ["error", "issue"], "touch": ["modify", "change"],
+        "tunnel": ["forward", "port"], "switch": ["checkout", "change"], "crash": ["error", "issue"], "touch": ["modify", "change"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`
@@ -180,7 +180,8 @@ extension ToolRelevance {
     /// `issue`, `number`), a latitude and longitude (`46.5197,7.9638`, or `lat` → `coordinates`,
     /// `location`) and an item picked from a list by its place (`the second one`, `the third hit` →
     /// `detail`, `content`, `get`), a standing rule (`from now on` → `filter`, `rule`) and a message
-    /// not to be sent yet (`don't send it`, `without sending` → `draft`). Arithmetic is also an arithmetic verb with two
+    /// not to be sent yet (`don't send it`, `without sending` → `draft`), and what goes into the
+    /// `next commit` (→ `staged`, `status`). Arithmetic is also an arithmetic verb with two
     /// numbers (`add 17 and 25`), `how much` asked over two numbers, or a function of
     /// mathematics applied (`sqrt(2)`); to `open a` or `file a` something is to create it, and a
     /// `to-do` (or a `to do list`) is a task.
@@ -341,6 +342,10 @@ extension ToolRelevance {
         for (position, word) in words.enumerated().dropLast()
         where (word == "open" || word == "file") && ["a", "an", "new"].contains(words[position + 1]) {
             terms.append("create")
+        }
+        // "what goes into the next commit": what is staged.
+        if zip(words, words.dropFirst()).contains(where: { $0 == "next" && $1.hasPrefix("commit") }) {
+            terms += ["staged", "status"]
         }
         // "from now on, …": a standing rule. "don't send it yet": a draft.
         for (position, word) in words.enumerated() {

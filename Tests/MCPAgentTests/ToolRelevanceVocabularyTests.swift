@@ -65,6 +65,8 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "write a reply but dont send it yet", implies: ["draft"], impliesNot: []),
         PatternCase(prompt: "reply without sending", implies: ["draft"], impliesNot: []),
         PatternCase(prompt: "send it now, not later", implies: [], impliesNot: ["draft"]),
+        PatternCase(prompt: "which files will be in the next commit?", implies: ["staged", "status"], impliesNot: []),
+        PatternCase(prompt: "show the next page of commits", implies: [], impliesNot: ["staged"]),
     ]
 
     @Test("The shape of a prompt's text implies terms", arguments: patternCases)
@@ -84,6 +86,14 @@ struct ToolRelevanceVocabularyTests {
         // `read` does not bring `inside` back.
         let reverse = Dictionary(ToolRelevance.queryTerms(in: "read").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
         #expect(reverse[ToolRelevance.stem("inside")] == nil)
+    }
+
+    @Test("To switch to a branch is to check it out; to switch a setting is to change it")
+    func switching() {
+        let weights = Dictionary(
+            ToolRelevance.queryTerms(in: "switch to the release branch").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(weights[ToolRelevance.stem("checkout")] == 0.5)
+        #expect(weights[ToolRelevance.stem("change")] == 0.5)
     }
 
     @Test("A stop word that asks for something brings its terms, though it is no term itself")
