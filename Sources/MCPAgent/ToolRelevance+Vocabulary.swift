@@ -170,7 +170,7 @@ extension ToolRelevance {
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`
-    /// → `file`; by its extension also `image`, `audio`, `media`), arithmetic (`2^32 - 1`,
+    /// → `file`; by its extension also `image`, `audio`, `media`; two or more → `multiple`, `read`), arithmetic (`2^32 - 1`,
     /// `17%` → `calculate`, `expression`, `math`), a time of day (`16:00`, `4pm` → `time`), an
     /// issue key (`ENG-310` → `issue`), SQL (`SELECT … FROM` → `query`, `sql`) and a web address
     /// (`https://…`, `news.ycombinator.com` → `url`, `fetch`, `web`), an emoji's short code (`:tada:` →
@@ -203,6 +203,7 @@ extension ToolRelevance {
         var emoji = false
         var revision = false
         var column = false
+        var fileNames = 0
         for (index, scalar) in scalars.enumerated() {
             switch scalar {
             case "+", "*", "/", "^", "×", "÷", "=", "-":
@@ -278,7 +279,10 @@ extension ToolRelevance {
             }
             terms.append("file")
             terms += fileKinds[String(fileExtension)] ?? []
+            fileNames += 1
         }
+        // "compare dev.yaml with prod.yaml": files named together are read together.
+        if fileNames >= 2 { terms += ["multiple", "read"] }
         // "add 17 and 25": an arithmetic verb with two numbers.
         let numbers = words.filter { word in word.contains(where: { $0.isNumber }) && word.allSatisfy({ $0.isNumber || ",.%".contains($0) })
         }

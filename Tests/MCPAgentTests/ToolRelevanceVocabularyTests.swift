@@ -67,6 +67,8 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "send it now, not later", implies: [], impliesNot: ["draft"]),
         PatternCase(prompt: "which files will be in the next commit?", implies: ["staged", "status"], impliesNot: []),
         PatternCase(prompt: "show the next page of commits", implies: [], impliesNot: ["staged"]),
+        PatternCase(prompt: "compare config/dev.yaml with prod.yaml", implies: ["file", "multiple", "read"], impliesNot: []),
+        PatternCase(prompt: "what changed in notes.txt", implies: ["file"], impliesNot: ["multiple"]),
     ]
 
     @Test("The shape of a prompt's text implies terms", arguments: patternCases)
