@@ -181,7 +181,7 @@ extension ToolRelevance {
     /// `location`) and an item picked from a list by its place (`the second one`, `the third hit` →
     /// `detail`, `content`, `get`), a standing rule (`from now on` → `filter`, `rule`) and a message
     /// not to be sent yet (`don't send it`, `without sending` → `draft`), and what goes into the
-    /// `next commit` (→ `staged`, `status`). Arithmetic is also an arithmetic verb with two
+    /// `next commit` (→ `staged`, `status`); `what … have I got` and `do I have` ask for a `list`. Arithmetic is also an arithmetic verb with two
     /// numbers (`add 17 and 25`), `how much` asked over two numbers, or a function of
     /// mathematics applied (`sqrt(2)`); to `open a` or `file a` something is to create it, and a
     /// `to-do` (or a `to do list`) is a task.
@@ -350,6 +350,15 @@ extension ToolRelevance {
         // "what goes into the next commit": what is staged.
         if zip(words, words.dropFirst()).contains(where: { $0 == "next" && $1.hasPrefix("commit") }) {
             terms += ["staged", "status"]
+        }
+        // "what meetings have I got", "which repos do I have": a list of one's own.
+        let phrase = words.map { $0.filter { $0.isLetter } }
+        for position in phrase.indices.dropLast()
+        where (phrase[position] == "have" && phrase[position + 1] == "i")
+            || (phrase[position] == "do" && phrase[position + 1] == "i" && position + 2 < phrase.count
+                && phrase[position + 2] == "have")
+        {
+            terms.append("list")
         }
         // "from now on, …": a standing rule. "don't send it yet": a draft.
         for (position, word) in words.enumerated() {

@@ -69,6 +69,9 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "show the next page of commits", implies: [], impliesNot: ["staged"]),
         PatternCase(prompt: "compare config/dev.yaml with prod.yaml", implies: ["file", "multiple", "read"], impliesNot: []),
         PatternCase(prompt: "what changed in notes.txt", implies: ["file"], impliesNot: ["multiple"]),
+        PatternCase(prompt: "what meetings have I got tomorrow?", implies: ["list"], impliesNot: []),
+        PatternCase(prompt: "which repos do I have access to", implies: ["list"], impliesNot: []),
+        PatternCase(prompt: "I have a question about the invoice", implies: [], impliesNot: ["list"]),
     ]
 
     @Test("The shape of a prompt's text implies terms", arguments: patternCases)
