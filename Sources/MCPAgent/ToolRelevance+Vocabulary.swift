@@ -174,7 +174,7 @@ extension ToolRelevance {
     /// `17%` → `calculate`, `expression`, `math`), a time of day (`16:00`, `4pm` → `time`), an
     /// issue key (`ENG-310` → `issue`), SQL (`SELECT … FROM` → `query`, `sql`) and a web address
     /// (`https://…`, `news.ycombinator.com` → `url`, `fetch`, `web`), an emoji's short code (`:tada:` →
-    /// `emoji`, `reaction`), an email address (→ `email`, `address`), a revision (`HEAD~2`, an
+    /// `emoji`, `reaction`; an emoji itself → `emoji`), an email address (→ `email`, `address`), a revision (`HEAD~2`, an
     /// abbreviated commit hash → `commit`, `revision`) and a table's column (`orders.created_at` →
     /// `column`, `table`), a chat channel (`#design` → `channel`, `message`), an issue's number (`#231` →
     /// `issue`, `number`), a latitude and longitude (`46.5197,7.9638`, or `lat` → `coordinates`,
@@ -336,6 +336,8 @@ extension ToolRelevance {
             }
         }
         if emoji { terms += ["emoji", "reaction"] }
+        // An emoji itself (`give it a 👍`, `out sick 🤒`).
+        if prompt.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation }) { terms.append("emoji") }
         if revision { terms += ["commit", "revision"] }
         if column { terms += ["column", "table"] }
         if timeOfDay { terms.append("time") }

@@ -72,6 +72,8 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "what meetings have I got tomorrow?", implies: ["list"], impliesNot: []),
         PatternCase(prompt: "which repos do I have access to", implies: ["list"], impliesNot: []),
         PatternCase(prompt: "I have a question about the invoice", implies: [], impliesNot: ["list"]),
+        PatternCase(prompt: "give Marco's message a 👍", implies: ["emoji"], impliesNot: []),
+        PatternCase(prompt: "rate it 5/5 #1", implies: [], impliesNot: ["emoji"]),
     ]
 
     @Test("The shape of a prompt's text implies terms", arguments: patternCases)
