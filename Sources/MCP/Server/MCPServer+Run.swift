@@ -28,7 +28,8 @@ extension MCPServer {
 
             /// Each request runs on the connection's reading thread, where the transport has
             /// one (``StdioTransport``, ``FileDescriptorTransport``) and the system has task
-            /// executors: a request is read, handled and answered with no thread switch, the
+            /// executors: a request starts as soon as it is read, before the next message is
+            /// read, and is handled and answered with no thread switch and no enqueue, the
             /// fastest a stdio round trip gets. The price: a tool that computes without
             /// suspending holds that thread, and with it the whole connection, until it
             /// returns. Choose it only for tools that always return quickly or suspend.
@@ -210,7 +211,12 @@ private struct RequestStarter: Sendable {
 
     func start(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
         if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
-            return Task(executorPreference: preference as? any TaskExecutor, operation: operation)
+            if let executor = preference as? any TaskExecutor {
+                // Started in place on the connection's thread (the loop's caller is there):
+                // no enqueue and no executor switch until the request first suspends.
+                return Task.immediate(executorPreference: executor, operation: operation)
+            }
+            return Task(operation: operation)
         }
         return Task(operation: operation)
     }

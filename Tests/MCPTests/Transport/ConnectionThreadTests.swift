@@ -296,6 +296,35 @@ struct ConnectionThreadTests {
         }
     }
 
+    @Test("On the connection thread, a tool that waits for a later request starts at once and does not block reading it")
+    func connectionThreadToolWaitsForALaterRequest() async throws {
+        let server = MCPServer(name: "waiting", version: "1")
+        let (opened, opener) = AsyncStream<Void>.makeStream()
+        let (started, starter) = AsyncStream<Void>.makeStream()
+        try await confirmation("each tool started on the connection thread", expectedCount: 2) { onThread in
+            try await withPipeClient(server) { _, serverEnd in
+                try await server.register(name: "wait", description: "Returns once 'open' was called") { _, _ in
+                    if serverEnd.isOnConnectionThread { onThread() }
+                    starter.yield()
+                    for await _ in opened { break }
+                    return .text("opened")
+                }
+                try await server.register(name: "open", description: "Lets 'wait' return") { _, _ in
+                    if serverEnd.isOnConnectionThread { onThread() }
+                    opener.yield()
+                    return .text("done")
+                }
+            } _: { client, _ in
+                let waiting = Task { try await client.callTool(name: "wait") }
+                // 'open' goes out only once 'wait' runs and is suspended on the reading thread.
+                for await _ in started { break }
+                let open = try await client.callTool(name: "open")
+                #expect(open.text == "done")
+                #expect(try await waiting.value.text == "opened")
+            }
+        }
+    }
+
     @Test("With the default options, answers made while a slow call is in flight go out without waiting for it")
     func answersDoNotWaitForASlowCall() async throws {
         let server = try await TestServers.make()
