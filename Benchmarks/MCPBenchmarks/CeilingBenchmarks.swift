@@ -23,6 +23,8 @@ enum CeilingBenchmarks {
         var p50: Double
         var p99: Double
         var idleRSS: Int?
+        /// The server's CPU time (all threads, user and system) per measured request, in µs.
+        var serverCPU: Double?
     }
 
     static func run() throws {
@@ -39,7 +41,8 @@ enum CeilingBenchmarks {
         print("")
         print(
             Stats.row([
-                ("server", 46), ("request", 10), ("in flight", 10), ("calls/s", 12), ("p50", 10), ("p99", 10), ("notes", 0),
+                ("server", 46), ("request", 10), ("in flight", 10), ("calls/s", 12), ("p50", 10), ("p99", 10),
+                ("server CPU", 12), ("notes", 0),
             ]))
         let ceilingSequential = try measure(driver, ["-m", "ping", "--no-handshake", "-n", "100000", "-W", "10000"], [ceiling])
         let ceilingPipelined = try measure(
@@ -75,7 +78,11 @@ enum CeilingBenchmarks {
                     row, "call", 1, sequential,
                     note: "\(Stats.formatPercent(sequential.rate / ceilingSequential.rate)) of the ceiling"
                         + (sequential.idleRSS.map { String(format: "; idle RSS %.1f MiB", Double($0) / 1024) } ?? ""))
-                printRow(row, "call", 64, pipelined, note: "\(Stats.formatPercent(pipelined.rate / ping.rate)) of our ping")
+                var cost = ""
+                if let call = pipelined.serverCPU, let pong = ping.serverCPU, pong > 0 {
+                    cost = String(format: "; its CPU %.1f× a ping's", call / pong)
+                }
+                printRow(row, "call", 64, pipelined, note: "\(Stats.formatPercent(pipelined.rate / ping.rate)) of our ping" + cost)
                 printRow(row, "ping", 64, ping, note: "\(Stats.formatPercent(ping.rate / ceilingPipelined.rate)) of the ceiling")
             }
         }
@@ -105,7 +112,8 @@ enum CeilingBenchmarks {
         print(
             Stats.row([
                 (server, 46), (request, 10), (String(window), 10), (Stats.formatRate(figures.rate), 12),
-                (String(format: "%.1f µs", figures.p50), 10), (String(format: "%.1f µs", figures.p99), 10), (note, 0),
+                (String(format: "%.1f µs", figures.p50), 10), (String(format: "%.1f µs", figures.p99), 10),
+                (figures.serverCPU.map { String(format: "%.2f µs", $0) } ?? "n/a", 12), (note, 0),
             ]))
     }
 
@@ -145,7 +153,9 @@ enum CeilingBenchmarks {
         else {
             throw BenchmarkFailure("mcp-wire-driver printed no figures: \(text)")
         }
-        return Figures(rate: rate, p50: p50, p99: p99, idleRSS: values["idle_rss_kib"].flatMap(Int.init))
+        return Figures(
+            rate: rate, p50: p50, p99: p99, idleRSS: values["idle_rss_kib"].flatMap(Int.init),
+            serverCPU: values["server_cpu_us"].flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil })
     }
 
     private static func temporaryDirectory() -> String {
