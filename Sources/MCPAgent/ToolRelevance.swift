@@ -327,23 +327,29 @@ public struct ToolRelevance: Sendable {
     }
 
     /// `prompt` without its file-system paths (`~/code/site`, `./app`, `/var/backups`), and
-    /// the paths: a word that starts with `~/`, `./`, `../` or `/` and a letter.
+    /// the paths: a word (between spaces, tabs or line breaks) that starts with `~/`, `./`, `../`
+    /// or `/` and a letter. The whitespace around a path is kept.
     static func separatingPaths(_ prompt: String) -> (text: String, paths: [String]) {
         var paths: [String] = []
-        var kept: [Substring] = []
-        for token in prompt.split(separator: " ", omittingEmptySubsequences: false) {
+        var text = ""
+        var position = prompt.startIndex
+        while position < prompt.endIndex {
+            let gapEnd = prompt[position...].firstIndex { !$0.isWhitespace } ?? prompt.endIndex
+            text += prompt[position..<gapEnd]
+            let tokenEnd = prompt[gapEnd...].firstIndex(where: \.isWhitespace) ?? prompt.endIndex
+            let token = prompt[gapEnd..<tokenEnd]
             let bare = token.drop { "(\"'`".contains($0) }
             let isPath =
                 ["~/", "./", "../"].contains { bare.hasPrefix($0) }
                 || bare.first == "/" && bare.dropFirst().first?.isLetter == true
             if isPath, bare.count > 2 {
                 paths.append(String(bare))
-                kept.append("")
             } else {
-                kept.append(token)
+                text += token
             }
+            position = tokenEnd
         }
-        return (kept.joined(separator: " "), paths)
+        return (text, paths)
     }
 
     /// The lowercased words `prompt` writes as names: capitalised (`Mark`, not `MARK` or

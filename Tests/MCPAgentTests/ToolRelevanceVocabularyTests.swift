@@ -194,11 +194,26 @@ struct ToolRelevanceVocabularyTests {
             ("find every .csv under ~/projects/reports", ["project", "report"]),
             ("list ./app and /var/backups", ["app", "var", "backup"]),
             ("what's in ../shared/notes", ["share", "note"]),
+            ("tidy up this folder:\n~/projects/reports", ["project", "report"]),
+            ("copy\t./app/config\tsomewhere safe", ["app", "config"]),
         ])
     func paths(_ prompt: String, _ folders: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
         for folder in folders { #expect(weights[ToolRelevance.stem(folder)] == 0.5, "\(folder)") }
         #expect(weights["path"] == 0.5)
+    }
+
+    @Test(
+        "A prompt without its paths keeps every other word and the whitespace between them",
+        arguments: [
+            ("list ./app and /var/backups", "list  and ", ["./app", "/var/backups"]),
+            ("line one\n~/notes/todo.md\tand more", "line one\n\tand more", ["~/notes/todo.md"]),
+            ("  no paths here  ", "  no paths here  ", []),
+        ])
+    func pathsSeparated(_ prompt: String, _ text: String, _ paths: [String]) {
+        let separated = ToolRelevance.separatingPaths(prompt)
+        #expect(separated.text == text)
+        #expect(separated.paths == paths)
     }
 
     @Test(
