@@ -163,8 +163,13 @@ extension ToolRelevance {
         "walk": ["directions", "distance"], "bike": ["directions", "distance"], "cycle": ["directions", "distance"],
         "transit": ["directions"], "train": ["directions", "transit"], "bus": ["directions", "transit"],
         "altitude": ["elevation"], "climb": ["elevation"],
-        "nearby": ["places", "search"], "restaurant": ["places", "search"], "cafe": ["places", "search"],
-        "shop": ["places", "search"], "hotel": ["places"],
+        "nearby": ["places", "search", "local"], "restaurant": ["places", "search", "local"],
+        "cafe": ["places", "search", "local"], "shop": ["places", "search", "local"], "hotel": ["places", "local"],
+        "pharmacy": ["places", "search", "local"], "bakery": ["places", "search", "local"],
+        "plumber": ["places", "search", "local"], "supermarket": ["places", "search", "local"],
+        // Pictures, money and records in everyday words.
+        "wallpaper": ["image"], "watch": ["video"],
+        "bill": ["invoice"], "pay": ["payment"], "field": ["property"], "automation": ["workflow"],
         // Services and their failures.
         "tunnel": ["forward", "port"], "switch": ["checkout", "change"], "crash": ["error", "issue"], "touch": ["modify", "change"],
     ]

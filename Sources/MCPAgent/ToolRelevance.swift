@@ -437,30 +437,50 @@ public struct ToolRelevance: Sendable {
         return table
     }()
 
-    /// A description's first sentence, as text.
+    /// A description's first sentence of prose, as text (see ``leadRange(of:)``).
     static func leadSentence(of description: String) -> String {
-        var end = description.endIndex
-        var index = description.startIndex
-        while index < description.endIndex {
-            let character = description[index]
-            let next = description.index(after: index)
-            if character == "\n" || (character == "." && (next == description.endIndex || description[next] == " ")) {
-                end = index
-                break
-            }
-            index = next
-        }
-        return String(description[..<end])
+        String(description[leadRange(of: description)])
     }
 
-    /// A description's terms split into its lead (the first sentence, at most `leadTerms`
-    /// terms) and the rest.
+    /// Where a description's first sentence of prose is: the text up to the first line break,
+    /// or the first full stop followed by a space. A sentence that is only a heading or a
+    /// list marker (`🎯 Purpose:`, `## Usage`, `1.`), fewer than three words or ending in a
+    /// colon, says nothing of what the tool does: the lead is the next sentence, without the
+    /// list marker it starts with.
+    static func leadRange(of description: String) -> Range<String.Index> {
+        var start = description.startIndex
+        var fallback: Range<String.Index>?
+        while start < description.endIndex {
+            var end = description.endIndex
+            var index = start
+            while index < description.endIndex {
+                let character = description[index]
+                let next = description.index(after: index)
+                if character == "\n" || (character == "." && (next == description.endIndex || description[next] == " ")) {
+                    end = index
+                    break
+                }
+                index = next
+            }
+            let sentence = description[start..<end]
+            let body = sentence.drop { !$0.isLetter }
+            let words = body.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).count
+            let isHeading = words < 3 || sentence.last { !$0.isWhitespace } == ":"
+            if fallback == nil { fallback = start..<end }
+            if !isHeading { return body.startIndex..<end }
+            start = end < description.endIndex ? description.index(after: end) : end
+        }
+        return fallback ?? description.startIndex..<description.startIndex
+    }
+
+    /// A description's terms split into its lead (its first sentence of prose, at most
+    /// `leadTerms` terms) and the rest.
     private static func splitDescription(
         _ description: String, leadTerms: Int, terms: inout TermCache
     ) -> (lead: [String], details: [String]) {
-        let first = leadSentence(of: description)
-        var lead = terms.terms(in: first)
-        var details = terms.terms(in: String(description.dropFirst(first.count)))
+        let range = leadRange(of: description)
+        var lead = terms.terms(in: String(description[range]))
+        var details = terms.terms(in: String(description[..<range.lowerBound]) + " " + String(description[range.upperBound...]))
         if lead.count > leadTerms {
             details = Array(lead[leadTerms...]) + details
             lead.removeLast(lead.count - leadTerms)

@@ -95,6 +95,43 @@ struct ToolRelevanceVocabularyTests {
         #expect(reverse[ToolRelevance.stem("inside")] == nil)
     }
 
+    @Test(
+        "Everyday words for places, pictures, money and records bring the words tools use",
+        arguments: [
+            ("a pharmacy open on sunday in Gent", ["local", "places"]),
+            ("good bakery around here?", ["local", "search"]),
+            ("shots of the northern lights for my wallpaper", ["image"]),
+            ("talks I could watch on the train", ["video"]),
+            ("bill the customer for the onboarding package", ["invoice"]),
+            ("has she paid yet", []),
+            ("what fields do we have on tickets", ["property"]),
+            ("which automations are running", ["workflow"]),
+        ])
+    func everydayWords(_ prompt: String, _ implied: [String]) {
+        let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        for term in implied { #expect(weights[ToolRelevance.stem(term)] == 0.5, "\(term)") }
+    }
+
+    @Test("Bill the person is a name, not an invoice")
+    func billTheName() {
+        let weights = Dictionary(ToolRelevance.queryTerms(in: "send the notes to Bill").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(weights[ToolRelevance.stem("invoice")] == nil)
+    }
+
+    @Test(
+        "A description's lead is its first sentence of prose: headings and list markers before it are skipped",
+        arguments: [
+            ("🎯 Purpose:\n  1. Retrieves a paginated list of objects.\n\n📦 Returns: the objects", "Retrieves a paginated list of objects."),
+            ("## Usage\nCreates a customer in the billing system. Needs a name.", "Creates a customer in the billing system"),
+            ("Reads a file. Use it for text.", "Reads a file"),
+            ("- Lists the boards you can see\n- Sets one active", "Lists the boards you can see"),
+            ("Search:", "Search:"),
+            ("", ""),
+        ])
+    func leadSentence(_ description: String, _ lead: String) {
+        #expect(ToolRelevance.leadSentence(of: description) == lead)
+    }
+
     @Test("To switch to a branch is to check it out; to switch a setting is to change it")
     func switching() {
         let weights = Dictionary(
