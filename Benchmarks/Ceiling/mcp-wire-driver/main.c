@@ -122,10 +122,15 @@ static void wait_for(long id) {
     }
 }
 
-static long rss_kib(pid_t pid) {
+// Opens /proc/PID/NAME for reading; NULL if it cannot.
+static FILE *open_proc(pid_t pid, const char *name) {
     char path[64];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *file = fopen(path, "r");
+    snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
+    return fopen(path, "r");
+}
+
+static long rss_kib(pid_t pid) {
+    FILE *file = open_proc(pid, "status");
     if (file == NULL) return -1;
     char line[256];
     long value = -1;
@@ -138,9 +143,7 @@ static long rss_kib(pid_t pid) {
 
 // The CPU time (user and system, every thread) process `pid` has used, in seconds; -1 if unknown.
 static double process_cpu_seconds(pid_t pid) {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *file = fopen(path, "r");
+    FILE *file = open_proc(pid, "stat");
     if (file == NULL) return -1;
     char line[1024];
     size_t length = fread(line, 1, sizeof line - 1, file);
