@@ -190,6 +190,11 @@ extension ToolRelevance {
     /// numbers (`add 17 and 25`), `how much` asked over two numbers, or a function of
     /// mathematics applied (`sqrt(2)`); to `open a` or `file a` something is to create it, and a
     /// `to-do` (or a `to do list`) is a task.
+    /// Words that ask a question.
+    static let questionWords: Set<String> = ["who", "what", "what's", "when", "where", "why", "which", "how", "who's"]
+    /// Words that make a question one about the asker's own things.
+    static let ownWords: Set<String> = ["my", "mine", "our", "ours", "i", "i'm", "i've", "i'd", "we", "we're", "we've", "us"]
+
     static func patternTerms(in prompt: String) -> [String] {
         var terms: [String] = []
         let scalars = Array(prompt.unicodeScalars)
@@ -320,6 +325,12 @@ extension ToolRelevance {
         // "sqrt(2)*pi": a function of mathematics applied.
         if words.contains(where: { word in mathFunctions.contains { word.contains($0 + "(") } }) { arithmetic = true }
         if arithmetic { terms += ["calculate", "expression", "math", "sum"] }
+        // "who won the Ballon d'Or in 2023?": a question about the world, not about one's own
+        // things (no `my`, `our`, `I`, `we`), is one for the web.
+        let bare = words.map { $0.filter { $0.isLetter || $0 == "'" } }
+        if bare.contains(where: questionWords.contains), !bare.contains(where: ownWords.contains) {
+            terms += ["web"]
+        }
         // An email address: `lee@corp.com`.
         if words.contains(where: { word in
             guard let at = word.firstIndex(of: "@"), at != word.startIndex else { return false }

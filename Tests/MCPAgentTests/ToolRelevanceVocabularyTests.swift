@@ -13,6 +13,11 @@ struct ToolRelevanceVocabularyTests {
 
     static let patternCases: [PatternCase] = [
         PatternCase(prompt: "2^32 - 1", implies: ["calculate"], impliesNot: ["time"]),
+        PatternCase(prompt: "Who won the Ballon d'Or in 2023?", implies: ["web"], impliesNot: []),
+        PatternCase(prompt: "what is the population of Montevideo these days", implies: ["web"], impliesNot: []),
+        PatternCase(prompt: "what's on my plate this week?", implies: [], impliesNot: ["web"]),
+        PatternCase(prompt: "when did we ship the last release", implies: [], impliesNot: ["web"]),
+        PatternCase(prompt: "delete the old branch", implies: [], impliesNot: ["web"]),
         PatternCase(prompt: "what's 17% of 2,340", implies: ["calculate", "math"], impliesNot: []),
         PatternCase(prompt: "add 17 and 25", implies: ["calculate", "sum"], impliesNot: []),
         PatternCase(prompt: "reassign ENG-310 to Priya", implies: ["issue"], impliesNot: ["calculate"]),
