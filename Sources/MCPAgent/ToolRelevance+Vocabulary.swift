@@ -30,6 +30,7 @@ extension ToolRelevance {
         ["song", "track", "tune"],
         ["light", "lamp", "bulb"],
         ["task", "todo", "chore"],
+        ["customer", "client"],
         // British and American spellings.
         ["color", "colour"], ["favorite", "favourite"], ["organization", "organisation", "org"], ["center", "centre"],
         ["license", "licence"], ["canceled", "cancelled"], ["catalog", "catalogue"],
@@ -170,6 +171,8 @@ extension ToolRelevance {
         // Pictures, money and records in everyday words.
         "wallpaper": ["image"], "watch": ["video"],
         "bill": ["invoice"], "pay": ["payment"], "field": ["property"], "automation": ["workflow"],
+        "moneyback": ["refund"], "money": ["balance", "payment"], "sell": ["product", "price"],
+        "charge": ["payment", "price"],
         // Services and their failures.
         "tunnel": ["forward", "port"], "switch": ["checkout", "change"], "crash": ["error", "issue"], "touch": ["modify", "change"],
     ]

@@ -29,7 +29,7 @@
 ///
 /// **Implied terms.** A prompt's words also bring, at half weight,
 /// - two adjacent words that are not stop words, written as one (`time zone` → `timezone`,
-///   `look up` → `lookup`);
+///   `look up` → `lookup`), and what that one word points at (`money back` → `refund`);
 /// - the other members of their group in ``synonymGroups`` (`folder` → `directory`, `save` →
 ///   `write`, `remove` → `delete`);
 /// - the terms a request word points at (`inside` → `read`, `content`; `how many` → `count`,
@@ -309,7 +309,12 @@ public struct ToolRelevance: Sendable {
                 }
             }
             if position + 1 < words.count, Self.isJoinable(word), Self.isJoinable(words[position + 1]) {
-                add(stem(word + words[position + 1]), impliedWeight)
+                let joined = stem(word + words[position + 1])
+                add(joined, impliedWeight)
+                // A pair that means more than its words (`money back` → refund).
+                for related in relatedTerms[joined] ?? [] {
+                    add(related, impliedWeight)
+                }
             }
         }
         for term in patternTerms(in: prompt) {

@@ -111,6 +111,10 @@ struct ToolRelevanceVocabularyTests {
             ("has she paid yet", []),
             ("what fields do we have on tickets", ["property"]),
             ("which automations are running", ["workflow"]),
+            ("please give him the money back in full", ["refund"]),
+            ("how much money is sitting in our account", ["balance"]),
+            ("I want to sell a recording and charge people for it", ["product", "payment"]),
+            ("create a new client named Ramón", ["customer"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
