@@ -174,7 +174,8 @@ extension ToolRelevance {
         "moneyback": ["refund"], "money": ["balance", "payment"], "sell": ["product", "price"],
         "charge": ["payment", "price"],
         // Services and their failures.
-        "tunnel": ["forward", "port"], "switch": ["checkout", "change"], "crash": ["error", "issue"], "touch": ["modify", "change"],
+        "tunnel": ["forward", "port"], "switch": ["checkout", "change"], "hop": ["checkout", "change"], "crash": ["error", "issue"],
+        "touch": ["modify", "change"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`

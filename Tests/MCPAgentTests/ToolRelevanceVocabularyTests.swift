@@ -115,6 +115,7 @@ struct ToolRelevanceVocabularyTests {
             ("how much money is sitting in our account", ["balance"]),
             ("I want to sell a recording and charge people for it", ["product", "payment"]),
             ("create a new client named Ramón", ["customer"]),
+            ("hop over to the release-2.1 branch", ["checkout"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
