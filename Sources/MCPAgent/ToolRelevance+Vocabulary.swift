@@ -194,6 +194,11 @@ extension ToolRelevance {
     /// numbers (`add 17 and 25`), `how much` asked over two numbers, or a function of
     /// mathematics applied (`sqrt(2)`); to `open a` or `file a` something is to create it, and a
     /// `to-do` (or a `to do list`) is a task.
+    /// Days and times of day.
+    static let dayWords: Set<String> = [
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "tonight",
+        "yesterday", "morning", "evening", "night", "midnight", "noon", "weekend",
+    ]
     /// Words that ask a question.
     static let questionWords: Set<String> = ["who", "what", "what's", "when", "where", "why", "which", "how", "who's"]
     /// Words that make a question one about the asker's own things.
@@ -329,9 +334,14 @@ extension ToolRelevance {
         // "sqrt(2)*pi": a function of mathematics applied.
         if words.contains(where: { word in mathFunctions.contains { word.contains($0 + "(") } }) { arithmetic = true }
         if arithmetic { terms += ["calculate", "expression", "math", "sum"] }
+        let bare = words.map { $0.filter { $0.isLetter || $0 == "'" } }
+        // "is it already friday in Auckland?": whether a day or a time of day has come
+        // somewhere is a question of the time there.
+        if bare.contains(where: ["already", "still", "yet"].contains), bare.contains(where: dayWords.contains) {
+            terms += ["time", "current"]
+        }
         // "who won the Ballon d'Or in 2023?": a question about the world, not about one's own
         // things (no `my`, `our`, `I`, `we`), is one for the web.
-        let bare = words.map { $0.filter { $0.isLetter || $0 == "'" } }
         if bare.contains(where: questionWords.contains), !bare.contains(where: ownWords.contains) {
             terms += ["web"]
         }

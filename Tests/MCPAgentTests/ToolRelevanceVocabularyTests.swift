@@ -13,6 +13,9 @@ struct ToolRelevanceVocabularyTests {
 
     static let patternCases: [PatternCase] = [
         PatternCase(prompt: "2^32 - 1", implies: ["calculate"], impliesNot: ["time"]),
+        PatternCase(prompt: "is it already friday in Auckland?", implies: ["time", "current"], impliesNot: []),
+        PatternCase(prompt: "is it still morning in Lima", implies: ["time"], impliesNot: []),
+        PatternCase(prompt: "already in bed, lock the front door", implies: [], impliesNot: ["time"]),
         PatternCase(prompt: "Who won the Ballon d'Or in 2023?", implies: ["web"], impliesNot: []),
         PatternCase(prompt: "what is the population of Montevideo these days", implies: ["web"], impliesNot: []),
         PatternCase(prompt: "what's on my plate this week?", implies: [], impliesNot: ["web"]),
