@@ -172,7 +172,7 @@ extension ToolRelevance {
         "wallpaper": ["image"], "watch": ["video"],
         "bill": ["invoice"], "pay": ["payment"], "field": ["property"], "automation": ["workflow"],
         "moneyback": ["refund"], "money": ["balance", "payment"], "sell": ["product", "price"],
-        "charge": ["payment", "price"],
+        "charge": ["payment", "price"], "readme": ["file", "content", "read"], "heard": ["played", "recent"],
         // Services and their failures.
         "tunnel": ["forward", "port"], "switch": ["checkout", "change"], "hop": ["checkout", "change"], "crash": ["error", "issue"],
         "touch": ["modify", "change"],
@@ -198,6 +198,10 @@ extension ToolRelevance {
     static let dayWords: Set<String> = [
         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "tonight",
         "yesterday", "morning", "evening", "night", "midnight", "noon", "weekend",
+    ]
+    /// The months' names.
+    static let monthNames: Set<String> = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
     ]
     /// Words that ask a question.
     static let questionWords: Set<String> = ["who", "what", "what's", "when", "where", "why", "which", "how", "who's"]
@@ -335,6 +339,21 @@ extension ToolRelevance {
         if words.contains(where: { word in mathFunctions.contains { word.contains($0 + "(") } }) { arithmetic = true }
         if arithmetic { terms += ["calculate", "expression", "math", "sum"] }
         let bare = words.map { $0.filter { $0.isLetter || $0 == "'" } }
+        // "how high above the sea is La Paz": a height.
+        if zip(bare, bare.dropFirst()).contains(where: { $0 == "how" && $1 == "high" }) { terms += ["elevation", "altitude"] }
+        // "the drive from Lyon to Geneva": a way between two places (named with capitals; not
+        // "from Monday to Friday" or "from March to May").
+        let tokens = prompt.split { $0 == " " || $0 == "\n" || $0 == "\t" }
+        func isPlace(_ index: Int) -> Bool {
+            guard index < tokens.count, tokens[index].first?.isUppercase == true else { return false }
+            let word = tokens[index].lowercased().filter(\.isLetter)
+            return !dayWords.contains(word) && !monthNames.contains(word)
+        }
+        if let from = tokens.firstIndex(where: { $0.lowercased() == "from" }), isPlace(from + 1),
+            let to = tokens[(from + 1)...].firstIndex(where: { $0.lowercased() == "to" }), isPlace(to + 1)
+        {
+            terms += ["directions", "distance", "route"]
+        }
         // "is it already friday in Auckland?": whether a day or a time of day has come
         // somewhere is a question of the time there.
         if bare.contains(where: ["already", "still", "yet"].contains), bare.contains(where: dayWords.contains) {

@@ -14,6 +14,11 @@ struct ToolRelevanceVocabularyTests {
     static let patternCases: [PatternCase] = [
         PatternCase(prompt: "2^32 - 1", implies: ["calculate"], impliesNot: ["time"]),
         PatternCase(prompt: "is it already friday in Auckland?", implies: ["time", "current"], impliesNot: []),
+        PatternCase(prompt: "how long is the drive from Lyon to Geneva usually", implies: ["directions", "distance"], impliesNot: []),
+        PatternCase(prompt: "block my calendar from Monday to Friday", implies: [], impliesNot: ["directions"]),
+        PatternCase(prompt: "move it from March to May", implies: [], impliesNot: ["directions"]),
+        PatternCase(prompt: "copy notes from drafts to archive", implies: [], impliesNot: ["directions"]),
+        PatternCase(prompt: "how high above the sea is La Paz", implies: ["elevation"], impliesNot: []),
         PatternCase(prompt: "is it still morning in Lima", implies: ["time"], impliesNot: []),
         PatternCase(prompt: "already in bed, lock the front door", implies: [], impliesNot: ["time"]),
         PatternCase(prompt: "Who won the Ballon d'Or in 2023?", implies: ["web"], impliesNot: []),
@@ -119,6 +124,8 @@ struct ToolRelevanceVocabularyTests {
             ("I want to sell a recording and charge people for it", ["product", "payment"]),
             ("create a new client named Ramón", ["customer"]),
             ("hop over to the release-2.1 branch", ["checkout"]),
+            ("show me the README for vercel/next.js", ["file", "content"]),
+            ("a tune I heard an hour ago, what was it", ["played", "recent"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
