@@ -172,7 +172,7 @@ extension ToolRelevance {
         "wallpaper": ["image"], "watch": ["video"],
         "bill": ["invoice"], "pay": ["payment"], "field": ["property"], "automation": ["workflow"],
         "moneyback": ["refund"], "money": ["balance", "payment"], "sell": ["product", "price"],
-        "charge": ["payment", "price"], "readme": ["file", "content", "read"], "heard": ["played", "recent"],
+        "charge": ["payment", "price"], "heard": ["played", "recent"],
         // Services and their failures.
         "tunnel": ["forward", "port"], "switch": ["checkout", "change"], "hop": ["checkout", "change"], "crash": ["error", "issue"],
         "touch": ["modify", "change"],

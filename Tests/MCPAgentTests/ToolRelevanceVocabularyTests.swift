@@ -124,7 +124,6 @@ struct ToolRelevanceVocabularyTests {
             ("I want to sell a recording and charge people for it", ["product", "payment"]),
             ("create a new client named Ramón", ["customer"]),
             ("hop over to the release-2.1 branch", ["checkout"]),
-            ("show me the README for vercel/next.js", ["file", "content"]),
             ("a tune I heard an hour ago, what was it", ["played", "recent"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
