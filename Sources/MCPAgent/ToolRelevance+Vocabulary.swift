@@ -251,7 +251,9 @@ extension ToolRelevance {
                 issueKey = true
             }
         }
-        let words = prompt.split { $0 == " " || $0 == "\n" || $0 == "\t" }.map { String($0).lowercased() }
+        // The prompt's words as written (between spaces, tabs and line breaks), and lowercased.
+        let tokens = prompt.split { $0 == " " || $0 == "\n" || $0 == "\t" }
+        let words = tokens.map { String($0).lowercased() }
         for word in words {
             let edges: Set<Character> = [",", ";", ":", "!", "?", "(", ")", "'", "\"", "`"]
             var trimmed = Substring(word)
@@ -343,14 +345,13 @@ extension ToolRelevance {
         if zip(bare, bare.dropFirst()).contains(where: { $0 == "how" && $1 == "high" }) { terms += ["elevation", "altitude"] }
         // "the drive from Lyon to Geneva": a way between two places (named with capitals; not
         // "from Monday to Friday" or "from March to May").
-        let tokens = prompt.split { $0 == " " || $0 == "\n" || $0 == "\t" }
         func isPlace(_ index: Int) -> Bool {
             guard index < tokens.count, tokens[index].first?.isUppercase == true else { return false }
-            let word = tokens[index].lowercased().filter(\.isLetter)
+            let word = words[index].filter(\.isLetter)
             return !dayWords.contains(word) && !monthNames.contains(word)
         }
-        if let from = tokens.firstIndex(where: { $0.lowercased() == "from" }), isPlace(from + 1),
-            let to = tokens[(from + 1)...].firstIndex(where: { $0.lowercased() == "to" }), isPlace(to + 1)
+        if let from = words.firstIndex(of: "from"), isPlace(from + 1),
+            let to = words[(from + 1)...].firstIndex(of: "to"), isPlace(to + 1)
         {
             terms += ["directions", "distance", "route"]
         }
