@@ -340,7 +340,8 @@ extension ToolRelevance {
         // "sqrt(2)*pi": a function of mathematics applied.
         if words.contains(where: { word in mathFunctions.contains { word.contains($0 + "(") } }) { arithmetic = true }
         if arithmetic { terms += ["calculate", "expression", "math", "sum"] }
-        let bare = words.map { $0.filter { $0.isLetter || $0 == "'" } }
+        // The words' letters and apostrophes (`don't`, `don’t`, `i'm`).
+        let bare = words.map { $0.filter { $0.isLetter || $0 == "'" || $0 == "’" } }
         // "how high above the sea is La Paz": a height.
         if zip(bare, bare.dropFirst()).contains(where: { $0 == "how" && $1 == "high" }) { terms += ["elevation", "altitude"] }
         // "the drive from Lyon to Geneva": a way between two places (named with capitals; not
@@ -387,7 +388,7 @@ extension ToolRelevance {
         }
         if emoji { terms += ["emoji", "reaction"] }
         // An emoji itself (`give it a 👍`, `out sick 🤒`).
-        if prompt.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation }) { terms.append("emoji") }
+        if scalars.contains(where: { $0.properties.isEmojiPresentation }) { terms.append("emoji") }
         if revision { terms += ["commit", "revision"] }
         if column { terms += ["column", "table"] }
         if timeOfDay { terms.append("time") }
@@ -413,12 +414,11 @@ extension ToolRelevance {
             terms.append("list")
         }
         // "from now on, …": a standing rule. "don't send it yet": a draft.
-        for (position, word) in words.enumerated() {
-            let bare = word.filter { $0.isLetter || $0 == "'" || $0 == "’" }
-            if bare == "from", position + 2 < words.count, words[position + 1] == "now", words[position + 2].hasPrefix("on") {
+        for position in words.indices {
+            if bare[position] == "from", position + 2 < words.count, words[position + 1] == "now", words[position + 2].hasPrefix("on") {
                 terms += ["filter", "rule"]
             }
-            if ["dont", "don't", "don’t", "not", "without"].contains(bare),
+            if ["dont", "don't", "don’t", "not", "without"].contains(bare[position]),
                 words[(position + 1)...].prefix(2).contains(where: { $0.hasPrefix("send") })
             {
                 terms += ["draft"]
