@@ -208,9 +208,9 @@ extension ToolRelevance {
     /// Words that make a question one about the asker's own things.
     static let ownWords: Set<String> = ["my", "mine", "our", "ours", "i", "i'm", "i've", "i'd", "we", "we're", "we've", "us"]
 
-    static func patternTerms(in prompt: String) -> [String] {
+    static func patternTerms(in prompt: PromptText) -> [String] {
         var terms: [String] = []
-        let scalars = Array(prompt.unicodeScalars)
+        let scalars = Array(prompt.original.unicodeScalars)
         func isDigit(_ index: Int) -> Bool { index >= 0 && index < scalars.count && scalars[index].properties.numericType != nil }
         func isLetter(_ index: Int) -> Bool { index >= 0 && index < scalars.count && scalars[index].properties.isAlphabetic }
         /// The index of the nearest non-space before or after `index`.
@@ -251,9 +251,9 @@ extension ToolRelevance {
                 issueKey = true
             }
         }
-        // The prompt's words as written (between spaces, tabs and line breaks), and lowercased.
-        let tokens = prompt.split { $0 == " " || $0 == "\n" || $0 == "\t" }
-        let words = tokens.map { String($0).lowercased() }
+        // The prompt's words as written (between whitespace), and lowercased.
+        let tokens = prompt.tokens
+        let words = prompt.lowercasedTokens
         for word in words {
             let edges: Set<Character> = [",", ";", ":", "!", "?", "(", ")", "'", "\"", "`"]
             var trimmed = Substring(word)
@@ -313,7 +313,7 @@ extension ToolRelevance {
         }
         if numbers.count >= 2, words.contains(where: arithmeticVerbs.contains) { arithmetic = true }
         // "-33.8568, 151.2153" or "46.5197,7.9638": a latitude and a longitude; so is "lat".
-        let decimals = prompt.split { !($0.isASCII && ($0.isNumber || $0 == "." || $0 == "-")) }.map { token -> Double? in
+        let decimals = prompt.original.split { !($0.isASCII && ($0.isNumber || $0 == "." || $0 == "-")) }.map { token -> Double? in
             // Three decimals or more: a position, not a price or a version.
             let token = token.hasSuffix(".") ? token.dropLast() : token
             guard let dot = token.firstIndex(of: "."), token.distance(from: dot, to: token.endIndex) >= 4 else { return nil }
@@ -322,7 +322,7 @@ extension ToolRelevance {
         if zip(decimals, decimals.dropFirst()).contains(where: { pair in
             guard let latitude = pair.0, let longitude = pair.1 else { return false }
             return abs(latitude) <= 90 && abs(longitude) <= 180
-        }) || ToolRelevance.words(in: prompt).contains("lat") {
+        }) || prompt.words.contains("lat") || prompt.pathWords.contains("lat") {
             // "lat/long" too (`lat` is no term: it would be the stem of `late`).
             terms += ["coordinates", "latitude", "longitude", "location"]
         }

@@ -191,10 +191,12 @@ public struct ToolRelevance: Sendable {
 
     /// Each candidate's lexical score for `prompt`, in the candidates' order (0 when no term matches).
     public func scores(for prompt: String) -> [Double] {
-        var terms = Self.queryTerms(in: prompt, impliedWeight: tuning.impliedWeight)
+        let text = PromptText(prompt)
+        var terms = Self.queryTerms(in: text, impliedWeight: tuning.impliedWeight)
         // A word no candidate has may be a slip of the keyboard for one they have.
         var seen = Set(terms.map(\.term))
-        for word in Self.words(in: prompt) where !Self.stopWords.contains(word) && inverseFrequency[Self.stem(word)] == nil {
+        for word in text.words + text.pathWords
+        where !Self.stopWords.contains(word) && inverseFrequency[Self.stem(word)] == nil {
             for term in spellings.terms(near: word) where seen.insert(term).inserted {
                 terms.append((term, tuning.impliedWeight))
             }
@@ -279,7 +281,7 @@ public struct ToolRelevance: Sendable {
     /// weight 1; synonyms, implied terms and adjacent words joined (when neither is a stop
     /// word) at `impliedWeight`.
     static func queryTerms(
-        in prompt: String, impliedWeight: Double = Tuning.standard.impliedWeight
+        in prompt: PromptText, impliedWeight: Double = Tuning.standard.impliedWeight
     ) -> [(term: String, weight: Double)] {
         var order: [String] = []
         var weights: [String: Double] = [:]
@@ -291,9 +293,8 @@ public struct ToolRelevance: Sendable {
                 weights[term] = weight
             }
         }
-        let (text, paths) = Self.separatingPaths(prompt)
-        let words = Self.joiningParticles(Self.words(in: text))
-        let names = Self.properNames(in: text)
+        let words = Self.joiningParticles(prompt.words)
+        let names = Self.properNames(in: prompt.textTokens)
         for (position, word) in words.enumerated() {
             if !stopWords.contains(word) {
                 let term = stem(word)
@@ -322,48 +323,19 @@ public struct ToolRelevance: Sendable {
         }
         // A path's folders name where, not what to do: `~/projects/reports` is no request
         // about projects or reports. Its words count as implied terms.
-        for path in paths {
-            for word in Self.words(in: path) where !stopWords.contains(word) {
-                add(stem(word), impliedWeight)
-            }
-            add("path", impliedWeight)
+        for word in prompt.pathWords where !stopWords.contains(word) {
+            add(stem(word), impliedWeight)
         }
+        if !prompt.paths.isEmpty { add("path", impliedWeight) }
         return order.map { ($0, weights[$0] ?? 0) }
     }
 
-    /// `prompt` without its file-system paths (`~/code/site`, `./app`, `/var/backups`), and
-    /// the paths: a word (between spaces, tabs or line breaks) that starts with `~/`, `./`, `../`
-    /// or `/` and a letter. The whitespace around a path is kept.
-    static func separatingPaths(_ prompt: String) -> (text: String, paths: [String]) {
-        var paths: [String] = []
-        var text = ""
-        var position = prompt.startIndex
-        while position < prompt.endIndex {
-            let gapEnd = prompt[position...].firstIndex { !$0.isWhitespace } ?? prompt.endIndex
-            text += prompt[position..<gapEnd]
-            let tokenEnd = prompt[gapEnd...].firstIndex(where: \.isWhitespace) ?? prompt.endIndex
-            let token = prompt[gapEnd..<tokenEnd]
-            let bare = token.drop { "(\"'`".contains($0) }
-            let isPath =
-                ["~/", "./", "../"].contains { bare.hasPrefix($0) }
-                || bare.first == "/" && bare.dropFirst().first?.isLetter == true
-            if isPath, bare.count > 2 {
-                paths.append(String(bare))
-            } else {
-                text += token
-            }
-            position = tokenEnd
-        }
-        return (text, paths)
-    }
-
-    /// The lowercased words `prompt` writes as names: capitalised (`Mark`, not `MARK` or
+    /// The lowercased words `tokens` write as names: capitalised (`Mark`, not `MARK` or
     /// `mark`) where a sentence does not start, or where it does when an auxiliary follows
     /// (`Mark is my manager`, `Will doesn't…`): a command's verb is never followed by one.
-    static func properNames(in prompt: String) -> Set<String> {
+    static func properNames(in tokens: [Substring]) -> Set<String> {
         var names: Set<String> = []
         var sentenceStart = true
-        let tokens = prompt.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
         for (position, token) in tokens.enumerated() {
             let word = token.drop { !$0.isLetter }
             // At a sentence's start, the next word decides (read only there).

@@ -260,23 +260,25 @@ struct ToolRelevanceVocabularyTests {
     }
 
     @Test(
-        "A prompt without its paths keeps every other word and the whitespace between them",
+        "A prompt's paths are set apart from its other tokens, after any whitespace",
         arguments: [
-            ("list ./app and /var/backups", "list  and ", ["./app", "/var/backups"]),
-            ("line one\n~/notes/todo.md\tand more", "line one\n\tand more", ["~/notes/todo.md"]),
-            ("  no paths here  ", "  no paths here  ", []),
+            ("list ./app and /var/backups", ["list", "and"], ["./app", "/var/backups"]),
+            ("line one\n~/notes/todo.md\tand more", ["line", "one", "and", "more"], ["~/notes/todo.md"]),
+            ("open '../site/index.html' now", ["open", "now"], ["../site/index.html'"]),
+            ("  no paths here  ", ["no", "paths", "here"], []),
         ])
-    func pathsSeparated(_ prompt: String, _ text: String, _ paths: [String]) {
-        let separated = ToolRelevance.separatingPaths(prompt)
-        #expect(separated.text == text)
+    func pathsSeparated(_ prompt: String, _ text: [String], _ paths: [String]) {
+        let separated = ToolRelevance.PromptText(prompt)
+        #expect(separated.textTokens.map(String.init) == text)
         #expect(separated.paths == paths)
+        #expect(separated.words == text.filter { $0.count > 1 })
     }
 
     @Test(
         "An owner/repository name, a fraction and a file name beside a folder are not paths",
         arguments: ["show the readme of sharkdp/bat", "what is 3/4 of 120", "compare config/dev.yaml with prod"])
     func notPaths(_ prompt: String) {
-        #expect(ToolRelevance.separatingPaths(prompt).paths.isEmpty)
+        #expect(ToolRelevance.PromptText(prompt).paths.isEmpty)
         #expect(!ToolRelevance.queryTerms(in: prompt).map(\.term).contains("path"))
     }
 
