@@ -31,6 +31,7 @@ extension ToolRelevance {
         ["light", "lamp", "bulb"],
         ["task", "todo", "chore"],
         ["customer", "client"],
+        ["rewrite", "rephrase", "reword", "paraphrase"],
         // British and American spellings.
         ["color", "colour"], ["favorite", "favourite"], ["organization", "organisation", "org"], ["center", "centre"],
         ["license", "licence"], ["canceled", "cancelled"], ["catalog", "catalogue"],
@@ -50,7 +51,7 @@ extension ToolRelevance {
         "look": ["find", "read", "view"],
         "print": ["read", "show"], "check": ["get", "status"], "tell": ["get", "show", "post", "message"],
         "browse": ["list"], "enumerate": ["list"], "everything": ["list", "all"], "all": ["list"],
-        "peek": ["read", "view"], "cat": ["read"], "dump": ["read", "list"], "text": ["read"],
+        "peek": ["read", "view"], "cat": ["read"], "dump": ["read", "list"], "text": ["read", "message"],
         // Storing and changing.
         "put": ["write", "save"], "puton": ["play"], "overwrite": ["write"], "append": ["write", "add"],
         "replace": ["edit", "update"], "fix": ["edit", "update"], "set": ["update"],
@@ -72,7 +73,7 @@ extension ToolRelevance {
         "conversion": ["convert"],
         // Time.
         "now": ["current", "time"], "moment": ["now", "current"], "current": ["now"], "clock": ["time"], "hour": ["time"],
-        "today": ["date", "current"], "tomorrow": ["date", "forecast"], "yesterday": ["date"],
+        "today": ["date", "current"], "tomorrow": ["date", "forecast", "event"], "yesterday": ["date"],
         "timezone": ["time", "zone"], "zone": ["timezone"],
         // Change history.
         "history": ["log", "commit"], "who": ["log", "author", "user"],
@@ -176,6 +177,18 @@ extension ToolRelevance {
         // Services and their failures.
         "tunnel": ["forward", "port"], "switch": ["checkout", "change"], "hop": ["checkout", "change"], "crash": ["error", "issue"],
         "touch": ["modify", "change"],
+        // Wording: how a text reads, not what it says.
+        "rude": ["tone", "rewrite"], "polite": ["tone", "rewrite"], "formal": ["tone", "formality", "rewrite"],
+        "professional": ["style", "tone", "rewrite"], "simplify": ["rewrite", "simple"], "proofread": ["rewrite", "grammar"],
+        "grammar": ["rewrite"], "wording": ["rewrite"],
+        // Reminders, notes and lists of things to get.
+        "remind": ["reminder"], "jot": ["note", "write", "create"], "writedown": ["note", "write"],
+        "grocery": ["list", "reminder", "shopping"],
+        // Markets.
+        "trading": ["stock", "price"], "earnings": ["income", "revenue"], "profit": ["income", "revenue"],
+        "margin": ["income", "revenue"], "coin": ["crypto"], "bitcoin": ["crypto"], "btc": ["crypto"], "ethereum": ["crypto"],
+        "eth": ["crypto"], "dogecoin": ["crypto"], "terminology": ["glossary"], "windy": ["wind", "weather", "forecast"],
+        "picnic": ["event"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`
@@ -238,7 +251,10 @@ extension ToolRelevance {
                     if scalar != "-" && scalar != "/" || spaced { arithmetic = true }
                 }
             case "%":
-                if isDigit(index - 1) { arithmetic = true }
+                // `17%`, and `what % increase is that`.
+                if isDigit(index - 1) || neighbour(index, step: -1) != index - 1 && neighbour(index, step: 1) != index + 1 {
+                    arithmetic = true
+                }
             case ":":
                 if isDigit(index - 1), isDigit(index + 1), isDigit(index + 2), !isDigit(index + 3) { timeOfDay = true }
             default:
@@ -361,6 +377,31 @@ extension ToolRelevance {
         if bare.contains(where: ["already", "still", "yet"].contains), bare.contains(where: dayWords.contains) {
             terms += ["time", "current"]
         }
+        // "how do you say it in Japanese", "is my English ok here", or text in another script
+        // or language: a question of translation.
+        let foreignScript = scalars.filter { scalar in
+            scalar.properties.isAlphabetic && !scalar.isASCII
+                && !(0x00C0...0x024F).contains(scalar.value)  // Latin letters with accents
+        }.count
+        // Three words of another language: its short words, or one of them with words written
+        // with accents (not `lunch with José Müller at the café`).
+        let functionWords = bare.filter(foreignFunctionWords.contains).count
+        let accented = words.filter { word in word.unicodeScalars.contains { (0x00C0...0x024F).contains($0.value) } }.count
+        let foreignText = functionWords > 0 && functionWords + accented >= 3
+        if bare.contains(where: languageNames.contains) || foreignScript >= 2 || foreignText {
+            terms += ["translate", "language"]
+        }
+        // "which coins can you get prices for", "what colours can I use", "what works": a
+        // question of what is available.
+        for (position, word) in bare.enumerated() where word == "which" || word == "what" {
+            let next = bare[(position + 1)...].prefix(4)
+            if zip(next, next.dropFirst()).contains(where: { $0 == "can" && ($1 == "you" || $1 == "i") })
+                || next.first == "works"
+            {
+                terms += ["available", "supported", "list"]
+                break
+            }
+        }
         // "who won the Ballon d'Or in 2023?": a question about the world, not about one's own
         // things (no `my`, `our`, `I`, `we`), is one for the web.
         if bare.contains(where: questionWords.contains), !bare.contains(where: ownWords.contains) {
@@ -436,6 +477,24 @@ extension ToolRelevance {
         }
         return terms
     }
+
+    /// The names of languages people ask to translate into or from.
+    static let languageNames: Set<String> = [
+        "english", "french", "german", "spanish", "italian", "portuguese", "dutch", "flemish", "russian", "ukrainian",
+        "polish", "czech", "slovak", "swedish", "norwegian", "danish", "finnish", "icelandic", "greek", "turkish", "arabic",
+        "hebrew", "persian", "farsi", "hindi", "urdu", "bengali", "chinese", "mandarin", "cantonese", "japanese", "korean",
+        "thai", "vietnamese", "indonesian", "malay", "tagalog", "romanian", "hungarian", "bulgarian", "croatian", "serbian",
+        "estonian", "latvian", "lithuanian", "slovenian", "catalan", "swahili",
+    ]
+
+    /// Short words of French, German, Spanish, Italian, Portuguese and Dutch that English does
+    /// not write: three in a prompt quote text in another language.
+    static let foreignFunctionWords: Set<String> = [
+        "je", "vous", "nous", "est", "pas", "une", "avec", "pour", "mais", "très", "merci", "bonjour", "toujours",
+        "ich", "und", "nicht", "ist", "mit", "auf", "wie", "bitte", "danke", "wir", "zum", "weil", "nach", "sehr",
+        "los", "las", "por", "para", "gracias", "hola", "está", "muy", "pero", "sono", "della", "grazie", "ciao",
+        "obrigado", "não", "het", "een", "niet", "ik", "wij", "dank",
+    ]
 
     /// Verbs that ask for arithmetic when the prompt has two numbers.
     private static let arithmeticVerbs: Set<String> = [

@@ -78,6 +78,17 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "write a reply but dont send it yet", implies: ["draft"], impliesNot: []),
         PatternCase(prompt: "reply without sending", implies: ["draft"], impliesNot: []),
         PatternCase(prompt: "send it now, not later", implies: [], impliesNot: ["draft"]),
+        PatternCase(prompt: "how do you say 'where is the station' in Japanese?", implies: ["translate", "language"], impliesNot: []),
+        PatternCase(prompt: "my colleague wrote '明日の会議は10時から' what does it mean", implies: ["translate"], impliesNot: []),
+        PatternCase(
+            prompt: "she wrote: 'Bonjour, ma commande n'est toujours pas arrivée' what does she want", implies: ["translate"],
+            impliesNot: []),
+        PatternCase(prompt: "lunch with José Müller at the café", implies: [], impliesNot: ["translate"]),
+        PatternCase(prompt: "rent goes from 1850 to 2010, what % increase is that", implies: ["calculate"], impliesNot: []),
+        PatternCase(prompt: "open %appdata% and look for it", implies: [], impliesNot: ["calculate"]),
+        PatternCase(prompt: "which coins can you get prices for", implies: ["available", "list"], impliesNot: []),
+        PatternCase(prompt: "what colours can I use for events?", implies: ["available"], impliesNot: []),
+        PatternCase(prompt: "you can see which one is newer", implies: [], impliesNot: ["available"]),
         PatternCase(prompt: "which files will be in the next commit?", implies: ["staged", "status"], impliesNot: []),
         PatternCase(prompt: "show the next page of commits", implies: [], impliesNot: ["staged"]),
         PatternCase(prompt: "compare config/dev.yaml with prod.yaml", implies: ["file", "multiple", "read"], impliesNot: []),
@@ -109,7 +120,7 @@ struct ToolRelevanceVocabularyTests {
     }
 
     @Test(
-        "Everyday words for places, pictures, money and records bring the words tools use",
+        "Everyday words for places, pictures, money, records, wording and markets bring the words tools use",
         arguments: [
             ("a pharmacy open on sunday in Gent", ["local", "places"]),
             ("good bakery around here?", ["local", "search"]),
@@ -125,6 +136,16 @@ struct ToolRelevanceVocabularyTests {
             ("create a new client named Ramón", ["customer"]),
             ("hop over to the release-2.1 branch", ["checkout"]),
             ("a tune I heard an hour ago, what was it", ["played", "recent"]),
+            ("can u make this sound less rude", ["tone", "rewrite"]),
+            ("reword it and simplify the intro", ["rephrase", "rewrite", "simple"]),
+            ("plz remind me to buy batteries", ["reminder"]),
+            ("jot down the garage code", ["note"]),
+            ("text Jake that I'm late", ["message"]),
+            ("what's tsla trading at", ["stock", "price"]),
+            ("their earnings and margins last quarter", ["income", "revenue"]),
+            ("which coins went up, dogecoin or eth?", ["crypto"]),
+            ("is it gonna be windy", ["wind", "weather"]),
+            ("what have I got on tomorrow", ["event"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
