@@ -14,7 +14,7 @@
 /// | field | weight |
 /// |---|---|
 /// | name (the model's name and the name on the server) | 3 |
-/// | title | 2 |
+/// | title (its words the name does not have: a title most often repeats the name) | 2 |
 /// | the description's lead: its first sentence, at most 24 terms | 1.5 |
 /// | the rest of the description | 0.1 |
 /// | the server's label | 0.5 |
@@ -142,7 +142,7 @@ public struct ToolRelevance: Sendable {
             let (lead, details) = Self.splitDescription(candidate.description, leadTerms: tuning.leadTerms, terms: &terms)
             let byField: [[String]] = [
                 name + terms.terms(in: candidate.toolNameOnServer).filter { !name.contains($0) },
-                terms.terms(in: candidate.title ?? ""),
+                terms.terms(in: candidate.title ?? "").filter { !name.contains($0) },
                 lead,
                 details,
                 terms.terms(in: candidate.server ?? ""),

@@ -122,6 +122,18 @@ struct ToolRelevanceTests {
         #expect(relevance.ranking(for: "search").map(\.index) == [1, 0])
     }
 
+    @Test("A title counts only the words the name does not already have")
+    func titleAddsOnlyNewWords() {
+        let titled = ToolCandidate(name: "pdf_save", title: "Save as PDF", description: "Saves the page.", tokens: 10)
+        let untitled = ToolCandidate(name: "pdf_save", description: "Saves the page.", tokens: 10)
+        let other = tool("notes_list", "Lists notes.")
+        let withTitle = ToolRelevance([titled, other], embedding: nil).scores(for: "save it")
+        let withoutTitle = ToolRelevance([untitled, other], embedding: nil).scores(for: "save it")
+        #expect(withTitle[0] == withoutTitle[0])
+        let newWords = ToolCandidate(name: "pdf_save", title: "Export page", description: "Saves the page.", tokens: 10)
+        #expect(ToolRelevance([newWords, other], embedding: nil).scores(for: "export")[0] > 0)
+    }
+
     @Test("A word few tools have counts more than words every tool has")
     func rareWordsCountMore() {
         let relevance = ToolRelevance([
