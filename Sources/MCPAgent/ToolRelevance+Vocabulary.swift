@@ -6,7 +6,34 @@ extension ToolRelevance {
     /// tool authors use for the same action or object (`folder` and `directory`, `save` and
     /// `write`, `remove` and `delete`), not domain knowledge of one server. No word is in two
     /// groups.
-    public static let synonymGroups: [[String]] = [
+    public static let synonymGroups: [[String]] =
+        actionGroups + [
+            ["calculate", "compute", "evaluate", "math", "arithmetic"],
+            // Things.
+            ["directory", "folder", "dir"],
+            ["repository", "repo"],
+            ["email", "mail", "inbox"],
+            ["issue", "ticket", "bug", "defect"],
+            ["event", "meeting", "appointment"],
+            ["user", "member", "account"],
+            ["message", "post"],
+            ["song", "track", "tune"],
+            ["light", "lamp", "bulb"],
+            ["task", "todo", "chore"],
+            ["customer", "client"],
+            ["rewrite", "rephrase", "reword", "paraphrase"],
+            // British and American spellings.
+            ["color", "colour"], ["favorite", "favourite"], ["organization", "organisation", "org"], ["center", "centre"],
+            ["license", "licence"], ["canceled", "cancelled"], ["catalog", "catalogue"],
+        ]
+
+    /// The synonym groups of the actions almost every kind of tool has (reading, making,
+    /// storing, deleting, changing, finding, moving, running), whatever it acts on.
+    ///
+    /// A tool that matches a prompt only by these, and by no word for what it acts on, is a
+    /// weaker match (``Tuning/actionOnlyShare``): `remember that Mark is my manager` asks to
+    /// add something, but the tool that adds a reaction to a chat message is not the one meant.
+    static let actionGroups: [[String]] = [
         // Reading and showing.
         ["get", "fetch", "read", "show", "list", "view", "display", "retrieve"],
         // Making something new.
@@ -18,24 +45,10 @@ extension ToolRelevance {
         ["find", "search", "lookup", "query", "locate", "grep"],
         ["move", "rename", "relocate"],
         ["run", "execute", "trigger", "launch"],
-        ["calculate", "compute", "evaluate", "math", "arithmetic"],
-        // Things.
-        ["directory", "folder", "dir"],
-        ["repository", "repo"],
-        ["email", "mail", "inbox"],
-        ["issue", "ticket", "bug", "defect"],
-        ["event", "meeting", "appointment"],
-        ["user", "member", "account"],
-        ["message", "post"],
-        ["song", "track", "tune"],
-        ["light", "lamp", "bulb"],
-        ["task", "todo", "chore"],
-        ["customer", "client"],
-        ["rewrite", "rephrase", "reword", "paraphrase"],
-        // British and American spellings.
-        ["color", "colour"], ["favorite", "favourite"], ["organization", "organisation", "org"], ["center", "centre"],
-        ["license", "licence"], ["canceled", "cancelled"], ["catalog", "catalogue"],
     ]
+
+    /// The stems of ``actionGroups``' words.
+    static let actionTerms: Set<String> = Set(actionGroups.joined().map(stem))
 
     /// Words whose meaning in a request points at terms tools use for it, one way only: a
     /// prompt's word brings these terms at half weight, but a tool's word does not bring the

@@ -40,6 +40,10 @@
 /// A file-system path (`~/projects/reports`, `./app`, `/var/backups`) says where, not what to
 /// do: its words count at half weight, and it implies `path`.
 ///
+/// A tool whose matches are all actions (``actionGroups``: get, add, save, delete…), none a
+/// word for what it acts on, keeps four fifths of its score: in `remember that Mark is my
+/// manager`, a short tool named for adding a reaction should not outrank the knowledge graph's.
+///
 /// **Embedding.** Where a ``SentenceEmbedding`` is given (on Apple platforms the default is
 /// NaturalLanguage's English sentence embedding, see ``platformEmbedding``), each tool's name,
 /// title and description lead are embedded once, and a tool's cosine similarity to the prompt,
@@ -77,6 +81,10 @@ public struct ToolRelevance: Sendable {
         public var leadTerms = 24
         /// The weight of a term the prompt only implies (a joined pair, a synonym, an implication).
         public var impliedWeight = 0.5
+        /// The share of its lexical score a tool keeps when the prompt's terms it matches are
+        /// all actions (``ToolRelevance/actionGroups``: get, add, save, delete…) and none names
+        /// what it acts on (1: no difference).
+        public var actionOnlyShare = 0.8
         /// Share of a term's inverse document frequency taken over servers instead of tools
         /// (0: over tools only). A word only one server's tools use tells which server is meant.
         public var serverFrequencyShare = 0.0
@@ -206,10 +214,15 @@ public struct ToolRelevance: Sendable {
         }
         return documents.map { document in
             var score = 0.0
+            var matchesObject = false
             for (term, weight) in weighted {
-                if let match = document[term] { score += weight * match }
+                if let match = document[term] {
+                    score += weight * match
+                    matchesObject = matchesObject || !Self.actionTerms.contains(term)
+                }
             }
-            return score
+            // Only actions in common (`add`, `save`), nothing the tool acts on: a weaker match.
+            return matchesObject ? score : score * tuning.actionOnlyShare
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import MCP
 import Testing
 
-@testable import MCPAgent
+@_spi(Tuning) @testable import MCPAgent
 
 /// A candidate with a small cost, for hand-made sets.
 private func tool(
@@ -132,6 +132,19 @@ struct ToolRelevanceTests {
         #expect(withTitle[0] == withoutTitle[0])
         let newWords = ToolCandidate(name: "pdf_save", title: "Export page", description: "Saves the page.", tokens: 10)
         #expect(ToolRelevance([newWords, other], embedding: nil).scores(for: "export")[0] > 0)
+    }
+
+    @Test("A tool that matches only the prompt's actions, not what it acts on, keeps four fifths of its score")
+    func actionOnlyMatches() {
+        let candidates = [tool("add_reaction", "Adds a reaction to a message."), tool("notes_append", "Adds a line to the notes.")]
+        var flat = ToolRelevance.Tuning()
+        flat.actionOnlyShare = 1
+        let standard = ToolRelevance(candidates, embedding: nil).scores(for: "add this to my notes")
+        let unweighted = ToolRelevance(candidates, embedding: nil, tuning: flat).scores(for: "add this to my notes")
+        #expect(standard[0] > 0)
+        #expect(abs(standard[0] - 0.8 * unweighted[0]) < 1e-12)
+        // The notes tool matches `notes` too: its score is whole.
+        #expect(standard[1] == unweighted[1])
     }
 
     @Test("A word few tools have counts more than words every tool has")
