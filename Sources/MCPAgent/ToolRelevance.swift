@@ -309,7 +309,11 @@ public struct ToolRelevance: Sendable {
         let words = Self.joiningParticles(prompt.words)
         let names = Self.properNames(in: prompt.textTokens)
         for (position, word) in words.enumerated() {
-            if !stopWords.contains(word) {
+            if word == "running", position > 0, ["are", "is", "still", "currently", "now"].contains(words[position - 1]) {
+                // `which containers are running`: a state to list, not an action to run.
+                add("list", impliedWeight)
+                add("status", impliedWeight)
+            } else if !stopWords.contains(word) {
                 let term = stem(word)
                 add(term, 1)
                 // A name (`Mark`, `Will`) is not the verb it spells.

@@ -152,6 +152,15 @@ struct ToolRelevanceVocabularyTests {
         for term in implied { #expect(weights[ToolRelevance.stem(term)] == 0.5, "\(term)") }
     }
 
+    @Test(
+        "Running after a verb of being is a state to list, not an action to run",
+        arguments: [("which containers are running", false), ("is nginx still running?", false), ("run the migrations", true)])
+    func runningIsAState(_ prompt: String, _ isAction: Bool) {
+        let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect((weights["run"] == 1) == isAction)
+        #expect((weights["status"] == 0.5) == !isAction)
+    }
+
     @Test("Bill the person is a name, not an invoice")
     func billTheName() {
         let weights = Dictionary(ToolRelevance.queryTerms(in: "send the notes to Bill").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
