@@ -202,6 +202,9 @@ extension ToolRelevance {
         "margin": ["income", "revenue"], "coin": ["crypto"], "bitcoin": ["crypto"], "btc": ["crypto"], "ethereum": ["crypto"],
         "eth": ["crypto"], "dogecoin": ["crypto"], "terminology": ["glossary"], "windy": ["wind", "weather", "forecast"],
         "picnic": ["event"],
+        // Warnings, stopping, paying by the month, leads, digging up.
+        "warning": ["alert"], "stop": ["cancel"], "monthly": ["subscription", "recurring"], "lead": ["contact"],
+        "dig": ["search", "find"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`

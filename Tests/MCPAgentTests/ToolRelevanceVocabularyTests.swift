@@ -146,6 +146,11 @@ struct ToolRelevanceVocabularyTests {
             ("which coins went up, dogecoin or eth?", ["crypto"]),
             ("is it gonna be windy", ["wind", "weather"]),
             ("what have I got on tomorrow", ["event"]),
+            ("any storm warnings for the Keys?", ["alert"]),
+            ("they are leaving, stop their plan", ["cancel"]),
+            ("who is paying us monthly", ["subscription", "recurring"]),
+            ("add these three leads", ["contact"]),
+            ("can you dig him up", ["search", "find"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
