@@ -84,7 +84,7 @@ struct SelectionEvalFixtureTests {
     @Test("Each catalog names server files that hold valid tool lists, each with its source and unique tool names")
     func catalogsNameServerFiles() throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
-        #expect(Set(catalogs.keys) == ["six", "new", "third", "fourth", "fifth", "sixth", "seventh"])
+        #expect(Set(catalogs.keys) == ["six", "new", "third", "fourth", "fifth", "sixth", "seventh", "eighth"])
         for (catalog, servers) in catalogs {
             #expect(!servers.isEmpty, "catalog \(catalog)")
             #expect(Set(servers).count == servers.count, "catalog \(catalog) names a server twice")
@@ -116,13 +116,14 @@ struct SelectionEvalFixtureTests {
     }
 
     @Test(
-        "Catalogs third to seventh each add four servers written for the evaluation, unlike anything in the corpus but GitHub and fetch",
+        "Catalogs third to eighth each add four servers written for the evaluation, unlike anything in the corpus but GitHub and fetch",
         arguments: [
             ("third", ["six", "new"], ["github", "notion", "spotify", "homeassistant"]),
             ("fourth", ["six", "new", "third"], ["jira", "drive", "todoist", "docker"]),
             ("fifth", ["six", "new", "third", "fourth"], ["kubernetes", "sentry", "maps", "obsidian"]),
             ("sixth", ["six", "new", "third", "fourth", "fifth"], ["stripe", "brave", "hubspot", "trello"]),
             ("seventh", ["six", "new", "third", "fourth", "fifth", "sixth"], ["apple", "deepl", "airtable", "finance"]),
+            ("eighth", ["six", "new", "third", "fourth", "fifth", "sixth", "seventh"], ["shopify", "zoom", "health", "flights"]),
         ])
     func laterCatalogContents(_ name: String, _ before: [String], _ expected: [String]) throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
@@ -168,7 +169,7 @@ struct SelectionEvalFixtureTests {
         #expect(prompts.filter { $0.catalog == "six" }.count >= 50)
         #expect(prompts.filter { $0.catalog == "new" }.count >= 40)
         // Catalog third came after the test set was written: the test set cannot have it.
-        let catalogs: Set<String> = set == "dev" ? ["six", "new", "third", "fourth", "fifth", "sixth", "seventh"] : ["six", "new"]
+        let catalogs: Set<String> = set == "dev" ? ["six", "new", "third", "fourth", "fifth", "sixth", "seventh", "eighth"] : ["six", "new"]
         #expect(prompts.allSatisfy { catalogs.contains($0.catalog) })
         if set == "dev" {
             #expect(prompts.filter { $0.catalog == "third" }.count >= 100)
@@ -176,6 +177,7 @@ struct SelectionEvalFixtureTests {
             #expect(prompts.filter { $0.catalog == "fifth" }.count >= 100)
             #expect(prompts.filter { $0.catalog == "sixth" }.count >= 100)
             #expect(prompts.filter { $0.catalog == "seventh" }.count >= 100)
+            #expect(prompts.filter { $0.catalog == "eighth" }.count >= 100)
         }
     }
 
