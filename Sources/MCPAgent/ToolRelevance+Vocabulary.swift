@@ -133,7 +133,7 @@ extension ToolRelevance {
         "snow": ["weather", "forecast"], "sunny": ["weather", "forecast"], "cold": ["weather", "temperature"],
         "hot": ["weather", "temperature"], "warm": ["weather", "temperature"],
         "chilly": ["weather", "temperature"], "freezing": ["weather", "temperature"], "humid": ["weather", "humidity"], "wind": ["weather"],
-        "umbrella": ["weather", "forecast"],
+        "umbrella": ["weather", "forecast"], "coat": ["weather", "temperature"], "jacket": ["weather", "temperature"],
         "popup": ["dialog"], "alert": ["dialog"], "confirm": ["dialog"], "dismiss": ["dialog", "close"],
         "press": ["key"], "type": ["fill"], "dropdown": ["select", "option"], "pick": ["select", "option"], "choose": ["select", "option"],
         "screenshot": ["snapshot"],
@@ -205,6 +205,20 @@ extension ToolRelevance {
         // Warnings, stopping, paying by the month, leads, digging up.
         "warning": ["alert"], "stop": ["cancel"], "monthly": ["subscription", "recurring"], "lead": ["contact"],
         "dig": ["search", "find"],
+        // Verbs whose past a suffix rule cannot undo.
+        "slept": ["sleep"], "bought": ["buy", "order", "purchase"], "sold": ["sell", "order"], "paid": ["pay", "payment"],
+        "sent": ["send"], "wrote": ["write"], "written": ["write"], "spent": ["spend"], "met": ["meet", "meeting"],
+        "flew": ["fly", "flight"], "flown": ["fly", "flight"], "drove": ["drive"], "driven": ["drive"], "ran": ["run"],
+        "lost": ["lose"], "kept": ["keep"], "ate": ["eat"], "drank": ["drink"],
+        // Buying, selling and stock.
+        "buy": ["order", "purchase"], "sale": ["order"], "stock": ["inventory"],
+        // Meetings and the people at them.
+        "call": ["meeting"], "standup": ["meeting"], "interview": ["meeting"], "attend": ["participant", "attendee"],
+        "showedup": ["participant", "attendee"], "kill": ["delete", "stop", "cancel"],
+        // The body and exercise.
+        "weight": ["mass"], "weigh": ["weight", "mass"], "meditate": ["mindful"], "bp": ["blood", "pressure"],
+        "exercise": ["workout"], "gym": ["workout", "exercise"], "yoga": ["workout", "exercise"], "jog": ["workout", "run"],
+        "swim": ["workout"], "hike": ["workout"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`

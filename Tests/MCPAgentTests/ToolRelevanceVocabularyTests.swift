@@ -120,7 +120,7 @@ struct ToolRelevanceVocabularyTests {
     }
 
     @Test(
-        "Everyday words for places, pictures, money, records, wording and markets bring the words tools use",
+        "Everyday words for places, pictures, money, records, wording, markets, meetings and the body bring the words tools use",
         arguments: [
             ("a pharmacy open on sunday in Gent", ["local", "places"]),
             ("good bakery around here?", ["local", "search"]),
@@ -151,6 +151,17 @@ struct ToolRelevanceVocabularyTests {
             ("who is paying us monthly", ["subscription", "recurring"]),
             ("add these three leads", ["contact"]),
             ("can you dig him up", ["search", "find"]),
+            ("I barely slept again", ["sleep"]),
+            ("what has Tom bought from us before?", ["order", "purchase"]),
+            ("is the linen tote in stock", ["inventory"]),
+            ("what time is my call with Priya", ["meeting"]),
+            ("who actually showed up yesterday", ["participant"]),
+            ("actually kill it, nobody can make it", ["delete", "cancel"]),
+            ("have I lost any weight since january", ["mass"]),
+            ("did I meditate this week", ["mindful"]),
+            ("my BP was 145/95", ["blood", "pressure"]),
+            ("log 40 minutes of yoga", ["workout"]),
+            ("flying to Tokyo, need a coat?", ["weather", "temperature"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
