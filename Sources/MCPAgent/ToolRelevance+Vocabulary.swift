@@ -219,6 +219,11 @@ extension ToolRelevance {
         "weight": ["mass"], "weigh": ["weight", "mass"], "meditate": ["mindful"], "bp": ["blood", "pressure"],
         "exercise": ["workout"], "gym": ["workout", "exercise"], "yoga": ["workout", "exercise"], "jog": ["workout", "run"],
         "swim": ["workout"], "hike": ["workout"],
+        // Units to convert between, and documents that are files.
+        "pound": ["calculate"], "lbs": ["calculate"], "kg": ["calculate"], "kilogram": ["calculate"], "mile": ["calculate"],
+        "km": ["calculate"], "kilometer": ["calculate"], "celsius": ["calculate"], "fahrenheit": ["calculate"],
+        "inch": ["calculate"], "ounce": ["calculate"], "gallon": ["calculate"], "euro": ["calculate"], "dollar": ["calculate"],
+        "pdf": ["file"], "spreadsheet": ["file", "sheet"], "csv": ["file"],
     ]
 
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`

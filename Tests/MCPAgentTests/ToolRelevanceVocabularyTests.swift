@@ -120,7 +120,7 @@ struct ToolRelevanceVocabularyTests {
     }
 
     @Test(
-        "Everyday words for places, pictures, money, records, wording, markets, meetings and the body bring the words tools use",
+        "Everyday words for places, pictures, money, records, wording, markets, meetings, the body, units and documents bring the words tools use",
         arguments: [
             ("a pharmacy open on sunday in Gent", ["local", "places"]),
             ("good bakery around here?", ["local", "search"]),
@@ -162,6 +162,10 @@ struct ToolRelevanceVocabularyTests {
             ("my BP was 145/95", ["blood", "pressure"]),
             ("log 40 minutes of yoga", ["workout"]),
             ("flying to Tokyo, need a coat?", ["weather", "temperature"]),
+            ("convert that to pounds", ["calculate"]),
+            ("how many km is 26 miles", ["calculate"]),
+            ("find that pdf of my lease", ["file"]),
+            ("when did I last touch the budget spreadsheet?", ["file"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
