@@ -313,6 +313,11 @@ public struct ToolRelevance: Sendable {
                 // `which containers are running`: a state to list, not an action to run.
                 add("list", impliedWeight)
                 add("status", impliedWeight)
+            } else if ["forget", "forgetting", "forgot"].contains(word), position > 0,
+                ["i", "we", "keep", "always", "don", "dont", "not", "never", "might", "ll"].contains(words[position - 1])
+            {
+                // `I keep forgetting`, `so we don't forget`: something to remember, not to delete.
+                for term in ["remember", "memory", "knowledge", "add", "create"] { add(term, impliedWeight) }
             } else if !stopWords.contains(word) {
                 let term = stem(word)
                 add(term, 1)

@@ -181,6 +181,19 @@ struct ToolRelevanceVocabularyTests {
         #expect((weights["status"] == 0.5) == !isAction)
     }
 
+    @Test(
+        "Forgetting after I, we, keep or not is something to remember; to forget a thing is to delete it",
+        arguments: [
+            ("I keep forgetting, my passport runs out in 2029", true), ("log it so we don't forget", true),
+            ("forget what I said about sushi", false),
+        ])
+    func forgetting(_ prompt: String, _ isToRemember: Bool) {
+        let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(weights["memory"] == 0.5)
+        #expect((weights[ToolRelevance.stem("remember")] == 0.5) == isToRemember)
+        #expect((weights[ToolRelevance.stem("delete")] == 0.5) == !isToRemember)
+    }
+
     @Test("Bill the person is a name, not an invoice")
     func billTheName() {
         let weights = Dictionary(ToolRelevance.queryTerms(in: "send the notes to Bill").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
