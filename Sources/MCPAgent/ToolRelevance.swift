@@ -306,7 +306,7 @@ public struct ToolRelevance: Sendable {
                 weights[term] = weight
             }
         }
-        let words = Self.joiningParticles(prompt.words)
+        let (words, joinedVerbs) = Self.joiningParticles(prompt.words)
         let names = Self.properNames(in: prompt.textTokens)
         for (position, word) in words.enumerated() {
             if word == "running", position > 0, ["are", "is", "still", "currently", "now"].contains(words[position - 1]) {
@@ -321,8 +321,9 @@ public struct ToolRelevance: Sendable {
             } else if !stopWords.contains(word) {
                 let term = stem(word)
                 add(term, 1)
-                // A name (`Mark`, `Will`) is not the verb it spells.
-                for related in names.contains(word) ? [] : relatedTerms[term] ?? [] {
+                // A name (`Mark`, `Will`) is not the verb it spells, and a verb with its particle
+                // (`set up`) means what the two mean together, not what the verb alone does.
+                for related in names.contains(word) || joinedVerbs.contains(position) ? [] : relatedTerms[term] ?? [] {
                     add(related, impliedWeight)
                 }
             } else {
@@ -384,9 +385,11 @@ public struct ToolRelevance: Sendable {
     /// `words` with a verb and its particle written as one where tools name the action so
     /// (`check out` → `checkout`, `log in` → `login`, `set up` → `setup`, `sign up` → `signup`,
     /// `rolling out` → `rollout`), the words kept too. A short object may stand between them (`add those up`, `look it
-    /// up`, `back them up`), and `any more` is `anymore`.
-    private static func joiningParticles(_ words: [String]) -> [String] {
+    /// up`, `back them up`), and `any more` is `anymore`. `joinedVerbs`: the positions, in
+    /// `words`, of the verbs joined with their particle.
+    private static func joiningParticles(_ words: [String]) -> (words: [String], joinedVerbs: Set<Int>) {
         var result: [String] = []
+        var joinedVerbs: Set<Int> = []
         for (position, word) in words.enumerated() {
             result.append(word)
             if word == "any", position + 1 < words.count, words[position + 1] == "more" {
@@ -396,14 +399,16 @@ public struct ToolRelevance: Sendable {
             let verb = particleVerbs[word] != nil ? word : stem(word)
             guard let particles = particleVerbs[verb] else { continue }
             if position + 1 < words.count, particles.contains(words[position + 1]) {
+                joinedVerbs.insert(result.count - 1)
                 result.append(verb + words[position + 1])
             } else if position + 2 < words.count, separableObjects.contains(words[position + 1]),
                 particles.contains(words[position + 2])
             {
+                joinedVerbs.insert(result.count - 1)
                 result.append(verb + words[position + 2])
             }
         }
-        return result
+        return (result, joinedVerbs)
     }
 
     /// The short objects that may part a verb from its particle (`add those up`).

@@ -277,6 +277,15 @@ struct ToolRelevanceVocabularyTests {
         #expect(ToolRelevance.queryTerms(in: "check off the milk").map(\.term).contains("checkoff"))
     }
 
+    @Test("A verb with its particle brings what the two mean together, not what the verb alone implies")
+    func particleVerbsMeanTogether() {
+        let setUp = Dictionary(ToolRelevance.queryTerms(in: "set up a sync with Ana").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(setUp[ToolRelevance.stem("create")] == 0.5)
+        #expect(setUp[ToolRelevance.stem("update")] == nil)
+        let set = Dictionary(ToolRelevance.queryTerms(in: "set the volume to 20").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(set[ToolRelevance.stem("update")] == 0.5)
+    }
+
     @Test(
         "Writing to someone is sending them a message; writing a file is not",
         arguments: [
