@@ -40,7 +40,7 @@
 /// A file-system path (`~/projects/reports`, `./app`, `/var/backups`) says where, not what to
 /// do: its words count at half weight, and it implies `path`.
 ///
-/// A tool whose matches are all actions (``actionGroups``: get, add, save, delete…), none a
+/// A tool whose matches are all actions (get, add, save, delete, and their synonyms), none a
 /// word for what it acts on, keeps four fifths of its score: in `remember that Mark is my
 /// manager`, a short tool named for adding a reaction should not outrank the knowledge graph's.
 ///
@@ -82,7 +82,7 @@ public struct ToolRelevance: Sendable {
         /// The weight of a term the prompt only implies (a joined pair, a synonym, an implication).
         public var impliedWeight = 0.5
         /// The share of its lexical score a tool keeps when the prompt's terms it matches are
-        /// all actions (``ToolRelevance/actionGroups``: get, add, save, delete…) and none names
+        /// all actions (get, add, save, delete, and their synonyms) and none names
         /// what it acts on (1: no difference).
         public var actionOnlyShare = 0.8
         /// Share of a term's inverse document frequency taken over servers instead of tools
