@@ -169,7 +169,8 @@ struct SelectionEvalFixtureTests {
         #expect(prompts.filter { $0.catalog == "six" }.count >= 50)
         #expect(prompts.filter { $0.catalog == "new" }.count >= 40)
         // Catalog third came after the test set was written: the test set cannot have it.
-        let catalogs: Set<String> = set == "dev" ? ["six", "new", "third", "fourth", "fifth", "sixth", "seventh", "eighth"] : ["six", "new"]
+        let catalogs: Set<String> =
+            set == "dev" ? ["six", "new", "third", "fourth", "fifth", "sixth", "seventh", "eighth"] : ["six", "new"]
         #expect(prompts.allSatisfy { catalogs.contains($0.catalog) })
         if set == "dev" {
             #expect(prompts.filter { $0.catalog == "third" }.count >= 100)
