@@ -240,8 +240,11 @@ extension ToolRelevance {
     /// not to be sent yet (`don't send it`, `without sending` → `draft`), and what goes into the
     /// `next commit` (→ `staged`, `status`); `what … have I got` and `do I have` ask for a `list`. Arithmetic is also an arithmetic verb with two
     /// numbers (`add 17 and 25`), `how much` asked over two numbers, or a function of
-    /// mathematics applied (`sqrt(2)`); to `open a` or `file a` something is to create it, and a
-    /// `to-do` (or a `to do list`) is a task.
+    /// mathematics applied (`sqrt(2)`), or a `%` standing alone (`what % increase`); to `open a`
+    /// or `file a` something is to create it, and a `to-do` (or a `to do list`) is a task. A
+    /// language's name, letters of another script, or words of another language (`Bonjour, ma
+    /// commande n'est toujours pas arrivée`) ask to `translate`; `which … can you` (or `can I`)
+    /// asks what is `available`.
     /// Days and times of day.
     static let dayWords: Set<String> = [
         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "tonight",
@@ -523,7 +526,8 @@ extension ToolRelevance {
     ]
 
     /// Short words of French, German, Spanish, Italian, Portuguese and Dutch that English does
-    /// not write: three in a prompt quote text in another language.
+    /// not write: three in a prompt, or one with words written with accents making three, quote
+    /// text in another language.
     static let foreignFunctionWords: Set<String> = [
         "je", "vous", "nous", "est", "pas", "une", "avec", "pour", "mais", "très", "merci", "bonjour", "toujours",
         "ich", "und", "nicht", "ist", "mit", "auf", "wie", "bitte", "danke", "wir", "zum", "weil", "nach", "sehr",

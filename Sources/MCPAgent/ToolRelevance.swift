@@ -385,8 +385,8 @@ public struct ToolRelevance: Sendable {
     /// `words` with a verb and its particle written as one where tools name the action so
     /// (`check out` → `checkout`, `log in` → `login`, `set up` → `setup`, `sign up` → `signup`,
     /// `rolling out` → `rollout`), the words kept too. A short object may stand between them (`add those up`, `look it
-    /// up`, `back them up`), and `any more` is `anymore`. `joinedVerbs`: the positions, in
-    /// `words`, of the verbs joined with their particle.
+    /// up`, `back them up`), and `any more` is `anymore`. `joinedVerbs`: where, in the words
+    /// returned, the verbs joined with their particle are.
     private static func joiningParticles(_ words: [String]) -> (words: [String], joinedVerbs: Set<Int>) {
         var result: [String] = []
         var joinedVerbs: Set<Int> = []
