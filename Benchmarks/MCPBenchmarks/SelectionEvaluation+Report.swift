@@ -23,8 +23,10 @@ extension SelectionEvaluation {
     }
 
     /// Hit rates, tools and tokens per turn and the rank of the first needed tool, for each set
-    /// and catalog; then each server's hit rate in each set.
-    static func report(_ outcomes: [Outcome], catalogs: [Catalog]) {
+    /// and catalog; then each server's hit rate in the development set, and in the held-out set
+    /// too when `heldOutByServer` (so that a look at one server's development figures does not
+    /// show its held-out ones unasked).
+    static func report(_ outcomes: [Outcome], catalogs: [Catalog], heldOutByServer: Bool) {
         print(
             Stats.row(
                 [
@@ -40,19 +42,23 @@ extension SelectionEvaluation {
         }
         print("")
         print("per server (its prompts: those needing one of its tools; a hit: one of those tools selected)")
-        print(Stats.row([("server", 12), ("dev", 16), ("test", 16)]))
+        let sets: [PromptSet] = heldOutByServer ? PromptSet.allCases : [.dev]
+        print(Stats.row([("server", 12)] + sets.map { ($0.rawValue, 16) }))
         var servers: [String] = []
         for catalog in catalogs {
             for server in catalog.servers where !servers.contains(server) { servers.append(server) }
         }
         for server in servers {
-            let cells = PromptSet.allCases.map { set -> (String, Int) in
+            let cells = sets.map { set -> (String, Int) in
                 let mine = outcomes.filter { $0.prompt.set == set && $0.prompt.servers.contains(server) }
                 guard !mine.isEmpty else { return ("-", 16) }
                 let hits = mine.filter { $0.hit(onServer: server) }.count
                 return ("\(hits)/\(mine.count) \(percent(Double(hits) / Double(mine.count)))", 16)
             }
             print(Stats.row([(server, 12)] + cells))
+        }
+        if !heldOutByServer {
+            print("(--held-out-by-server adds the held-out set's column)")
         }
         print("")
     }

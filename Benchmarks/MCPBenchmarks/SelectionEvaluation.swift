@@ -92,6 +92,7 @@ enum SelectionEvaluation {
     static func run(arguments: [String]) async throws {
         let misses = arguments.contains("--misses")
         let leaveOneServerOut = arguments.contains("--leave-one-server-out")
+        let heldOutByServer = arguments.contains("--held-out-by-server")
         let fixtures = try await Fixtures.load()
         let strategy = current
         print("## Tool selection on prompts and servers nobody tuned on (Tests/Fixtures/SelectionEval)")
@@ -101,7 +102,7 @@ enum SelectionEvaluation {
         print("")
         describeCatalogs(fixtures.catalogs)
         let outcomes = evaluate(fixtures.prompts, catalogs: fixtures.catalogs, strategy: strategy)
-        report(outcomes, catalogs: fixtures.catalogs)
+        report(outcomes, catalogs: fixtures.catalogs, heldOutByServer: heldOutByServer)
         if misses {
             listMisses(outcomes.filter { $0.prompt.set == .dev })
         }

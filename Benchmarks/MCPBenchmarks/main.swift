@@ -3,7 +3,7 @@
 //     swift run -c release MCPBenchmarks [json] [validation] [runtime | inprocess stdio memory]
 //     swift run -c release MCPBenchmarks ceiling      (our stdio server against a do-nothing C server)
 //     swift run -c release MCPBenchmarks model-eval model-overhead
-//     swift run -c release MCPBenchmarks selection-eval [--misses] [--leave-one-server-out]
+//     swift run -c release MCPBenchmarks selection-eval [--misses] [--leave-one-server-out] [--held-out-by-server]
 //
 // No argument runs every group but the model groups (minutes each, a llama.cpp server they
 // start themselves); `runtime` is `inprocess stdio memory`. Two hidden modes make
