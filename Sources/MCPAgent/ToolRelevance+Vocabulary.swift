@@ -226,6 +226,22 @@ extension ToolRelevance {
         "pdf": ["file"], "spreadsheet": ["file", "sheet"], "csv": ["file"],
     ]
 
+    /// Words that ask for something else after certain words: the words before them, and the
+    /// terms they then bring (at half weight, instead of their own term and implications).
+    ///
+    /// `which containers are running` asks for a state to list, not for something to run; `I keep
+    /// forgetting` and `so we don't forget` ask to remember, not to delete.
+    static let readingsAfter: [String: (after: Set<String>, terms: [String])] = {
+        let remembering: (after: Set<String>, terms: [String]) = (
+            ["i", "we", "keep", "always", "don", "dont", "not", "never", "might", "ll"],
+            ["remember", "memory", "knowledge", "add", "create"]
+        )
+        return [
+            "running": (["are", "is", "still", "currently", "now"], ["list", "status"]),
+            "forget": remembering, "forgetting": remembering, "forgot": remembering,
+        ]
+    }()
+
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`
     /// → `file`; by its extension also `image`, `audio`, `media`; two or more → `multiple`, `read`), arithmetic (`2^32 - 1`,
     /// `17%` → `calculate`, `expression`, `math`), a time of day (`16:00`, `4pm` → `time`), an
@@ -417,14 +433,15 @@ extension ToolRelevance {
         }
         // "how do you say it in Japanese", "is my English ok here", or text in another script
         // or language: a question of translation.
+        /// Latin letters with accents (`é`, `ü`, `ł`), which English text seldom has.
+        func isAccentedLatin(_ scalar: Unicode.Scalar) -> Bool { (0x00C0...0x024F).contains(scalar.value) }
         let foreignScript = scalars.filter { scalar in
-            scalar.properties.isAlphabetic && !scalar.isASCII
-                && !(0x00C0...0x024F).contains(scalar.value)  // Latin letters with accents
+            scalar.properties.isAlphabetic && !scalar.isASCII && !isAccentedLatin(scalar)
         }.count
         // Three words of another language: its short words, or one of them with words written
         // with accents (not `lunch with José Müller at the café`).
         let functionWords = bare.filter(foreignFunctionWords.contains).count
-        let accented = words.filter { word in word.unicodeScalars.contains { (0x00C0...0x024F).contains($0.value) } }.count
+        let accented = words.filter { word in word.unicodeScalars.contains(where: isAccentedLatin) }.count
         let foreignText = functionWords > 0 && functionWords + accented >= 3
         if bare.contains(where: languageNames.contains) || foreignScript >= 2 || foreignText {
             terms += ["translate", "language"]

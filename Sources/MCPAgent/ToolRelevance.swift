@@ -309,15 +309,10 @@ public struct ToolRelevance: Sendable {
         let (words, joinedVerbs) = Self.joiningParticles(prompt.words)
         let names = Self.properNames(in: prompt.textTokens)
         for (position, word) in words.enumerated() {
-            if word == "running", position > 0, ["are", "is", "still", "currently", "now"].contains(words[position - 1]) {
-                // `which containers are running`: a state to list, not an action to run.
-                add("list", impliedWeight)
-                add("status", impliedWeight)
-            } else if ["forget", "forgetting", "forgot"].contains(word), position > 0,
-                ["i", "we", "keep", "always", "don", "dont", "not", "never", "might", "ll"].contains(words[position - 1])
-            {
-                // `I keep forgetting`, `so we don't forget`: something to remember, not to delete.
-                for term in ["remember", "memory", "knowledge", "add", "create"] { add(term, impliedWeight) }
+            if position > 0, let reading = readingsAfter[word], reading.after.contains(words[position - 1]) {
+                // The word before changes what it asks for (`are running`, `I keep forgetting`):
+                // its reading's terms instead of its own.
+                for term in reading.terms { add(term, impliedWeight) }
             } else if !stopWords.contains(word) {
                 let term = stem(word)
                 add(term, 1)
