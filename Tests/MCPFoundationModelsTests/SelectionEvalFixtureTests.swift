@@ -84,7 +84,7 @@ struct SelectionEvalFixtureTests {
     @Test("Each catalog names server files that hold valid tool lists, each with its source and unique tool names")
     func catalogsNameServerFiles() throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
-        #expect(Set(catalogs.keys) == ["six", "new", "third", "fourth", "fifth", "sixth", "seventh", "eighth"])
+        #expect(Set(catalogs.keys) == ["six", "new", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"])
         for (catalog, servers) in catalogs {
             #expect(!servers.isEmpty, "catalog \(catalog)")
             #expect(Set(servers).count == servers.count, "catalog \(catalog) names a server twice")
@@ -116,7 +116,7 @@ struct SelectionEvalFixtureTests {
     }
 
     @Test(
-        "Catalogs third to eighth each add four servers written for the evaluation, unlike anything in the corpus but GitHub and fetch",
+        "Catalogs third to ninth each add four servers written for the evaluation, unlike anything in the corpus but GitHub and fetch",
         arguments: [
             ("third", ["six", "new"], ["github", "notion", "spotify", "homeassistant"]),
             ("fourth", ["six", "new", "third"], ["jira", "drive", "todoist", "docker"]),
@@ -124,6 +124,10 @@ struct SelectionEvalFixtureTests {
             ("sixth", ["six", "new", "third", "fourth", "fifth"], ["stripe", "brave", "hubspot", "trello"]),
             ("seventh", ["six", "new", "third", "fourth", "fifth", "sixth"], ["apple", "deepl", "airtable", "finance"]),
             ("eighth", ["six", "new", "third", "fourth", "fifth", "sixth", "seventh"], ["shopify", "zoom", "health", "flights"]),
+            (
+                "ninth", ["six", "new", "third", "fourth", "fifth", "sixth", "seventh", "eighth"],
+                ["discord", "pagerduty", "figma", "youtube"]
+            ),
         ])
     func laterCatalogContents(_ name: String, _ before: [String], _ expected: [String]) throws {
         let catalogs = try SelectionEvalFixtures.catalogs()
@@ -170,7 +174,7 @@ struct SelectionEvalFixtureTests {
         #expect(prompts.filter { $0.catalog == "new" }.count >= 40)
         // Catalog third came after the test set was written: the test set cannot have it.
         let catalogs: Set<String> =
-            set == "dev" ? ["six", "new", "third", "fourth", "fifth", "sixth", "seventh", "eighth"] : ["six", "new"]
+            set == "dev" ? ["six", "new", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"] : ["six", "new"]
         #expect(prompts.allSatisfy { catalogs.contains($0.catalog) })
         if set == "dev" {
             #expect(prompts.filter { $0.catalog == "third" }.count >= 100)
@@ -179,6 +183,7 @@ struct SelectionEvalFixtureTests {
             #expect(prompts.filter { $0.catalog == "sixth" }.count >= 100)
             #expect(prompts.filter { $0.catalog == "seventh" }.count >= 100)
             #expect(prompts.filter { $0.catalog == "eighth" }.count >= 100)
+            #expect(prompts.filter { $0.catalog == "ninth" }.count >= 100)
         }
     }
 
