@@ -18,9 +18,14 @@ extension ToolRelevance {
         /// starts, after any opening quotes or parenthesis, with `~/`, `./`, `../`, or `/` and a
         /// letter.
         let paths: [String]
-        /// The words (``ToolRelevance/words(in:)``) of the tokens that are not paths.
+        /// The tokens that name files (`notes.txt`, `design-notes.md`, `~/scans/receipt.png`),
+        /// lowercased, without the punctuation around them: letters before a dot and a 2–4
+        /// character extension after it, not an email or web address.
+        let fileNames: [Substring]
+        /// The words (``ToolRelevance/words(in:)``) of the tokens that are neither paths nor file names.
         let words: [String]
-        /// The words of the paths.
+        /// The words of the paths and file names: they name where or what, not what to do
+        /// (`design-notes.md` asks nothing about notes).
         let pathWords: [String]
 
         init(_ prompt: String) {
@@ -28,18 +33,60 @@ extension ToolRelevance {
             tokens = prompt.split(whereSeparator: \.isWhitespace)
             lowercasedTokens = tokens.map { $0.lowercased() }
             var paths: [String] = []
+            var fileNames: [Substring] = []
             var textTokens: [Substring] = []
-            for token in tokens {
+            var wordTokens: [Substring] = []
+            var pathLike: [String] = []
+            for (token, lowercased) in zip(tokens, lowercasedTokens) {
+                let name = Self.fileName(lowercased)
+                if let name { fileNames.append(name) }
                 if let path = Self.path(token) {
                     paths.append(path)
+                    pathLike.append(path)
+                    continue
+                }
+                textTokens.append(token)
+                if let name {
+                    pathLike.append(String(name))
                 } else {
-                    textTokens.append(token)
+                    wordTokens.append(token)
                 }
             }
             self.paths = paths
+            self.fileNames = fileNames
             self.textTokens = textTokens
-            words = ToolRelevance.words(in: textTokens.joined(separator: " "))
-            pathWords = ToolRelevance.words(in: paths.joined(separator: " "))
+            words = ToolRelevance.words(in: wordTokens.joined(separator: " "))
+            pathWords = ToolRelevance.words(in: pathLike.joined(separator: " "))
+        }
+
+        /// `token` without the punctuation around it (commas, quotes, brackets, `:`, `!`, `?`).
+        static func trimmed(_ token: String) -> Substring {
+            let edges: Set<Character> = [",", ";", ":", "!", "?", "(", ")", "'", "\"", "`"]
+            var trimmed = Substring(token)
+            while let first = trimmed.first, edges.contains(first) { trimmed.removeFirst() }
+            while let last = trimmed.last, edges.contains(last) { trimmed.removeLast() }
+            return trimmed
+        }
+
+        /// What follows the last dot of `name` when it could end a file or host name (2–4
+        /// letters or digits, a letter among them, after a name with a letter); `nil` for an
+        /// email address, a URL or a `www.` host.
+        static func dottedEnding(_ name: Substring) -> Substring? {
+            guard !name.contains("@"), !name.contains("://"), !name.hasPrefix("www.") else { return nil }
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+            let ending = name[name.index(after: dot)...]
+            guard (2...4).contains(ending.count), ending.allSatisfy({ $0.isLetter || $0.isNumber }),
+                ending.contains(where: { $0.isLetter }), name[..<dot].contains(where: { $0.isLetter })
+            else { return nil }
+            return ending
+        }
+
+        /// The file name the lowercased `token` writes, without the punctuation around it;
+        /// `nil` when it is none (a host name such as `news.ycombinator.com` is none).
+        private static func fileName(_ token: String) -> Substring? {
+            let name = trimmed(token)
+            guard let ending = dottedEnding(name), !ToolRelevance.webDomains.contains(String(ending)) else { return nil }
+            return name
         }
 
         /// The path `token` writes, without its opening quotes; `nil` when it is none.

@@ -325,10 +325,7 @@ extension ToolRelevance {
         let tokens = prompt.tokens
         let words = prompt.lowercasedTokens
         for word in words {
-            let edges: Set<Character> = [",", ";", ":", "!", "?", "(", ")", "'", "\"", "`"]
-            var trimmed = Substring(word)
-            while let first = trimmed.first, edges.contains(first) { trimmed.removeFirst() }
-            while let last = trimmed.last, edges.contains(last) { trimmed.removeLast() }
+            let trimmed = PromptText.trimmed(word)
             // 4pm, 10am.
             if trimmed.hasSuffix("am") || trimmed.hasSuffix("pm"), trimmed.dropLast(2).allSatisfy({ $0.isNumber }), trimmed.count > 2 {
                 timeOfDay = true
@@ -359,21 +356,14 @@ extension ToolRelevance {
             {
                 emoji = true
             }
-            // A file name: letters before a dot, a 2–4 character extension after it.
-            // Not an email or web address.
-            guard !trimmed.contains("@"), !trimmed.contains("://"), !trimmed.hasPrefix("www.") else { continue }
-            guard let dot = trimmed.lastIndex(of: "."), dot != trimmed.startIndex else { continue }
-            let fileExtension = trimmed[trimmed.index(after: dot)...]
-            guard (2...4).contains(fileExtension.count), fileExtension.allSatisfy({ $0.isLetter || $0.isNumber }),
-                fileExtension.contains(where: { $0.isLetter }), trimmed[..<dot].contains(where: { $0.isLetter })
-            else { continue }
-            // A host name without a scheme (`news.ycombinator.com`) is a web address, not a file.
-            if webDomains.contains(String(fileExtension)) {
+            // A host name without a scheme (`news.ycombinator.com`) is a web address.
+            if let ending = PromptText.dottedEnding(trimmed), webDomains.contains(String(ending)) {
                 webAddress = true
-                continue
             }
+        }
+        for name in prompt.fileNames {
             terms.append("file")
-            terms += fileKinds[String(fileExtension)] ?? []
+            terms += PromptText.dottedEnding(name).flatMap { fileKinds[String($0)] } ?? []
             fileNames += 1
         }
         // "compare dev.yaml with prod.yaml": files named together are read together.
@@ -564,7 +554,7 @@ extension ToolRelevance {
     private static let mathFunctions = ["sqrt", "sin", "cos", "tan", "log", "ln", "exp", "abs", "pow"]
 
     /// Top-level domains that end host names far more often than file names.
-    private static let webDomains: Set<String> = ["com", "org", "net", "gov", "edu", "io"]
+    static let webDomains: Set<String> = ["com", "org", "net", "gov", "edu", "io"]
 
     /// What a file's extension says about it, beyond being a file.
     private static let fileKinds: [String: [String]] = [

@@ -347,6 +347,21 @@ struct ToolRelevanceVocabularyTests {
     }
 
     @Test(
+        "A file name's words say what, not what to do: they count at half weight without what they would imply",
+        arguments: [
+            ("open design-notes.md and tell me what it says", "note", ["add", "comment"]),
+            ("summarise \"remember-me.txt\", please", "remember", ["memory", "knowledge"]),
+            ("is ~/scans/fix-list.pdf still there", "fix", ["edit", "update"]),
+        ])
+    func fileNameWords(_ prompt: String, _ word: String, _ notImplied: [String]) {
+        let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect(weights[ToolRelevance.stem(word)] == 0.5)
+        for term in notImplied { #expect(weights[ToolRelevance.stem(term)] == nil, "\(term)") }
+        #expect(weights[ToolRelevance.stem("file")] == 0.5)
+        #expect(!ToolRelevance.PromptText(prompt).words.contains(word) && !ToolRelevance.PromptText(prompt).words.contains(word + "s"))
+    }
+
+    @Test(
         "An owner/repository name, a fraction and a file name beside a folder are not paths",
         arguments: ["show the readme of sharkdp/bat", "what is 3/4 of 120", "compare config/dev.yaml with prod"])
     func notPaths(_ prompt: String) {
