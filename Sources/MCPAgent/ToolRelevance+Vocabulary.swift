@@ -224,6 +224,11 @@ extension ToolRelevance {
         "km": ["calculate"], "kilometer": ["calculate"], "celsius": ["calculate"], "fahrenheit": ["calculate"],
         "inch": ["calculate"], "ounce": ["calculate"], "gallon": ["calculate"], "euro": ["calculate"], "dollar": ["calculate"],
         "pdf": ["file"], "spreadsheet": ["file", "sheet"], "csv": ["file"],
+        // Feedback, closing things, videos and catching up.
+        "ack": ["acknowledge"], "remark": ["comment"], "feedback": ["comment", "review"], "swap": ["replace", "edit", "update"],
+        "subtitle": ["caption", "transcript"], "caption": ["subtitle", "transcript"], "documentary": ["video"], "clip": ["video"],
+        "vlog": ["video"], "tutorial": ["video"], "gist": ["summary", "read"], "catchup": ["read", "history", "recent", "message"],
+        "takeaway": ["remove", "delete"], "takeoff": ["remove", "delete"], "takedown": ["remove", "delete"], "rotation": ["schedule"],
     ]
 
     /// Words that ask for something else after certain words: the words before them, and the

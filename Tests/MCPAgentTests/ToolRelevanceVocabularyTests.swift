@@ -166,6 +166,15 @@ struct ToolRelevanceVocabularyTests {
             ("how many km is 26 miles", ["calculate"]),
             ("find that pdf of my lease", ["file"]),
             ("when did I last touch the budget spreadsheet?", ["file"]),
+            ("has anyone acked it", ["acknowledge"]),
+            ("any feedback or remarks on the draft?", ["comment", "review"]),
+            ("swap the old key for the new one", ["replace", "edit"]),
+            ("pull the subtitles off that clip", ["caption", "transcript", "video"]),
+            ("a short documentary, not a vlog", ["video"]),
+            ("just give me the gist", ["summary"]),
+            ("catch me up on the channel", ["history", "recent"]),
+            ("he's not admin now, take it away", ["remove", "delete"]),
+            ("who's on the rotation", ["schedule"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
