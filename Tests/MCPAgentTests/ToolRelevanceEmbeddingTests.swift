@@ -74,25 +74,31 @@ struct ToolRelevanceEmbeddingTests {
 
 @Suite("Tool selector: one server's share")
 struct ToolSelectorServerShareTests {
-    /// Six verbose tools of one server that all mention files, and two terse ones of another.
+    /// What the verbose server's tools say.
+    static let verbose = "Reads and shows a file of a project, its contents and its history, file by file."
+
+    /// Six verbose tools of one server that all mention files, and two of another: one that
+    /// says the same, and a terse one.
     static let tools: [ToolCandidate] =
-        (1...6).map { number in
-            candidate(
-                "hub_file_op\(number)", "Reads and shows a file of a project, its contents and its history, file by file.",
-                server: "hub")
-        } + [
-            candidate("read_text_file", "Reads a text file.", server: "files"),
-            candidate("list_directory", "Lists a directory's files.", server: "files"),
+        (1...6).map { number in candidate("hub_file_op\(number)", verbose, server: "hub") } + [
+            candidate("mirror_file_op", verbose, server: "store"),
+            candidate("list_directory", "Lists a directory's files.", server: "store"),
         ]
 
-    @Test("A server takes at most its share of places while another server's relevant tools wait")
-    func shareCapped() {
+    @Test("A server takes at most its share of places while another server's as relevant tools wait")
+    func shareCapped() throws {
         let selector = ToolSelector(maximumTools: 5, tokenBudget: 1000, minimumRelevance: 0)
         #expect(selector.maximumToolsPerServer == 3)
-        let selection = selector.select(Self.tools, prompt: "show me the contents of the file")
+        let prompt = "show me the contents of the file"
+        let scores = Dictionary(
+            ToolRelevance(Self.tools).ranking(for: prompt).map { (Self.tools[$0.index].name, $0.score) }, uniquingKeysWith: max)
+        // The premise: the other server's tool is as relevant as the verbose server's, which
+        // come first in the candidates' order.
+        try #require(scores["mirror_file_op"] == scores["hub_file_op1"], "\(scores)")
+        let selection = selector.select(Self.tools, prompt: prompt)
         let servers = selection.selected.map { $0.server ?? "" }
         #expect(servers.filter { $0 == "hub" }.count == 3)
-        #expect(selection.selected.contains { $0.name == "read_text_file" })
+        #expect(selection.selected.contains { $0.name == "mirror_file_op" })
         #expect(selection.selected.count == 5)
     }
 
@@ -104,7 +110,7 @@ struct ToolSelectorServerShareTests {
         #expect(selection.selected.count == 5)
     }
 
-    @Test("A tool over its server's share goes before another server's tool less than half as relevant")
+    @Test("A tool over its server's share goes before another server's clearly less relevant tool")
     func shareYieldsToFaintMatches() throws {
         let tools = [
             candidate("read_table_rows", "Reads rows of a database table.", server: "db"),
@@ -119,7 +125,7 @@ struct ToolSelectorServerShareTests {
         let scores = Dictionary(uniqueKeysWithValues: ranking.map { (tools[$0.index].name, $0.score) })
         let writeRows = try #require(scores["delete_table_rows"])
         let searchMail = try #require(scores["search_mail"])
-        // The premise: the database's fourth tool is more than twice as relevant as the mail tool.
+        // The premise: the mail tool is less relevant than the database's fourth by more than a tenth.
         try #require(searchMail > 0 && searchMail < writeRows * ToolSelector.serverShareYield, "\(scores)")
         let selection = selector.select(tools, prompt: prompt)
         #expect(selection.selected.map(\.name).contains("delete_table_rows"))
