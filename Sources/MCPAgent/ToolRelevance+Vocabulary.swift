@@ -77,7 +77,7 @@ extension ToolRelevance {
         "filter": ["search", "find"], "rule": ["filter"], "automatically": ["filter", "rule"], "setup": ["create"],
         "match": ["search", "find"], "where": ["search", "find"], "hunt": ["search", "find"],
         // Counting and computing.
-        "many": ["count", "query", "calculate"], "count": ["number", "query"], "total": ["sum", "calculate"],
+        "many": ["count", "query", "calculate", "statistic"], "count": ["number", "query"], "total": ["sum", "calculate"],
         "sum": ["calculate"], "addup": ["calculate", "sum"], "split": ["calculate", "divide"], "owe": ["calculate"], "plus": ["calculate"],
         "minus": ["calculate"],
         "multiply": ["calculate"], "divide": ["calculate"],
@@ -229,6 +229,9 @@ extension ToolRelevance {
         "subtitle": ["caption", "transcript"], "caption": ["subtitle", "transcript"], "documentary": ["video"], "clip": ["video"],
         "vlog": ["video"], "tutorial": ["video"], "gist": ["summary", "read"], "catchup": ["read", "history", "recent", "message"],
         "takeaway": ["remove", "delete"], "takeoff": ["remove", "delete"], "takedown": ["remove", "delete"], "rotation": ["schedule"],
+        "putout": ["publish", "upload", "release"], "congrats": ["message", "comment", "post"],
+        "congratulations": ["message", "comment", "post"], "outage": ["incident", "alert"],
+        "png": ["image"], "jpg": ["image"], "jpeg": ["image"], "svg": ["image"], "export": ["download", "render", "convert"],
     ]
 
     /// Words that ask for something else after certain words: the words before them, and the

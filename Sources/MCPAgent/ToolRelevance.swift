@@ -413,7 +413,7 @@ public struct ToolRelevance: Sendable {
 
     private static let particleVerbs: [String: Set<String>] = [
         "check": ["out", "in", "off"], "log": ["in", "out"], "set": ["up"], "sign": ["up", "in", "out"], "look": ["up"],
-        "back": ["up"], "clean": ["up"], "roll": ["back", "out"], "shut": ["down"], "write": ["to"], "put": ["on"], "start": ["up"],
+        "back": ["up"], "clean": ["up"], "roll": ["back", "out"], "shut": ["down"], "write": ["to"], "put": ["on", "out"], "start": ["up"],
         "add": ["up"], "catch": ["up"], "take": ["away", "off", "down"],
         "go": ["to"],
     ]

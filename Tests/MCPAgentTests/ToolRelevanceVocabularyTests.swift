@@ -175,6 +175,11 @@ struct ToolRelevanceVocabularyTests {
             ("catch me up on the channel", ["history", "recent"]),
             ("he's not admin now, take it away", ["remove", "delete"]),
             ("who's on the rotation", ["schedule"]),
+            ("how many views does it have", ["statistic"]),
+            ("what has she put out this month", ["publish", "upload"]),
+            ("say congrats to the team", ["message", "comment"]),
+            ("is there an outage?", ["incident", "alert"]),
+            ("export the chart as a 2x png", ["download", "render", "image"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
