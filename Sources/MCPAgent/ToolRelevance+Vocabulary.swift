@@ -268,7 +268,9 @@ extension ToolRelevance {
     /// or `file a` something is to create it, and a `to-do` (or a `to do list`) is a task. A
     /// language's name, letters of another script, or words of another language (`Bonjour, ma
     /// commande n'est toujours pas arrivée`) ask to `translate`; `which … can you` (or `can I`)
-    /// asks what is `available`.
+    /// asks what is `available`. An appointment named by its time (`my 4pm`) is an `event` or
+    /// `meeting`, and to push, move or bump something to a day or time is to `update` or
+    /// `reschedule` it.
     /// Days and times of day.
     static let dayWords: Set<String> = [
         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "tonight",
@@ -486,6 +488,30 @@ extension ToolRelevance {
         if revision { terms += ["commit", "revision"] }
         if column { terms += ["column", "table"] }
         if timeOfDay { terms.append("time") }
+        // "my 4pm", "the 10:30 with Marco": an appointment named by its time.
+        func isTimeOfDay(_ word: String) -> Bool {
+            let token = PromptText.trimmed(word)
+            let clock = token.hasSuffix("am") || token.hasSuffix("pm") ? token.dropLast(2) : token
+            let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isNumber) }) else {
+                return false
+            }
+            return clock.count < token.count || parts.count == 2 && parts[1].count == 2
+        }
+        let timesOfDay = words.indices.filter { isTimeOfDay(words[$0]) }
+        if timesOfDay.contains(where: { $0 > 0 && ["my", "our", "the", "his", "her", "their"].contains(bare[$0 - 1]) }) {
+            terms += ["event", "meeting"]
+        }
+        // "push my 2pm to 4", "move the gym thing to saturday": to move something in time is
+        // to change when it is (a verb: not `my move ring`).
+        let movingVerbs: Set<String> = ["push", "pushed", "move", "moved", "bump", "bumped", "shift", "shifted"]
+        let determiners: Set<String> = ["my", "our", "the", "a", "an", "his", "her", "their", "your", "this", "that"]
+        if bare.indices.contains(where: { movingVerbs.contains(bare[$0]) && ($0 == 0 || !determiners.contains(bare[$0 - 1])) }),
+            !timesOfDay.isEmpty || bare.contains(where: dayWords.contains)
+                || bare.contains(where: ["min", "mins", "minutes", "hour", "hours"].contains)
+        {
+            terms += ["update", "reschedule"]
+        }
         if issueKey { terms.append("issue") }
         if words.contains("select"), words.contains("from") { terms += ["query", "sql"] }
         // "open a ticket", "open an issue", "open a new branch": to open one is to create it.

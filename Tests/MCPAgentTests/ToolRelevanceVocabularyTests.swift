@@ -361,6 +361,29 @@ struct ToolRelevanceVocabularyTests {
     }
 
     @Test(
+        "An appointment named by its time is an event, and moving something in time changes it",
+        arguments: [
+            ("cancel my 4pm today, I'm sick", ["event", "meeting"], true),
+            ("what's the 10:30 with Marco about", ["event", "meeting"], true),
+            ("remind me at 4pm", ["time"], false),
+            ("push my 2pm with Marco to 4", ["update", "reschedule"], true),
+            ("move the gym thing to saturday morning", ["update", "reschedule"], false),
+            ("push the second one back 30 min", ["update", "reschedule"], false),
+        ])
+    func appointmentsByTime(_ prompt: String, _ expected: [String], _ isAppointment: Bool) {
+        let terms = Set(ToolRelevance.patternTerms(in: prompt))
+        for term in expected { #expect(terms.contains(term), "\(term)") }
+        #expect(terms.contains("event") == isAppointment)
+    }
+
+    @Test(
+        "A moving word that is no verb, or no time to move to, changes nothing",
+        arguments: ["did I close my move ring yesterday", "push the fix"])
+    func notMovedInTime(_ prompt: String) {
+        #expect(!ToolRelevance.patternTerms(in: prompt).contains("reschedule"))
+    }
+
+    @Test(
         "A file name's words say what, not what to do: they count at half weight without what they would imply",
         arguments: [
             ("open design-notes.md and tell me what it says", "note", ["add", "comment"]),
