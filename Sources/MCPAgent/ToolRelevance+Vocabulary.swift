@@ -250,6 +250,20 @@ extension ToolRelevance {
         ]
     }()
 
+    /// Days and times of day.
+    static let dayWords: Set<String> = [
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "tonight",
+        "yesterday", "morning", "evening", "night", "midnight", "noon", "weekend",
+    ]
+    /// The months' names.
+    static let monthNames: Set<String> = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+    ]
+    /// Words that ask a question.
+    static let questionWords: Set<String> = ["who", "what", "what's", "when", "where", "why", "which", "how", "who's"]
+    /// Words that make a question one about the asker's own things.
+    static let ownWords: Set<String> = ["my", "mine", "our", "ours", "i", "i'm", "i've", "i'd", "we", "we're", "we've", "us"]
+
     /// Terms the shape of a prompt's text implies, whatever its words: a file name (`notes.txt`
     /// → `file`; by its extension also `image`, `audio`, `media`; two or more → `multiple`, `read`), arithmetic (`2^32 - 1`,
     /// `17%` → `calculate`, `expression`, `math`), a time of day (`16:00`, `4pm` → `time`), an
@@ -271,20 +285,6 @@ extension ToolRelevance {
     /// asks what is `available`. An appointment named by its time (`my 4pm`) is an `event` or
     /// `meeting`, and to push, move or bump something to a day or time is to `update` or
     /// `reschedule` it.
-    /// Days and times of day.
-    static let dayWords: Set<String> = [
-        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "tonight",
-        "yesterday", "morning", "evening", "night", "midnight", "noon", "weekend",
-    ]
-    /// The months' names.
-    static let monthNames: Set<String> = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
-    ]
-    /// Words that ask a question.
-    static let questionWords: Set<String> = ["who", "what", "what's", "when", "where", "why", "which", "how", "who's"]
-    /// Words that make a question one about the asker's own things.
-    static let ownWords: Set<String> = ["my", "mine", "our", "ours", "i", "i'm", "i've", "i'd", "we", "we're", "we've", "us"]
-
     static func patternTerms(in prompt: PromptText) -> [String] {
         var terms: [String] = []
         let scalars = Array(prompt.original.unicodeScalars)
