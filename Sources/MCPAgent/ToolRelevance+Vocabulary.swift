@@ -232,6 +232,10 @@ extension ToolRelevance {
         "putout": ["publish", "upload", "release"], "congrats": ["message", "comment", "post"],
         "congratulations": ["message", "comment", "post"], "outage": ["incident", "alert"],
         "png": ["image"], "jpg": ["image"], "jpeg": ["image"], "svg": ["image"], "export": ["download", "render", "convert"],
+        // Files known by name alone, and what went wrong.
+        "readme": ["file", "content", "read"], "dockerfile": ["file", "content"], "makefile": ["file", "content"],
+        "changelog": ["file", "content"], "wrong": ["error", "status", "log"], "dying": ["crash", "error", "log"],
+        "died": ["crash", "error", "log"], "spat": ["output", "log"],
     ]
 
     /// Words that ask for something else after certain words: the words before them, and the
@@ -284,7 +288,7 @@ extension ToolRelevance {
     /// commande n'est toujours pas arrivée`) ask to `translate`; `which … can you` (or `can I`)
     /// asks what is `available`. An appointment named by its time (`my 4pm`) is an `event` or
     /// `meeting`, and to push, move or bump something to a day or time is to `update` or
-    /// `reschedule` it.
+    /// `reschedule` it; `when`, asked of a file or path, is in its `info` and `metadata`.
     static func patternTerms(in prompt: PromptText) -> [String] {
         var terms: [String] = []
         let scalars = Array(prompt.original.unicodeScalars)
@@ -512,6 +516,8 @@ extension ToolRelevance {
         {
             terms += ["update", "reschedule"]
         }
+        // "when did config.yaml last change": when, asked of a file, is in its metadata.
+        if !prompt.fileNames.isEmpty || !prompt.paths.isEmpty, bare.contains("when") { terms += ["info", "metadata"] }
         if issueKey { terms.append("issue") }
         if words.contains("select"), words.contains("from") { terms += ["query", "sql"] }
         // "open a ticket", "open an issue", "open a new branch": to open one is to create it.

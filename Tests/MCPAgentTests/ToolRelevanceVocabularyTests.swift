@@ -180,6 +180,9 @@ struct ToolRelevanceVocabularyTests {
             ("say congrats to the team", ["message", "comment"]),
             ("is there an outage?", ["incident", "alert"]),
             ("export the chart as a 2x png", ["download", "render", "image"]),
+            ("show me the README of that repo", ["file", "content", "read"]),
+            ("whats wrong with it", ["error", "status", "log"]),
+            ("why does it keep dying? check what it spat out", ["crash", "output", "log"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
@@ -374,6 +377,17 @@ struct ToolRelevanceVocabularyTests {
         let terms = Set(ToolRelevance.patternTerms(in: prompt))
         for term in expected { #expect(terms.contains(term), "\(term)") }
         #expect(terms.contains("event") == isAppointment)
+    }
+
+    @Test(
+        "When, asked of a file or path, is in its metadata",
+        arguments: [
+            ("when did config.yaml last get changed", true), ("when was /srv/data/export.parquet last touched", true),
+            ("when is my dentist appointment", false), ("open config.yaml", false),
+        ])
+    func whenOfAFile(_ prompt: String, _ asksMetadata: Bool) {
+        let terms = Set(ToolRelevance.patternTerms(in: prompt))
+        #expect(terms.contains("info") == asksMetadata && terms.contains("metadata") == asksMetadata)
     }
 
     @Test(
