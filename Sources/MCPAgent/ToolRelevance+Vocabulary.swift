@@ -236,6 +236,10 @@ extension ToolRelevance {
         "readme": ["file", "content", "read"], "dockerfile": ["file", "content"], "makefile": ["file", "content"],
         "changelog": ["file", "content"], "wrong": ["error", "status", "log"], "dying": ["crash", "error", "log"],
         "died": ["crash", "error", "log"], "spat": ["output", "log"],
+        // People on a project, access, deploying, differences, places unknown, problems.
+        "maintainer": ["member", "user"], "collaborator": ["member", "user"], "contributor": ["member", "user"],
+        "token": ["access"], "deploy": ["environment", "deployment"], "different": ["diff"],
+        "somewhere": ["search", "find"], "problem": ["issue", "error"],
     ]
 
     /// Words that ask for something else after certain words: the words before them, and the

@@ -183,6 +183,11 @@ struct ToolRelevanceVocabularyTests {
             ("show me the README of that repo", ["file", "content", "read"]),
             ("whats wrong with it", ["error", "status", "log"]),
             ("why does it keep dying? check what it spat out", ["crash", "output", "log"]),
+            ("who are the maintainers and contributors", ["member", "user"]),
+            ("we need a deploy token", ["access", "environment", "deployment"]),
+            ("how different are they", ["diff"]),
+            ("it's somewhere in Documents", ["search", "find"]),
+            ("log that export problem", ["issue", "error"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
