@@ -246,7 +246,8 @@ extension ToolRelevance {
     /// terms they then bring (at half weight, instead of their own term and implications).
     ///
     /// `which containers are running` asks for a state to list, not for something to run; `I keep
-    /// forgetting` and `so we don't forget` ask to remember, not to delete.
+    /// forgetting` and `so we don't forget` ask to remember, not to delete; `what do you have
+    /// stored` asks to recall, not to store.
     static let readingsAfter: [String: (after: Set<String>, terms: [String])] = {
         let remembering: (after: Set<String>, terms: [String]) = (
             ["i", "we", "keep", "always", "don", "dont", "not", "never", "might", "ll"],
@@ -255,6 +256,7 @@ extension ToolRelevance {
         return [
             "running": (["are", "is", "still", "currently", "now"], ["list", "status"]),
             "forget": remembering, "forgetting": remembering, "forgot": remembering,
+            "stored": (["have", "you"], ["memory", "knowledge", "search"]),
         ]
     }()
 

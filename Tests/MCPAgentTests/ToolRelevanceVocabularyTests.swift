@@ -216,6 +216,15 @@ struct ToolRelevanceVocabularyTests {
         #expect((weights[ToolRelevance.stem("delete")] == 0.5) == !isToRemember)
     }
 
+    @Test(
+        "Stored after have or you asks to recall; to store a thing is to save it",
+        arguments: [("what do you have stored about Project Falcon?", true), ("I stored the keys in the vault", false)])
+    func storedIsRecalled(_ prompt: String, _ isRecall: Bool) {
+        let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
+        #expect((weights["memory"] == 0.5) == isRecall)
+        #expect((weights[ToolRelevance.stem("store")] == 1) == !isRecall)
+    }
+
     @Test("Bill the person is a name, not an invoice")
     func billTheName() {
         let weights = Dictionary(ToolRelevance.queryTerms(in: "send the notes to Bill").map { ($0.term, $0.weight) }, uniquingKeysWith: max)
