@@ -252,7 +252,7 @@ public struct ToolSelector: Hashable, Sendable {
             }
         }
         // Relevant tools of a server that has its share of places wait, to fill places left at the end.
-        // They go first, though, before another server's tool less than half as relevant.
+        // They go first, though, before another server's tool clearly less relevant (``serverShareYield``).
         var waiting: [ToolRelevance.Ranked] = []
         var firstWaiting = 0
         for ranked in ranking where !isPinned[ranked.index] {
