@@ -104,7 +104,7 @@ extension ToolRelevance {
         // Files by their names' extensions and other words for them.
         "big": ["size", "info"], "large": ["size", "info"], "anywhere": ["search", "find"],
         "header": ["read"], "first": ["read", "head"], "beginning": ["head", "read"], "end": ["tail", "read"],
-        "attach": ["upload", "file"], "upload": ["file"], "image": ["media"], "photo": ["image", "media"],
+        "attach": ["upload", "file", "attachment"], "upload": ["file"], "image": ["media"], "photo": ["image", "media"],
         "picture": ["image", "media"], "audio": ["media"], "transcribe": ["media", "audio"],
         // Version control.
         "undo": ["reset", "revert"], "unstage": ["reset"], "revert": ["reset"], "tag": ["checkout"],
@@ -139,7 +139,7 @@ extension ToolRelevance {
         "screenshot": ["snapshot"],
         "loaded": ["wait"],
         // Requests about people and messages.
-        "send": ["post", "message"], "reply": ["post", "message"],
+        "send": ["post", "message"], "reply": ["post", "message", "comment"],
         "dm": ["message", "direct"], "channel": ["message"], "chat": ["message", "channel", "history"],
         "talk": ["message", "channel"], "discuss": ["message", "channel"], "emoji": ["reaction", "react"], "react": ["reaction"],
         "done": ["status", "update"],
@@ -240,6 +240,14 @@ extension ToolRelevance {
         "maintainer": ["member", "user"], "collaborator": ["member", "user"], "contributor": ["member", "user"],
         "token": ["access"], "deploy": ["environment", "deployment"], "different": ["diff"],
         "somewhere": ["search", "find"], "problem": ["issue", "error"],
+        // Being away, booking, temperatures outside, scripts, sprints, discussions, overviews.
+        "offline": ["status"], "vacation": ["status"], "book": ["create", "booking", "reserve", "event"],
+        "temp": ["temperature", "weather"], "outside": ["weather"], "js": ["javascript", "script"],
+        "javascript": ["script"], "sprint": ["cycle", "iteration"], "discussion": ["comment", "message"],
+        "overview": ["tree", "structure", "list"], "organise": ["structure", "tree"], "organize": ["structure", "tree"],
+        "drift": ["diff"], "able": ["allowed", "access"], "getat": ["access", "allowed"],
+        "production": ["environment", "deployment"], "primarykey": ["table", "column", "create"],
+        "blowup": ["fail", "error"], "blewup": ["fail", "error"],
     ]
 
     /// Words that ask for something else after certain words: the words before them, and the
@@ -247,7 +255,8 @@ extension ToolRelevance {
     ///
     /// `which containers are running` asks for a state to list, not for something to run; `I keep
     /// forgetting` and `so we don't forget` ask to remember, not to delete; `what do you have
-    /// stored` asks to recall, not to store.
+    /// stored` asks to recall, not to store; and what is `about me` is in what the assistant
+    /// remembers.
     static let readingsAfter: [String: (after: Set<String>, terms: [String])] = {
         let remembering: (after: Set<String>, terms: [String]) = (
             ["i", "we", "keep", "always", "don", "dont", "not", "never", "might", "ll"],
@@ -257,6 +266,7 @@ extension ToolRelevance {
             "running": (["are", "is", "still", "currently", "now"], ["list", "status"]),
             "forget": remembering, "forgetting": remembering, "forgot": remembering,
             "stored": (["have", "you"], ["memory", "knowledge", "search"]),
+            "me": (["about"], ["memory", "knowledge", "observation"]),
         ]
     }()
 
@@ -294,7 +304,8 @@ extension ToolRelevance {
     /// commande n'est toujours pas arrivée`) ask to `translate`; `which … can you` (or `can I`)
     /// asks what is `available`. An appointment named by its time (`my 4pm`) is an `event` or
     /// `meeting`, and to push, move or bump something to a day or time is to `update` or
-    /// `reschedule` it; `when`, asked of a file or path, is in its `info` and `metadata`.
+    /// `reschedule` it; `when`, asked of a file or path, is in its `info` and `metadata`; the
+    /// `top 10` of something is a `query`, and `is there any` a `search`.
     static func patternTerms(in prompt: PromptText) -> [String] {
         var terms: [String] = []
         let scalars = Array(prompt.original.unicodeScalars)
@@ -524,6 +535,14 @@ extension ToolRelevance {
         }
         // "when did config.yaml last change": when, asked of a file, is in its metadata.
         if !prompt.fileNames.isEmpty || !prompt.paths.isEmpty, bare.contains("when") { terms += ["info", "metadata"] }
+        // "top 10 customers by revenue": a ranking to query.
+        if zip(bare, words.dropFirst()).contains(where: { $0 == "top" && $1.allSatisfy(\.isNumber) }) {
+            terms += ["query", "list", "sort"]
+        }
+        // "is there any file with …", "are there any": a search.
+        if zip(bare, bare.dropFirst()).contains(where: { ($0 == "is" || $0 == "are") && $1 == "there" }) && bare.contains("any") {
+            terms += ["search", "find"]
+        }
         if issueKey { terms.append("issue") }
         if words.contains("select"), words.contains("from") { terms += ["query", "sql"] }
         // "open a ticket", "open an issue", "open a new branch": to open one is to create it.

@@ -312,7 +312,7 @@ public struct ToolRelevance: Sendable {
             if position > 0, let reading = readingsAfter[word], reading.after.contains(words[position - 1]) {
                 // The word before changes what it asks for (`are running`, `I keep forgetting`):
                 // its reading's terms instead of its own.
-                for term in reading.terms { add(term, impliedWeight) }
+                for term in reading.terms { add(stem(term), impliedWeight) }
             } else if !stopWords.contains(word) {
                 let term = stem(word)
                 add(term, 1)
@@ -414,7 +414,7 @@ public struct ToolRelevance: Sendable {
     private static let particleVerbs: [String: Set<String>] = [
         "check": ["out", "in", "off"], "log": ["in", "out"], "set": ["up"], "sign": ["up", "in", "out"], "look": ["up"],
         "back": ["up"], "clean": ["up"], "roll": ["back", "out"], "shut": ["down"], "write": ["to"], "put": ["on", "out"], "start": ["up"],
-        "add": ["up"], "catch": ["up"], "take": ["away", "off", "down"],
+        "add": ["up"], "catch": ["up"], "take": ["away", "off", "down"], "pop": ["up"], "get": ["at"], "blow": ["up"], "blew": ["up"],
         "go": ["to"],
     ]
 

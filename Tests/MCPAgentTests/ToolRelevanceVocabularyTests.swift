@@ -188,6 +188,22 @@ struct ToolRelevanceVocabularyTests {
             ("how different are they", ["diff"]),
             ("it's somewhere in Documents", ["search", "find"]),
             ("log that export problem", ["issue", "error"]),
+            ("going offline, on vacation till friday", ["status"]),
+            ("book 30 min with Jonas", ["create", "event"]),
+            ("what were temps like, is it cold outside", ["temperature", "weather"]),
+            ("run some js on the page", ["javascript", "script"]),
+            ("what's left this sprint", ["cycle", "iteration"]),
+            ("I missed the discussion", ["comment", "message"]),
+            ("give me an overview of how src is organised", ["tree", "structure"]),
+            ("how far has it drifted from main", ["diff"]),
+            ("which folders are you able to get at", ["allowed", "access"]),
+            ("what's live in production", ["environment", "deployment"]),
+            ("sku text primary key, qty integer", ["table", "column"]),
+            ("which step blew up", ["fail", "error"]),
+            ("a box keeps popping up", ["dialog"]),
+            ("reply to Marta there", ["comment"]),
+            ("the pdf attached to her email", ["attachment"]),
+            ("scratch the thing about me being vegetarian", ["memory", "knowledge", "observation"]),
         ])
     func everydayWords(_ prompt: String, _ implied: [String]) {
         let weights = Dictionary(ToolRelevance.queryTerms(in: prompt).map { ($0.term, $0.weight) }, uniquingKeysWith: max)
@@ -402,6 +418,18 @@ struct ToolRelevanceVocabularyTests {
     func whenOfAFile(_ prompt: String, _ asksMetadata: Bool) {
         let terms = Set(ToolRelevance.patternTerms(in: prompt))
         #expect(terms.contains("info") == asksMetadata && terms.contains("metadata") == asksMetadata)
+    }
+
+    @Test(
+        "A ranking of the top few is a query, and asking whether there is any is a search",
+        arguments: [
+            ("top 10 customers by total order value", ["query", "sort"]),
+            ("is there any file with 'invoice' in the name", ["search", "find"]),
+            ("are there any open PRs", ["search", "find"]),
+        ])
+    func topAndAny(_ prompt: String, _ expected: [String]) {
+        let terms = Set(ToolRelevance.patternTerms(in: prompt))
+        for term in expected { #expect(terms.contains(term), "\(term)") }
     }
 
     @Test(
