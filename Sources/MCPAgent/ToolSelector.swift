@@ -225,7 +225,10 @@ public struct ToolSelector: Hashable, Sendable {
         func consider(_ index: Int, score: Double, serverShareTaken: Bool = false) {
             let cost = candidates[index].tokens
             let place = "rank \(rank[index]) of \(candidates.count) for this prompt"
-            if serverShareTaken, chosen.count >= maximumTools {
+            // Its share's reason only when another server's tools hold places; when its own
+            // server's next tools filled them, it simply ranked too low.
+            if serverShareTaken, chosen.count >= maximumTools, chosen.contains(where: { candidates[$0].server != candidates[index].server })
+            {
                 let server = candidates[index].server.map { "its server (\($0))" } ?? "its server"
                 reasons[index] =
                     "\(server) already has \(Self.places(maximumToolsPerServer)) of this turn's, and relevant tools of other "

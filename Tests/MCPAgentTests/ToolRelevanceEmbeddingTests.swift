@@ -103,11 +103,14 @@ struct ToolSelectorServerShareTests {
     }
 
     @Test("Places no other server wants go to the server's next tools")
-    func leftoverPlaces() {
+    func leftoverPlaces() throws {
         let onlyHub = Array(Self.tools.prefix(6))
         let selector = ToolSelector(maximumTools: 5, tokenBudget: 1000, minimumRelevance: 0)
         let selection = selector.select(onlyHub, prompt: "show me the contents of the file")
         #expect(selection.selected.count == 5)
+        // The one left out ranked too low; no other server took a place from it.
+        let reason = try #require(selection.excluded.first?.reason)
+        #expect(reason.hasPrefix("not among the 5 most relevant tools"), "\(reason)")
     }
 
     @Test("A tool over its server's share goes before another server's clearly less relevant tool")
