@@ -256,18 +256,19 @@ extension ToolRelevance {
     /// `which containers are running` asks for a state to list, not for something to run; `I keep
     /// forgetting` and `so we don't forget` ask to remember, not to delete; `what do you have
     /// stored` asks to recall, not to store; and what is `about me` is in what the assistant
-    /// remembers.
+    /// remembers. The terms are stemmed here, once, as `relatedTerms`' are.
     static let readingsAfter: [String: (after: Set<String>, terms: [String])] = {
         let remembering: (after: Set<String>, terms: [String]) = (
             ["i", "we", "keep", "always", "don", "dont", "not", "never", "might", "ll"],
             ["remember", "memory", "knowledge", "add", "create"]
         )
-        return [
+        let readings: [String: (after: Set<String>, terms: [String])] = [
             "running": (["are", "is", "still", "currently", "now"], ["list", "status"]),
             "forget": remembering, "forgetting": remembering, "forgot": remembering,
             "stored": (["have", "you"], ["memory", "knowledge", "search"]),
             "me": (["about"], ["memory", "knowledge", "observation"]),
         ]
+        return readings.mapValues { ($0.after, $0.terms.map(stem)) }
     }()
 
     /// Days and times of day.

@@ -312,7 +312,7 @@ public struct ToolRelevance: Sendable {
             if position > 0, let reading = readingsAfter[word], reading.after.contains(words[position - 1]) {
                 // The word before changes what it asks for (`are running`, `I keep forgetting`):
                 // its reading's terms instead of its own.
-                for term in reading.terms { add(stem(term), impliedWeight) }
+                for term in reading.terms { add(term, impliedWeight) }
             } else if !stopWords.contains(word) {
                 let term = stem(word)
                 add(term, 1)
