@@ -22,6 +22,8 @@ extension ToolRelevance {
         /// lowercased, without the punctuation around them: letters before a dot and a 2–4
         /// character extension after it, not an email or web address.
         let fileNames: [Substring]
+        /// Whether a token names a host without a scheme (`news.ycombinator.com`): a web address.
+        let namesHost: Bool
         /// The words (``ToolRelevance/words(in:)``) of the tokens that are neither paths nor file names.
         let words: [String]
         /// The words of the paths and file names: they name where or what, not what to do
@@ -37,8 +39,14 @@ extension ToolRelevance {
             var textTokens: [Substring] = []
             var wordTokens: [Substring] = []
             var pathLike: [String] = []
+            var namesHost = false
             for (token, lowercased) in zip(tokens, lowercasedTokens) {
-                let name = Self.fileName(lowercased)
+                // A file name ends in an extension; a host name in a web domain.
+                let trimmed = Self.trimmed(lowercased)
+                let ending = Self.dottedEnding(trimmed)
+                let isHost = ending.map { ToolRelevance.webDomains.contains(String($0)) } ?? false
+                namesHost = namesHost || isHost
+                let name = ending != nil && !isHost ? trimmed : nil
                 if let name { fileNames.append(name) }
                 if let path = Self.path(token) {
                     paths.append(path)
@@ -54,6 +62,7 @@ extension ToolRelevance {
             }
             self.paths = paths
             self.fileNames = fileNames
+            self.namesHost = namesHost
             self.textTokens = textTokens
             words = ToolRelevance.words(in: wordTokens.joined(separator: " "))
             pathWords = ToolRelevance.words(in: pathLike.joined(separator: " "))
@@ -79,14 +88,6 @@ extension ToolRelevance {
                 ending.contains(where: { $0.isLetter }), name[..<dot].contains(where: { $0.isLetter })
             else { return nil }
             return ending
-        }
-
-        /// The file name the lowercased `token` writes, without the punctuation around it;
-        /// `nil` when it is none (a host name such as `news.ycombinator.com` is none).
-        private static func fileName(_ token: String) -> Substring? {
-            let name = trimmed(token)
-            guard let ending = dottedEnding(name), !ToolRelevance.webDomains.contains(String(ending)) else { return nil }
-            return name
         }
 
         /// The path `token` writes, without its opening quotes; `nil` when it is none.

@@ -321,11 +321,9 @@ extension ToolRelevance {
         var arithmetic = false
         var timeOfDay = false
         var issueKey = false
-        var webAddress = false
         var emoji = false
         var revision = false
         var column = false
-        var fileNames = 0
         for (index, scalar) in scalars.enumerated() {
             switch scalar {
             case "+", "*", "/", "^", "×", "÷", "=", "-":
@@ -388,18 +386,13 @@ extension ToolRelevance {
             {
                 emoji = true
             }
-            // A host name without a scheme (`news.ycombinator.com`) is a web address.
-            if let ending = PromptText.dottedEnding(trimmed), webDomains.contains(String(ending)) {
-                webAddress = true
-            }
         }
         for name in prompt.fileNames {
             terms.append("file")
             terms += PromptText.dottedEnding(name).flatMap { fileKinds[String($0)] } ?? []
-            fileNames += 1
         }
         // "compare dev.yaml with prod.yaml": files named together are read together.
-        if fileNames >= 2 { terms += ["multiple", "read"] }
+        if prompt.fileNames.count >= 2 { terms += ["multiple", "read"] }
         // "add 17 and 25": an arithmetic verb with two numbers.
         let numbers = words.filter { word in word.contains(where: { $0.isNumber }) && word.allSatisfy({ $0.isNumber || ",.%".contains($0) })
         }
@@ -492,7 +485,7 @@ extension ToolRelevance {
             terms += ["email", "address"]
         }
         // A web address.
-        if webAddress || words.contains(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") || $0.hasPrefix("www.") }) {
+        if prompt.namesHost || words.contains(where: { $0.hasPrefix("http://") || $0.hasPrefix("https://") || $0.hasPrefix("www.") }) {
             terms += ["url", "fetch", "web"]
         }
         // `#design` names a chat channel; `#231` an issue or pull request by its number.
