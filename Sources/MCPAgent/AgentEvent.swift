@@ -37,10 +37,14 @@ public struct TurnEnd: Hashable, Sendable {
     public var answerCharacters: Int
     /// Why the turn failed, in a sentence, secrets redacted; `nil` when it answered.
     public var error: String?
+    /// The values of tools the model's answer garbled (letters or digits glued onto a copy),
+    /// each restored in the answer as the tool returned it (see ``GarbledCopies``).
+    public var garbledCopies: [GarbledCopy]
 
-    public init(answerCharacters: Int, error: String? = nil) {
+    public init(answerCharacters: Int, error: String? = nil, garbledCopies: [GarbledCopy] = []) {
         self.answerCharacters = answerCharacters
         self.error = error
+        self.garbledCopies = garbledCopies
     }
 }
 

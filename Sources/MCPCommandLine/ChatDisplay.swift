@@ -31,6 +31,11 @@ struct ChatDisplay: Sendable {
             if let object = Self.json(event) { lines.write(Formatting.compactJSON(object) + "\n") }
             return
         }
+        // An answer changed from what the model wrote is said, whether calls are shown or not.
+        if case .turnEnded(let end) = event, !end.garbledCopies.isEmpty {
+            let copies = end.garbledCopies.map { "\"\($0.written)\" as \"\($0.value)\"" }.joined(separator: ", ")
+            lines.write("  ✎ the model garbled a tool's value; the answer shows \(copies), as the tool returned it\n")
+        }
         guard showsToolCalls else { return }
         switch event {
         case .toolCallStarted(let start):
@@ -108,6 +113,9 @@ struct ChatDisplay: Sendable {
             ]
         case .toolListChanged(let server):
             return ["event": "toolListChanged", "server": .string(server)]
+        case .turnEnded(let end) where !end.garbledCopies.isEmpty:
+            let copies = end.garbledCopies.map { copy -> JSONValue in ["written": .string(copy.written), "value": .string(copy.value)] }
+            return ["event": "answerRepaired", "garbledCopies": .array(copies)]
         default:
             return nil
         }

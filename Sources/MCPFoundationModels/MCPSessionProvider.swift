@@ -265,11 +265,14 @@ public actor MCPSessionProvider {
     /// overflow.
     ///
     /// The answer is returned without the tool output frame's own words, which a small model
-    /// may copy into it (see ``ToolOutputFrame/removingEchoes(from:)``).
+    /// may copy into it (see ``ToolOutputFrame/removingEchoes(from:)``), and with each value a
+    /// tool returned as the tool returned it when the model glued letters or digits onto its
+    /// copy (see ``GarbledCopies``; the turn's ``TurnEnd/garbledCopies`` lists the repairs).
     public func respond(to prompt: String) async throws -> String {
         do {
-            let answer = dataFlowGuard.frame.removingEchoes(from: try await answer(prompt))
-            toolbox.eventSink.yield(.turnEnded(TurnEnd(answerCharacters: answer.count)))
+            let (content, session) = try await answer(prompt)
+            let (answer, repairs) = Self.shown(content, frame: dataFlowGuard.frame, copies: session.transcript.garbledCopies)
+            toolbox.eventSink.yield(.turnEnded(TurnEnd(answerCharacters: answer.count, garbledCopies: repairs)))
             return answer
         } catch {
             endTurn(failing: error)
@@ -277,14 +280,20 @@ public actor MCPSessionProvider {
         }
     }
 
-    private func answer(_ prompt: String) async throws -> String {
+    private func answer(_ prompt: String) async throws -> (String, LanguageModelSession) {
         let session = try await session(for: prompt)
         do {
-            return try await session.respond(to: prompt).content
+            return (try await session.respond(to: prompt).content, session)
         } catch  where ContextMeasure.isContextOverflow(error) {
             let retry = try await recover(from: session, prompt: prompt, error: error)
-            return try await retry.respond(to: prompt).content
+            return (try await retry.respond(to: prompt).content, retry)
         }
+    }
+
+    /// A model's answer as a person is shown it: without the frame's words, and with garbled
+    /// copies of tools' values restored.
+    static func shown(_ content: String, frame: ToolOutputFrame, copies: GarbledCopies) -> (String, [GarbledCopy]) {
+        copies.repairing(frame.removingEchoes(from: content))
     }
 
     /// Reports the end of a turn that failed.
@@ -297,9 +306,9 @@ public actor MCPSessionProvider {
     ///
     /// An overflow is recovered from as in ``respond(to:)``: the answer then starts again in a
     /// shortened session, so an element after the recovery need not extend the one before it.
-    /// Each element is without the tool output frame's words, as in ``respond(to:)``: when the
-    /// model copies a frame line, the element that completes the copy can be shorter than the
-    /// one before it.
+    /// Each element is without the tool output frame's words and with garbled copies of tools'
+    /// values restored, as in ``respond(to:)``: when the model copies a frame line, or glues
+    /// letters onto a value, the element that shows it can be shorter than the one before it.
     /// Cancelling the consuming task ends the turn.
     public nonisolated func streamResponse(to prompt: String) -> AsyncThrowingStream<String, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
@@ -317,17 +326,20 @@ public actor MCPSessionProvider {
 
     private func stream(_ prompt: String, into continuation: AsyncThrowingStream<String, any Error>.Continuation) async throws {
         var last = ""
+        var repairs: [GarbledCopy] = []
         do {
             let session = try await session(for: prompt)
+            var shown = ShownSnapshots(frame: dataFlowGuard.frame)
             do {
                 for try await snapshot in session.streamResponse(to: prompt) {
-                    last = dataFlowGuard.frame.removingEchoes(from: snapshot.content)
+                    (last, repairs) = shown.answer(snapshot.content, transcript: session.transcript)
                     continuation.yield(last)
                 }
             } catch  where ContextMeasure.isContextOverflow(error) {
                 let retry = try await recover(from: session, prompt: prompt, error: error)
+                shown = ShownSnapshots(frame: dataFlowGuard.frame)
                 for try await snapshot in retry.streamResponse(to: prompt) {
-                    last = dataFlowGuard.frame.removingEchoes(from: snapshot.content)
+                    (last, repairs) = shown.answer(snapshot.content, transcript: retry.transcript)
                     continuation.yield(last)
                 }
             }
@@ -335,7 +347,25 @@ public actor MCPSessionProvider {
             endTurn(failing: error)
             throw error
         }
-        toolbox.eventSink.yield(.turnEnded(TurnEnd(answerCharacters: last.count)))
+        toolbox.eventSink.yield(.turnEnded(TurnEnd(answerCharacters: last.count, garbledCopies: repairs)))
+    }
+
+    /// Streamed answers as a person is shown them (see ``shown(_:frame:copies:)``), reading
+    /// the transcript's values again only when it has grown (a tool returned).
+    private struct ShownSnapshots {
+        let frame: ToolOutputFrame
+        var entries = -1
+        var copies = GarbledCopies(sources: [])
+
+        init(frame: ToolOutputFrame) { self.frame = frame }
+
+        mutating func answer(_ content: String, transcript: Transcript) -> (String, [GarbledCopy]) {
+            if transcript.count != entries {
+                entries = transcript.count
+                copies = transcript.garbledCopies
+            }
+            return MCPSessionProvider.shown(content, frame: frame, copies: copies)
+        }
     }
 
     /// The tools a turn with `prompt` would get, and why the others would not: what

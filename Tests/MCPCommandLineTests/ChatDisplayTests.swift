@@ -49,6 +49,33 @@ struct ChatDisplayTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("A time the model garbled is answered as clock_now returned it, and the chat says so", arguments: [false, true])
+    func garbledTimeRestored(json: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = ScriptedLanguageModel([
+            .callTool("clock_now", json: #"{"timezone": "UTC"}"#),
+            .reply { request in
+                let time = (request.toolOutput("clock_now") ?? "").split(whereSeparator: \.isWhitespace)
+                    .first { $0.hasSuffix("+00:00") }
+                return "It is \(time ?? "unknown")YUQVN."
+            },
+        ])
+        let run = await CommandRun(
+            ["chat"] + (json ? ["--json"] : []), input: "What time is it?\n", builtInServer: exampleServer(in: directory),
+            model: script.model)
+        #expect(run.status == .success)
+        #expect(!run.output.contains("YUQVN."), "\(run.output)")
+        if json {
+            #expect(run.output.contains(#""event":"answerRepaired","garbledCopies":[{"#), "\(run.output)")
+            #expect(run.output.contains(#"+00:00."}"#), "\(run.output)")
+        } else {
+            #expect(run.output.hasPrefix("It is 2") && run.output.hasSuffix("+00:00.\n"), "\(run.output)")
+            #expect(run.errors.contains("  ✎ the model garbled a tool's value; the answer shows \""), "\(run.errors)")
+        }
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test(
         "Without a terminal the chat is quiet unless --show-tool-calls; on one, --hide-tool-calls quiets it",
         arguments: [

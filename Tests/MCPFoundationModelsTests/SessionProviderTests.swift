@@ -184,6 +184,32 @@ struct SessionProviderTests {
     }
 
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
+    @Test("A tool's value the answer garbled is shown as the tool returned it, whole or streamed, and the turn says so")
+    func garbledCopyRestored() async throws {
+        let clock = MCPTool(
+            name: "clock.now", description: "The current time", inputSchema: ["type": "object"], annotations: Self.readOnly
+        ) { _ in .text(#"{"utc":"2026-12-02T13:10:57.94Z"}"#) }
+        let (_, client) = try await connectedServer([clock])
+        let garbled = "It is 2026-12-02T13:10:57.94ZYUQVN."
+        let script = ScriptedLanguageModel([
+            .callTool("clock_now", json: "{}"), .text(garbled), .callTool("clock_now", json: "{}"), .text(garbled),
+        ])
+        let provider = MCPSessionProvider(client: client, model: script.model)
+        #expect(try await provider.respond(to: "What time is it?") == "It is 2026-12-02T13:10:57.94Z.")
+        var last: String?
+        for try await snapshot in provider.streamResponse(to: "And now?") { last = snapshot }
+        #expect(last == "It is 2026-12-02T13:10:57.94Z.")
+        await provider.close()
+        var ends: [TurnEnd] = []
+        for await event in provider.events {
+            if case .turnEnded(let end) = event { ends.append(end) }
+        }
+        let repair = GarbledCopy(value: "2026-12-02T13:10:57.94Z", written: "2026-12-02T13:10:57.94ZYUQVN")
+        #expect(ends.map(\.garbledCopies) == [[repair], [repair]])
+        #expect(ends.map(\.answerCharacters) == [30, 30])
+    }
+
+    @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     @Test("A failed turn is reported and the chat goes on")
     func failedTurn() async throws {
         let (_, client) = try await connectedServer([Self.notesSearch()])
