@@ -324,9 +324,10 @@ package enum HelpText {
           --hide-tool-calls   Do not show them
           --json              Write one JSON object a line on standard output: every event
                               (toolCallStarted, toolCallFinished, toolCallDeclined,
-                              contextChanged, toolListChanged), each answer ({"event":"answer",
-                              "text":...}) and each failed turn ({"event":"error"}); nobody is
-                              asked to approve anything
+                              toolCallRepeated, sessionBuilt, contextChanged, toolListChanged,
+                              answerRepaired), each answer ({"event":"answer", "text":...}) and
+                              each failed turn ({"event":"error"}); nobody is asked to approve
+                              anything
           --timeout SECONDS   How long each request, and each tool call, may take (default 60)
           --model-url URL     Chat with the model of this chat-completions server (see MODEL)
           --model NAME        The server's model (default: $\(CommandLineParser.modelNameVariable), else the first)
