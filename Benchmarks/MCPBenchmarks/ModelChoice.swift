@@ -29,7 +29,11 @@ struct EvaluatedModel: Sendable, Equatable {
 /// (default `dev`: ``ModelEvaluation/cases`` in three tool-calling modes; `heldout`:
 /// `Benchmarks/model/heldout-prompts.json` through the path `ondevice-mcp chat --model-url` takes)
 /// and `--sampling greedy|server` (held-out set only; default `greedy`: temperature 0;
-/// `server`: the server's own sampling settings, as the chat command leaves them).
+/// `server`: the server's own sampling settings, as the chat command leaves them), and
+/// `--repeat-penalty VALUE|off` (held-out set only), to compare with the default in one sitting:
+/// the default (no option) is ``RepetitionControls``' own, no penalty and 1.1 on the retry of a
+/// cut answer; `VALUE` sends it on every request, with no retry (`1.1` is the default before
+/// 2026-12-03); `off` sends none, with no retry either.
 struct ModelOptions: Sendable {
     enum PromptSet: String, Sendable {
         case development = "dev"
@@ -39,6 +43,9 @@ struct ModelOptions: Sendable {
     var models: [EvaluatedModel] = [.smollm2]
     var prompts: PromptSet = .development
     var greedy = true
+    /// `repeat_penalty` on every request and no retry, instead of the default's: `.some(nil)`
+    /// sends none.
+    var repeatPenalty: Double??
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -73,6 +80,15 @@ struct ModelOptions: Sendable {
                 case "greedy": greedy = true
                 case "server": greedy = false
                 case let other: throw Invalid(description: "--sampling \(other): greedy or server")
+                }
+            case "--repeat-penalty":
+                let text = try value(after: "--repeat-penalty")
+                if text == "off" {
+                    repeatPenalty = .some(nil)
+                } else if let penalty = Double(text), penalty > 0 {
+                    repeatPenalty = penalty
+                } else {
+                    throw Invalid(description: "--repeat-penalty \(text): a positive number or off")
                 }
             default:
                 break

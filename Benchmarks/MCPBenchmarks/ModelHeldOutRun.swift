@@ -78,6 +78,8 @@ enum HeldOutEvaluation {
         print(
             "llama.cpp \(LlamaServer.pinnedVersion) through Tests/Interop/model/llama_server.py: --threads 2 --parallel 1 --ctx-size 4096,")
         print("prompt cache on (as a chat has it).")
+        let penalty = options.repeatPenalty.map { $0.map { "\($0) on every request, no retry" } ?? "off, no retry" }
+        print("repeat_penalty: \(penalty ?? "none, 1.1 on the retry of a cut answer (the default)") (--repeat-penalty).")
         for model in options.models { print("- \(model.title): \(model.source)") }
         print("")
         let schemas = try await ModelRun.withExampleClient { client in
@@ -91,6 +93,10 @@ enum HeldOutEvaluation {
             configuration.defaultOptions = GenerationOptions(
                 temperature: options.greedy ? 0 : nil, maximumResponseTokens: responseTokens)
             configuration.requestMetrics = { recorder.request($0) }
+            if let penalty = options.repeatPenalty {
+                configuration.repetitionControls.repeatPenalty = penalty
+                configuration.repetitionControls.retryRepeatPenalty = penalty
+            }
             print("### \(model.name): each prompt (load average at the start: \(loadBefore))")
             print("")
             let (outcomes, restarts) = try await ModelHost.with(

@@ -60,6 +60,8 @@ struct ChannelTranslator: CompletionObserver {
     private var calls: [Int: OpenCall] = [:]
     /// Whether a response event was sent.
     private var responded = false
+    /// Whether the next answer text replaces the response's (a retry's first, after a cut).
+    private var replacesResponse = false
     /// Whether a tool call was sent.
     private var called = false
     /// The reasoning deltas sent (for a server that streams reasoning but does not count its
@@ -74,6 +76,18 @@ struct ChannelTranslator: CompletionObserver {
     mutating func observe(_ stream: StreamedCompletion) async throws {
         try Task.checkCancellation()
         try await forward(stream, final: false)
+    }
+
+    /// Gets ready for a retry's answer: its first text replaces the response's. Not when the cut
+    /// answer opened a call or sent reasoning, which the channel cannot take back.
+    mutating func restart() async -> Bool {
+        guard !called, calls.isEmpty, sentReasoning == 0 else { return false }
+        replacesResponse = responded
+        sentContent = 0
+        answer = nil
+        parsed = 0
+        credited = 0
+        return true
     }
 
     /// Sends what the stream's last events added, and everything that is only known once the
@@ -114,6 +128,11 @@ struct ChannelTranslator: CompletionObserver {
                 await show(content.jsonString, tokens: tokens(stream))
             }
         }
+        if replacesResponse {
+            // A retry that showed nothing leaves nothing of the cut answer.
+            await channel.send(.response(entryID: responseID, action: .replaceTextSegment("", tokenCount: 1)))
+            replacesResponse = false
+        }
         if !called, !responded {
             // An empty answer is an answer: the response entry must exist.
             await channel.send(.response(entryID: responseID, action: .appendText("", tokenCount: 0)))
@@ -149,7 +168,12 @@ struct ChannelTranslator: CompletionObserver {
             if !text.isEmpty {
                 sentContent = completion.content.utf8.count
                 responded = true
-                await channel.send(.response(entryID: responseID, action: .appendText(text, tokenCount: tokens(stream))))
+                if replacesResponse {
+                    replacesResponse = false
+                    await channel.send(.response(entryID: responseID, action: .replaceTextSegment(text, tokenCount: tokens(stream))))
+                } else {
+                    await channel.send(.response(entryID: responseID, action: .appendText(text, tokenCount: tokens(stream))))
+                }
             }
             if shape == .native { await forwardCalls(stream, final: final) }
         case .guided(let structured):
@@ -211,6 +235,9 @@ struct ChannelTranslator: CompletionObserver {
             } else {
                 await channel.send(.response(entryID: responseID, action: .replaceTextSegment(text, tokenCount: tokens)))
             }
+        } else if replacesResponse {
+            replacesResponse = false
+            await channel.send(.response(entryID: responseID, action: .replaceTextSegment(text, tokenCount: tokens)))
         } else {
             await channel.send(.response(entryID: responseID, action: .appendText(text, tokenCount: tokens)))
         }

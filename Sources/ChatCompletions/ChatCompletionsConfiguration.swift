@@ -89,13 +89,17 @@ public struct ChatCompletionsConfiguration: Sendable {
     /// is not declared to reason). Read by the model as a `LanguageModel` only.
     public var reasoning: Reasoning? = nil
     /// The sampling settings against repetition sent with every request (by default
-    /// `repeat_penalty` 1.1, `repeat_last_n` 64, `dry_multiplier` 0.8 and four turn markers as
-    /// `stop`, to llama.cpp only; see ``RepetitionControls``). ``RepetitionControls/none``
-    /// leaves repetition to the server.
+    /// `repeat_last_n` 64, `dry_multiplier` 0.8 and four turn markers as `stop`, to llama.cpp
+    /// only, and `repeat_penalty` 1.1 on the one retry of an answer cut as degenerate; see
+    /// ``RepetitionControls``). ``RepetitionControls/none`` leaves repetition to the server.
     public var repetitionControls = RepetitionControls()
     /// Whether every answer is watched for degenerate output as it streams (default `true`):
     /// the same text over and over (`[aesbw]; [aesbw]; …`), or a long run without a letter or
-    /// digit. The request is stopped as soon as it is visible, and the turn fails with
+    /// digit. The request is stopped as soon as it is visible and, where the repetition
+    /// controls have a retry (``RepetitionControls/retryRepeatPenalty``, on llama.cpp by
+    /// default), asked once more with the repeat penalty; a retry's answer replaces what was
+    /// streamed of the cut one (``ChatCompletionsRequestMetrics/retriedAfter`` says it
+    /// happened). A cut without a retry, or of the retry, fails the turn with
     /// ``ChatCompletionsError/degenerateOutput`` instead of showing the loop as an answer. The
     /// content, the reasoning and the calls' arguments are each watched; see
     /// ``DegenerateOutput`` and the module's documentation for what is cut.

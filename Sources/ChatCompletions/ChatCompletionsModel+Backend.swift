@@ -180,5 +180,11 @@ struct PartialAnswerReporter: CompletionObserver {
         }
         reported = length
     }
+
+    /// Each report is the whole answer so far: the retry's first one replaces the cut answer's.
+    mutating func restart() async -> Bool {
+        reported = 0
+        return true
+    }
 }
 #endif

@@ -27,6 +27,8 @@ extension ChatCompletionsModel {
         var received: ContinuousClock.Instant
         /// The request body's size in bytes.
         var requestBytes: Int
+        /// What the first answer did when it was cut as degenerate and asked again.
+        var retried: DegenerateOutput? = nil
 
         /// Reports the request's timings to the configuration's `requestMetrics`, if any: the
         /// answer's decoding ends now.
@@ -35,7 +37,8 @@ extension ChatCompletionsModel {
             report(
                 ChatCompletionsRequestMetrics(
                     building: sent - started, timeToHeaders: (headersReceived ?? received) - sent, exchange: received - sent,
-                    decoding: ContinuousClock.now - received, requestBytes: requestBytes, server: stream.completion.timings))
+                    decoding: ContinuousClock.now - received, requestBytes: requestBytes, server: stream.completion.timings,
+                    retriedAfter: retried))
         }
     }
 
@@ -43,20 +46,50 @@ extension ChatCompletionsModel {
     /// or JSON), calling `observer` after each event; `started` is when the caller began
     /// building the request.
     ///
+    /// An answer cut as degenerate is asked once more with the retry's repetition controls
+    /// (``ChatRequestBuilder/Built/retryBody``), when there is one and the observer can take back
+    /// what it passed on (``CompletionObserver/restart()``); the retry's answer is the one
+    /// returned, and a cut of the retry is final.
+    ///
     /// - Throws: ``ServerFailure`` for an over-long request, a rate limit or a content filter;
     ///   ``ChatCompletionsError/degenerateOutput`` as soon as the answer is degenerate (the
-    ///   request's connection is then closed); ``ChatCompletionsError`` for the rest;
-    ///   `CancellationError` when the task is cancelled (the connection is then closed too).
+    ///   request's connection is then closed) and cannot be asked again; ``ChatCompletionsError``
+    ///   for the rest; `CancellationError` when the task is cancelled (the connection is then
+    ///   closed too).
     func exchange<Observer: CompletionObserver>(
         _ built: ChatRequestBuilder.Built, observer: Observer, started: ContinuousClock.Instant
     ) async throws -> Exchange<Observer> {
-        let http = try await request("POST", baseURL.appendingPathComponent("chat/completions"), body: built.body)
+        let url = baseURL.appendingPathComponent("chat/completions")
+        let http = try await request("POST", url, body: built.body)
         let sent = ContinuousClock.now
-        let (stream, observer, headersReceived) = try await completion(of: http, observer: observer)
-        return Exchange(
-            stream: stream, observer: observer, started: started, sent: sent, headersReceived: headersReceived,
-            received: ContinuousClock.now,
-            requestBytes: http.body?.count ?? 0)
+        let cut: DegenerateCut<Observer>
+        do {
+            let (stream, observer, headersReceived) = try await completion(of: http, observer: observer)
+            return Exchange(
+                stream: stream, observer: observer, started: started, sent: sent, headersReceived: headersReceived,
+                received: ContinuousClock.now, requestBytes: http.body?.count ?? 0)
+        } catch let failure as DegenerateCut<Observer> {
+            cut = failure
+        }
+        var observer = cut.observer
+        guard let retryBody = built.retryBody, await observer.restart() else { throw cut.error }
+        try Task.checkCancellation()
+        let retry = try await request("POST", url, body: retryBody)
+        do {
+            let (stream, observer, headersReceived) = try await completion(of: retry, observer: observer)
+            return Exchange(
+                stream: stream, observer: observer, started: started, sent: sent, headersReceived: headersReceived,
+                received: ContinuousClock.now, requestBytes: (http.body?.count ?? 0) + (retry.body?.count ?? 0),
+                retried: cut.error.degeneration)
+        } catch let failure as DegenerateCut<Observer> {
+            throw failure.error
+        }
+    }
+
+    /// An answer cut as degenerate, with the observer as the cut left it (for a retry).
+    struct DegenerateCut<Observer: CompletionObserver>: Error {
+        var error: ChatCompletionsError
+        var observer: Observer
     }
 
     /// Sends a chat-completions request and reads its answer, noting when its headers arrived.
@@ -96,7 +129,13 @@ extension ChatCompletionsModel {
                         throw ChatCompletionsError.make(.invalidResponse, "an event of the answer is larger than \(limit) bytes")
                     }
                     for event in events {
-                        if try stream.take(event.data) { return (stream, observer, headersReceived) }
+                        let ended: Bool
+                        do {
+                            ended = try stream.take(event.data)
+                        } catch let cut as ChatCompletionsError where cut.degeneration != nil {
+                            throw DegenerateCut(error: cut, observer: observer)
+                        }
+                        if ended { return (stream, observer, headersReceived) }
                         try await observer.observe(stream)
                         // Waiting for the session to take what the observer sent is not the
                         // server being quiet.
@@ -114,7 +153,11 @@ extension ChatCompletionsModel {
             guard bytes.count <= limit else {
                 throw ChatCompletionsError.make(.invalidResponse, "the model's answer is larger than \(limit) bytes")
             }
-            return (try StreamedCompletion.whole(bytes, detecting: detecting), observer, headersReceived)
+            do {
+                return (try StreamedCompletion.whole(bytes, detecting: detecting), observer, headersReceived)
+            } catch let cut as ChatCompletionsError where cut.degeneration != nil {
+                throw DegenerateCut(error: cut, observer: observer)
+            }
         }
     }
 

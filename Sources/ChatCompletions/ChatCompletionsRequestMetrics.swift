@@ -31,6 +31,11 @@ public struct ChatCompletionsRequestMetrics: Sendable, Equatable {
     /// The server's own account of its time, when it gives one (llama.cpp's `timings`); `nil`
     /// otherwise.
     public var server: ServerTimings?
+    /// What the model did when its first answer was cut as degenerate and the request was sent
+    /// again with ``RepetitionControls/retryRepeatPenalty``; `nil` when it was answered the
+    /// first time. After a retry, ``exchange`` runs from the first request to the retry's last
+    /// byte, ``requestBytes`` counts both bodies, and the rest is the retry's.
+    public var retriedAfter: DegenerateOutput?
 
     /// What the server says it spent on a request (llama.cpp's `timings` object).
     public struct ServerTimings: Sendable, Equatable {

@@ -42,6 +42,10 @@ enum ChatRequestBuilder {
     struct Built {
         var body: JSONValue
         var shape: AnswerShape
+        /// The body of the one retry of an answer cut as degenerate: the same request with the
+        /// retry's repetition controls (``RepetitionControls/retryRepeatPenalty``); `nil` when
+        /// it would send the same bytes, so a retry could only cut again.
+        var retryBody: JSONValue? = nil
     }
 
     /// The request body for `request`.
@@ -111,7 +115,13 @@ enum ChatRequestBuilder {
         }
         if let effort = request.reasoningEffort { body["reasoning_effort"] = .string(effort) }
         if stream, request.includesUsage { body["stream_options"] = .object(["include_usage": .bool(true)]) }
-        return Built(body: .object(body), shape: shape)
+        var retryBody: JSONValue?
+        if let retry = configuration.repetitionControls.retry {
+            var retried = body
+            repetitionControls(retry, server: server, freeText: shape == .text, into: &retried)
+            if retried != body { retryBody = .object(retried) }
+        }
+        return Built(body: .object(body), shape: shape, retryBody: retryBody)
     }
 
     /// The fewest tokens a guided step that offers tools may generate, whatever the answer's

@@ -9,4 +9,9 @@
 protocol CompletionObserver: Sendable {
     /// The answer after one more event of the stream.
     mutating func observe(_ stream: StreamedCompletion) async throws
+
+    /// Gets ready for the retry of a request whose answer was cut as degenerate: what was passed
+    /// on of the cut answer is to be replaced by the retry's answer. Returns `false` when that
+    /// cannot be done (something was passed on that cannot be taken back); the cut then stands.
+    mutating func restart() async -> Bool
 }

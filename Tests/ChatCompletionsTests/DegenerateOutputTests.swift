@@ -121,6 +121,96 @@ struct DegenerateOutputTests {
         #expect((error as? ChatCompletionsError) == .degenerateOutput)
     }
 
+    // MARK: The retry
+
+    /// A model on llama.cpp (which gets the repetition controls, and so the retry) over `answers`.
+    static func llamaCppModel(
+        _ answers: [ScriptedExchanger.Answer], configuration: ChatCompletionsConfiguration = .init()
+    ) throws -> (ChatCompletionsModel, ScriptedExchanger) {
+        let exchanger = ScriptedExchanger(answers)
+        let base = try #require(URL(string: "http://127.0.0.1:9/v1"))
+        let model = ChatCompletionsModel(
+            baseURL: base, model: "m", contextSize: 4096, tokenizer: nil, configuration: configuration, server: .llamaCpp,
+            exchanger: exchanger)
+        return (model, exchanger)
+    }
+
+    /// A streamed answer of `pieces`, finished.
+    static func streamed(_ pieces: [String]) -> ScriptedExchanger.Answer {
+        let events = pieces.enumerated().map { index, piece in
+            String(decoding: (try? ScriptedServerTests.delta(piece, finish: index == pieces.count - 1)) ?? Data(), as: UTF8.self)
+        }
+        return .respond(status: 200, contentType: "text/event-stream", body: events.joined())
+    }
+
+    @Test(
+        "An answer cut as a loop is asked once more with repeat_penalty; the retry's answer is the turn's, and the loop is gone",
+        arguments: Way.allCases)
+    func loopRetried(_ way: Way) async throws {
+        let metrics = Recorder<ChatCompletionsRequestMetrics>()
+        var configuration = ChatCompletionsConfiguration()
+        configuration.requestMetrics = { metrics.append($0) }
+        let (model, exchanger) = try Self.llamaCppModel(
+            [Self.looping(lead: ["The ", "tags ", "are: "], unit: Self.aesbw), Self.streamed(["Tags: ", "travel, ", "Lisbon."])],
+            configuration: configuration)
+        let session = way.session(model)
+        let answer = try await withHangGuard(.seconds(60), "the retried turn") {
+            try await session.respond(to: "Tag this note.").content
+        }
+        #expect(answer == "Tags: travel, Lisbon.")
+        #expect(exchanger.requests.count == 2)
+        #expect(try exchanger.body(0)["repeat_penalty"] == nil)
+        #expect(try exchanger.body(1)["repeat_penalty"]?.doubleValue == 1.1)
+        #expect(exchanger.closes == 2)
+        let responses = session.transcript.compactMap { entry -> String? in
+            guard case .response(let response) = entry else { return nil }
+            return response.segments.compactMap { segment in if case .text(let text) = segment { text.content } else { nil } }.joined()
+        }
+        #expect(responses == ["Tags: travel, Lisbon."])
+        let retried = try #require(metrics.values.last?.retriedAfter)
+        #expect(retried.unit == "[aesbw]; ")
+    }
+
+    @Test("A guided answer cut as a loop is asked again; streamed, the retry's answer replaces the cut one")
+    func guidedLoopRetriedStreamed() async throws {
+        let (model, exchanger) = try Self.llamaCppModel([
+            Self.looping(lead: [#"{"answer": "#, #""It is "#, "10:00 ", "in ", "Tokyo. "], unit: ["Tokyo ", "is ", "nice. "]),
+            Self.streamed([#"{"answer": "#, #""It is 10:00 in Tokyo."}"#]),
+        ])
+        let session = LanguageModelSession(model: model, tools: [RealModelTests.Echo()])
+        let snapshots = try await withHangGuard(.seconds(60), "the retried stream") { () -> [String] in
+            var snapshots: [String] = []
+            for try await snapshot in session.streamResponse(to: "What time is it in Tokyo?") { snapshots.append(snapshot.content) }
+            return snapshots
+        }
+        #expect(snapshots.last == "It is 10:00 in Tokyo.")
+        // The cut answer was shown while it streamed, and then replaced, not continued.
+        #expect(snapshots.contains { $0.contains("nice") })
+        #expect(exchanger.requests.count == 2)
+        #expect(try exchanger.body(1)["repeat_penalty"]?.doubleValue == 1.1)
+    }
+
+    @Test("A retry that loops too ends the turn with degenerateOutput, after two requests", arguments: Way.allCases)
+    func retryLoopsToo(_ way: Way) async throws {
+        let loop = Self.looping(lead: ["Tags: "], unit: Self.aesbw)
+        let (model, exchanger) = try Self.llamaCppModel([loop, loop])
+        let error = try await Self.failure(of: way.session(model), "Tag this note.")
+        #expect((error as? ChatCompletionsError) == .degenerateOutput)
+        #expect(exchanger.requests.count == 2)
+        #expect(exchanger.closes == 2)
+    }
+
+    @Test("Without a retry penalty a cut answer fails the turn at once")
+    func noRetryWithoutPenalty() async throws {
+        var configuration = ChatCompletionsConfiguration()
+        configuration.repetitionControls.retryRepeatPenalty = nil
+        let loop = Self.looping(lead: ["Tags: "], unit: Self.aesbw)
+        let (model, exchanger) = try Self.llamaCppModel([loop, loop], configuration: configuration)
+        let error = try await Self.failure(of: LanguageModelSession(model: model), "Tag this note.")
+        #expect((error as? ChatCompletionsError) == .degenerateOutput)
+        #expect(exchanger.requests.count == 1)
+    }
+
     @Test("With detectsDegenerateOutput off the loop is read on, to the response's byte limit")
     func detectionOff() async throws {
         var configuration = ChatCompletionsConfiguration()

@@ -41,6 +41,7 @@ struct RepetitionControlsTests {
     func recipients(_ sample: Case) throws {
         var configuration = ChatCompletionsConfiguration()
         configuration.repetitionControls.recipients = sample.recipients
+        configuration.repetitionControls.repeatPenalty = 1.05
         configuration.repetitionControls.frequencyPenalty = 0.2
         configuration.repetitionControls.presencePenalty = 0.1
         let body = try Self.build(server: sample.server, configuration: configuration)
@@ -49,11 +50,11 @@ struct RepetitionControlsTests {
     }
 
     @Test(
-        "By default, llama.cpp gets repeat_penalty 1.1, repeat_last_n 64, dry_multiplier 0.8 and four turn markers as stop; no OpenAI penalties"
+        "By default, llama.cpp gets repeat_last_n 64, dry_multiplier 0.8 and four turn markers as stop; no repeat_penalty, no OpenAI penalties"
     )
     func defaults() throws {
         let body = try Self.build(server: .llamaCpp)
-        #expect(body["repeat_penalty"]?.doubleValue == 1.1)
+        #expect(body["repeat_penalty"] == nil)
         #expect(body["repeat_last_n"]?.intValue == 64)
         #expect(body["dry_multiplier"]?.doubleValue == 0.8)
         #expect(body["stop"]?.arrayValue?.compactMap(\.stringValue) == ["<|im_start|>", "<|im_end|>", "<start_of_turn>", "<end_of_turn>"])
@@ -84,11 +85,53 @@ struct RepetitionControlsTests {
     func dryInGuidedSteps() throws {
         let guided = try Self.build(tools: true, server: .llamaCpp)
         #expect(guided["response_format"] != nil)
-        #expect(guided["repeat_penalty"]?.doubleValue == 1.1)
+        #expect(guided["repeat_last_n"]?.intValue == 64)
         #expect(guided["dry_multiplier"] == nil)
         var configuration = ChatCompletionsConfiguration()
         configuration.repetitionControls.appliesDRYToGuidedSteps = true
         #expect(try Self.build(tools: true, server: .llamaCpp, configuration: configuration)["dry_multiplier"]?.doubleValue == 0.8)
+    }
+
+    /// The request `built` is retried with after a cut, and whether it has one.
+    static func built(
+        tools: Bool = false, server: Server, configuration: ChatCompletionsConfiguration = .init()
+    ) throws -> ChatRequestBuilder.Built {
+        try ChatRequestBuilder.build(
+            ChatRequestBuilderTests.request(tools: tools ? try ChatRequestBuilderTests.tools() : []), model: "m",
+            configuration: configuration, stream: true, server: server)
+    }
+
+    @Test("The retry of a cut answer is the same request with repeat_penalty 1.1, guided or free text", arguments: [false, true])
+    func retryBody(tools: Bool) throws {
+        let built = try Self.built(tools: tools, server: .llamaCpp)
+        let retry = try #require(built.retryBody?.objectValue)
+        let first = try #require(built.body.objectValue)
+        #expect(retry["repeat_penalty"]?.doubleValue == 1.1)
+        var withoutPenalty = retry
+        withoutPenalty["repeat_penalty"] = nil
+        #expect(withoutPenalty == first)
+    }
+
+    @Test(
+        "No retry where it would send the same: another server, no retry penalty, the same penalty already sent, no controls",
+        arguments: [
+            ("another server", Server.other, RepetitionControls()),
+            ("no retry penalty", .llamaCpp, RepetitionControls(retryRepeatPenalty: nil)),
+            ("the same penalty", .llamaCpp, RepetitionControls(repeatPenalty: 1.1, retryRepeatPenalty: 1.1)),
+            ("none", .llamaCpp, RepetitionControls.none),
+        ])
+    func noRetryBody(_ label: String, server: Server, controls: RepetitionControls) throws {
+        var configuration = ChatCompletionsConfiguration()
+        configuration.repetitionControls = controls
+        #expect(try Self.built(server: server, configuration: configuration).retryBody == nil, "\(label)")
+    }
+
+    @Test("A retry penalty goes to another server when the recipients say every field goes everywhere")
+    func retryToEveryServer() throws {
+        var configuration = ChatCompletionsConfiguration()
+        configuration.repetitionControls.recipients = .everyServer
+        let retry = try #require(try Self.built(server: .other, configuration: configuration).retryBody)
+        #expect(retry["repeat_penalty"]?.doubleValue == 1.1)
     }
 
     /// The guided step's `answer` string schema.
