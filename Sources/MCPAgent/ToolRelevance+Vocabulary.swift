@@ -558,6 +558,17 @@ extension ToolRelevance {
         {
             terms.append("list")
         }
+        // "notes about Lisbon", "emails regarding the invoice": things picked by what they are
+        // about are searched for (not "about it", "what about", "about 5 minutes").
+        for position in bare.indices.dropFirst().dropLast()
+        where ["about", "regarding", "concerning", "mentioning"].contains(bare[position])
+            && !["what", "how", "just", "is", "was", "talk", "talking", "think", "care"].contains(bare[position - 1])
+            && !["it", "this", "that", "them", "me", "us", "you", "him", "her", "a", "an", "the"].contains(bare[position + 1])
+            && !bare[position + 1].isEmpty
+        {
+            terms += ["search", "find"]
+            break
+        }
         // "from now on, …": a standing rule. "don't send it yet": a draft.
         for position in words.indices {
             if bare[position] == "from", position + 2 < words.count, words[position + 1] == "now", words[position + 2].hasPrefix("on") {

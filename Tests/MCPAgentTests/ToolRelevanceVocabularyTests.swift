@@ -95,7 +95,12 @@ struct ToolRelevanceVocabularyTests {
         PatternCase(prompt: "what changed in notes.txt", implies: ["file"], impliesNot: ["multiple"]),
         PatternCase(prompt: "what meetings have I got tomorrow?", implies: ["list"], impliesNot: []),
         PatternCase(prompt: "which repos do I have access to", implies: ["list"], impliesNot: []),
-        PatternCase(prompt: "I have a question about the invoice", implies: [], impliesNot: ["list"]),
+        PatternCase(prompt: "I have a question about the invoice", implies: [], impliesNot: ["list", "search"]),
+        PatternCase(prompt: "What notes do I have about Lisbon?", implies: ["list", "search", "find"], impliesNot: []),
+        PatternCase(prompt: "any emails regarding Marta's visit", implies: ["search"], impliesNot: []),
+        PatternCase(prompt: "tell me more about it", implies: [], impliesNot: ["search"]),
+        PatternCase(prompt: "what about tomorrow", implies: [], impliesNot: ["search"]),
+        PatternCase(prompt: "it takes about 5 minutes", implies: [], impliesNot: ["search"]),
         PatternCase(prompt: "give Marco's message a 👍", implies: ["emoji"], impliesNot: []),
         PatternCase(prompt: "rate it 5/5 #1", implies: [], impliesNot: ["emoji"]),
     ]
