@@ -144,6 +144,9 @@ extension Runner {
     func chat(servers: [ConnectedServer], model: ChatModel, options: ChatOptions) async -> ExitCode {
         let modelName = Self.modelName(options.model)
         let lines = TypedLines(input.lines())
+        // Counted, so that a streamed answer is rewritten in place only when nothing else was
+        // written to the terminal since it began.
+        let errors = CountingOutput(self.errors)
         let asksPerson = input.isInteractive && errors.isInteractive && !options.json
         let approver = asksPerson ? ToolApprover(TerminalApprover(lines: lines, prompt: errors).decide) : nil
         let everyEffect: ToolEffects = [.writes, .destroys, .reachesOpenWorld]
@@ -198,17 +201,13 @@ extension Runner {
         errors.write(note + "Type a question and press Return; end with Ctrl-D.\n")
         do {
             if output.isInteractive && !options.json {
-                // On a terminal the answer appears as the model writes it.
-                var written = ""
+                // On a terminal the answer appears as the model writes it, and is rewritten in
+                // place when the model's answer is replaced (a loop cut and asked again).
+                var answer = StreamedAnswer()
                 try await provider.runChat(input: lines.prompts) { snapshot in
-                    guard snapshot.hasPrefix(written) else { return }
-                    output.write(String(snapshot.dropFirst(written.count)))
-                    written = snapshot
-                } output: { answer in
-                    output.write(
-                        answer.hasPrefix(written) && !written.isEmpty
-                            ? String(answer.dropFirst(written.count)) + "\n" : (written.isEmpty ? "" : "\n") + answer + "\n")
-                    written = ""
+                    output.write(answer.show(snapshot, columns: output.columns, others: errors.writes))
+                } output: { whole in
+                    output.write(answer.finish(whole, columns: output.columns, others: errors.writes))
                 }
             } else {
                 for try await line in lines.prompts {

@@ -287,6 +287,13 @@ package enum POSIX {
         isatty(descriptor) == 1
     }
 
+    /// The columns of the terminal `descriptor` writes to; `nil` when it is not a terminal or
+    /// gives no width.
+    package static func terminalColumns(_ descriptor: Int32) -> Int? {
+        let columns = mcp_terminal_columns(descriptor)
+        return columns > 0 ? Int(columns) : nil
+    }
+
     /// Writes all of `bytes`; a convenience for tests and small writes.
     package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Errno) {
         let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in

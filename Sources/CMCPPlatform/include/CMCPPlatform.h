@@ -197,6 +197,10 @@ void mcp_name_current_thread(const char *name);
 /// nanoseconds would have done. Returns `pthread_mutex_init`'s status.
 int mcp_mutex_init(pthread_mutex_t *mutex);
 
+/// The columns of the terminal `descriptor` writes to (`ioctl(TIOCGWINSZ)`); -1 when it is
+/// not a terminal or says no width.
+int mcp_terminal_columns(int descriptor);
+
 /// Marks the calling thread with `marker` (the event loop it runs), in a thread-local
 /// variable: telling whether code runs on a given loop's thread then takes no lock.
 void mcp_set_thread_marker(const void *marker);
