@@ -205,7 +205,8 @@ extension Runner {
                 // place when the model's answer is replaced (a loop cut and asked again).
                 var answer = StreamedAnswer()
                 try await provider.runChat(input: lines.prompts) { snapshot in
-                    output.write(answer.show(snapshot, columns: output.columns, others: errors.writes))
+                    let text = answer.show(snapshot, columns: output.columns, others: errors.writes)
+                    if !text.isEmpty { output.write(text) }
                 } output: { whole in
                     output.write(answer.finish(whole, columns: output.columns, others: errors.writes))
                 }

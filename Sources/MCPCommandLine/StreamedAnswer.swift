@@ -22,8 +22,9 @@ struct StreamedAnswer: Sendable {
     private var othersAtStart: Int?
 
     /// What to write for the answer so far, `snapshot`; `others` is the count of writes made to
-    /// the terminal's other stream so far.
-    mutating func show(_ snapshot: String, columns: Int?, others: Int) -> String {
+    /// the terminal's other stream so far. `columns` is asked only when the shown text is to be
+    /// erased (it can be a system call, and snapshots come a token at a time).
+    mutating func show(_ snapshot: String, columns: @autoclosure () -> Int?, others: Int) -> String {
         if snapshot.hasPrefix(shown) {
             let added = String(snapshot.dropFirst(shown.count))
             if shown.isEmpty, !added.isEmpty { othersAtStart = others }
@@ -38,7 +39,7 @@ struct StreamedAnswer: Sendable {
 
     /// What to write for the whole `answer` (or a failed turn's `error: …`) at the end of the
     /// turn, with its line break; the state is then ready for the next answer.
-    mutating func finish(_ answer: String, columns: Int?, others: Int) -> String {
+    mutating func finish(_ answer: String, columns: @autoclosure () -> Int?, others: Int) -> String {
         defer {
             shown = ""
             othersAtStart = nil
@@ -52,8 +53,8 @@ struct StreamedAnswer: Sendable {
     }
 
     /// The sequence that erases the shown text, when it can be erased exactly.
-    private func erasing(columns: Int?, others: Int) -> String? {
-        guard let columns, columns > 0, othersAtStart == others else { return nil }
+    private func erasing(columns: () -> Int?, others: Int) -> String? {
+        guard othersAtStart == others, let columns = columns() else { return nil }
         return Self.erasing(shown, columns: columns)
     }
 
