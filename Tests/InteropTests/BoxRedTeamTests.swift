@@ -354,15 +354,15 @@ struct BoxRedTeamOrdinaryUserTests {
         let probe: String
         let victim: String
 
-        init() throws {
+        init() async throws {
             directory = "/tmp/ondevice-mcp-nobody-\(UUID().uuidString)"
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
             cli = directory + "/ondevice-mcp"
             probe = directory + "/box_probe.py"
             victim = directory + "/victim"
-            try Self.copy(try BuiltProducts.ondeviceMCP(), to: cli)
-            try Self.copy(RedTeamProbe.script, to: probe)
+            try await Self.copy(try BuiltProducts.ondeviceMCP(), to: cli)
+            try await Self.copy(RedTeamProbe.script, to: probe)
             try "nobody's file\n".write(toFile: victim, atomically: true, encoding: .utf8)
             // The victim belongs to nobody: the owner may change its mode, unboxed.
             try #require(chown(victim, 65534, 65534) == 0, "chown: errno \(errno)")
@@ -374,13 +374,11 @@ struct BoxRedTeamOrdinaryUserTests {
         /// process ever has the copy open for writing. A close-on-exec descriptor was not
         /// enough: a child another test forks between `open` and `close` holds it until its own
         /// `execve`, and running the copy in that window fails with "Text file busy" (seen in CI).
-        static func copy(_ source: String, to destination: String) throws {
-            let copying = Process()
-            copying.executableURL = URL(fileURLWithPath: "/bin/cp")
-            copying.arguments = [source, destination]
-            try copying.run()
-            copying.waitUntilExit()
-            try #require(copying.terminationStatus == 0, "cp \(source) \(destination): status \(copying.terminationStatus)")
+        /// Waited for off Swift's threads: a `Process.waitUntilExit()` here held one of them while
+        /// another test's tool held the other, and every test of the run starved.
+        static func copy(_ source: String, to destination: String) async throws {
+            let copying = try await SpawnedProcess.run("/bin/cp", arguments: [source, destination])
+            try #require(copying.status == .exited(0), "cp \(source) \(destination): \(copying.status) \(copying.standardErrorTail)")
             try #require(chmod(destination, 0o755) == 0, "chmod(\(destination)): errno \(errno)")
         }
 
@@ -398,7 +396,7 @@ struct BoxRedTeamOrdinaryUserTests {
 
     @Test("As nobody, boxed: no setuid bit on its own file outside the box, no keyrings, no io_uring, no inotify, no TCP Fast Open")
     func boxedAsNobody() async throws {
-        let stage = try Stage()
+        let stage = try await Stage()
         defer { stage.remove() }
         let listener = try LocalSocket.tcp()
         defer { listener.close() }
@@ -418,7 +416,7 @@ struct BoxRedTeamOrdinaryUserTests {
 
     @Test("As nobody, unboxed: the same attempts work (the control)")
     func unboxedAsNobody() async throws {
-        let stage = try Stage()
+        let stage = try await Stage()
         defer { stage.remove() }
         for (action, target) in [("metadata", "chmod \(stage.victim)"), ("keyring", ""), ("io_uring", ""), ("inotify", "/tmp")] {
             let unboxed = try await stage.call(action, target, boxed: false)
@@ -428,7 +426,7 @@ struct BoxRedTeamOrdinaryUserTests {
 
     @Test("As nobody, a double-forked daemon ends with the connection")
     func daemonsAsNobody() async throws {
-        let stage = try Stage()
+        let stage = try await Stage()
         defer { stage.remove() }
         let token = "ondevice-mcp-nobody-\(UInt32.random(in: 0...UInt32.max))"
         let run = try await stage.call("daemons", token, boxed: true)

@@ -71,4 +71,37 @@ import Testing
             #expect(error.response == .errorResponse(JSONRPCErrorResponse(id: testCase.answerID, error: error.error)))
         }
     }
+
+    /// Messages of every kind, for the directly written envelope.
+    static let encodedCases: [(String, JSONRPCMessage)] = [
+        (
+            "request with params",
+            .request(JSONRPCRequest(id: 7, method: "tools/call", params: ["name": "echo", "arguments": ["text": "h\u{e9}\"llo\n"]]))
+        ),
+        ("request with a string id and no params", .request(JSONRPCRequest(id: "a\"b", method: "ping"))),
+        ("notification with params", .notification(JSONRPCNotification(method: "notifications/cancelled", params: ["requestId": 3]))),
+        ("notification without params", .notification(JSONRPCNotification(method: "notifications/initialized"))),
+        ("response", .response(JSONRPCResponse(id: 12, result: ["content": [["type": "text", "text": "hi"]], "isError": false]))),
+        ("response with an empty result", .response(JSONRPCResponse(id: -1, result: [:]))),
+        ("error response", .errorResponse(JSONRPCErrorResponse(id: "x", error: .methodNotFound("nope")))),
+        ("error response without an id", .errorResponse(JSONRPCErrorResponse(id: nil, error: .invalidRequest("bad")))),
+        ("batch", .batch([["jsonrpc": "2.0", "id": 1, "result": [:]], ["jsonrpc": "2.0", "method": "m"]])),
+    ]
+
+    @Test("A message is written as its JSON value would be, byte for byte", arguments: encodedCases)
+    func encodedMatchesTheJSONValue(name: String, message: JSONRPCMessage) throws {
+        let bytes = try message.encoded()
+        #expect(bytes == (try message.json.jsonBytes()))
+        #expect(try JSONRPCMessage(parsing: bytes) == message)
+    }
+
+    @Test func aNonFiniteNumberIsLocatedInTheWholeMessage() {
+        let message = JSONRPCMessage.response(JSONRPCResponse(id: 1, result: ["value": .double(.infinity)]))
+        #expect(throws: JSONWriteError.self) { try message.encoded() }
+        do {
+            _ = try message.encoded()
+        } catch {
+            #expect(error.location.description == "/result/value")
+        }
+    }
 }

@@ -210,8 +210,54 @@ extension JSONRPCMessage {
     /// The message as one line of compact JSON text, without the newline.
     ///
     /// - Throws: ``JSONWriteError`` when a value holds a non-finite double.
+    ///
+    /// The envelope is written directly, with the same keys in the same order as ``json``,
+    /// so a message costs no intermediate object (a few allocations for every message sent).
     public func encoded() throws(JSONWriteError) -> [UInt8] {
-        try json.jsonBytes()
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(128)
+        let writer = JSONWriter()
+        do {
+            switch self {
+            case .request(let request):
+                Self.append("{\"jsonrpc\":\"2.0\",\"id\":", to: &buffer)
+                try writer.write(request.id.json, into: &buffer)
+                Self.append(",\"method\":", to: &buffer)
+                try writer.write(.string(request.method), into: &buffer)
+                if let params = request.params {
+                    Self.append(",\"params\":", to: &buffer)
+                    try writer.write(params, into: &buffer)
+                }
+            case .notification(let notification):
+                Self.append("{\"jsonrpc\":\"2.0\",\"method\":", to: &buffer)
+                try writer.write(.string(notification.method), into: &buffer)
+                if let params = notification.params {
+                    Self.append(",\"params\":", to: &buffer)
+                    try writer.write(params, into: &buffer)
+                }
+            case .response(let response):
+                Self.append("{\"jsonrpc\":\"2.0\",\"id\":", to: &buffer)
+                try writer.write(response.id.json, into: &buffer)
+                Self.append(",\"result\":", to: &buffer)
+                try writer.write(response.result, into: &buffer)
+            case .errorResponse(let response):
+                Self.append("{\"jsonrpc\":\"2.0\",\"id\":", to: &buffer)
+                try writer.write(response.id?.json ?? .null, into: &buffer)
+                Self.append(",\"error\":", to: &buffer)
+                try writer.write(response.error.json, into: &buffer)
+            case .batch(let elements):
+                return try JSONValue.array(elements).jsonBytes()
+            }
+        } catch {
+            // A non-finite double: written again whole, for an error that locates it in the message.
+            return try json.jsonBytes()
+        }
+        buffer.append(UInt8(ascii: "}"))
+        return buffer
+    }
+
+    private static func append(_ text: StaticString, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// The request id, for requests and responses.

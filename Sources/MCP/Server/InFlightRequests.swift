@@ -1,0 +1,221 @@
+internal import MCPCore
+internal import MCPPlatform
+
+/// The requests of one connection that are running: their tasks, so that a cancellation can
+/// reach them, and the count of slots they hold against the connection's limit.
+///
+/// Each request runs in a task the connection's loop starts and owns: the loop keeps its
+/// handle here, cancels it on `notifications/cancelled` (by the request's id), at the end
+/// of the grace period, or when the loop itself is cancelled, and waits for every one of them
+/// before it returns. A request that is cancelled before its task is attached is cancelled
+/// as soon as it is.
+///
+/// The bookkeeping is ``InFlightTable``, a state machine under one lock; this class adds the
+/// waiting (for a free slot, for the last request to finish) and acts on what the table returns.
+final class InFlightRequests: Sendable {
+    private let limit: Int
+    private let state: LockedValue<InFlightTable>
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+        state = LockedValue(InFlightTable(limit: limit))
+    }
+
+    var isEmpty: Bool { state.withLock { $0.isEmpty } }
+
+    /// How many requests have finished on this connection.
+    var finishedCount: Int { state.withLock { $0.finished } }
+
+    /// Takes `weight` slots for a request with `id` and registers it; returns its ticket.
+    /// Waits while the slots are taken (the loop is the only caller), and returns at once
+    /// after ``cancelAll()``, so that a cancelled loop drains quickly.
+    ///
+    /// Runs on the caller's executor (the connection's loop): when slots are free, admitting a
+    /// request costs one lock, not a hop to another executor and back.
+    nonisolated(nonsending) func admit(_ id: RequestID?, weight: Int) async -> Int {
+        if let ticket = state.withLock({ $0.admit(id, weight: weight) }) { return ticket }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let granted = state.withLock { $0.waitForSlots(weight, continuation) }
+            if granted { continuation.resume() }
+        }
+        return state.withLock { $0.register(id, weight: weight) }
+    }
+
+    /// Gives a registered request its task (cancelling it at once when the request already was).
+    func attach(_ task: Task<Void, Never>, to ticket: Int) {
+        if state.withLock({ $0.attach(task, to: ticket) }) { task.cancel() }
+    }
+
+    /// Cancels the request with `id`, if it is running; its response will not be sent.
+    func cancel(_ id: RequestID) {
+        state.withLock { $0.cancel(id) }?.cancel()
+    }
+
+    /// Cancels every request, now and as they are registered, and frees the loop if it waits.
+    func cancelAll() {
+        let (tasks, waiter) = state.withLock { $0.cancelAll() }
+        for task in tasks { task.cancel() }
+        waiter?.resume()
+    }
+
+    /// Whether the request was cancelled (its response must not be sent).
+    func isCancelled(_ ticket: Int) -> Bool {
+        state.withLock { $0.isCancelled(ticket) }
+    }
+
+    /// Removes a finished request and frees its slots.
+    func finish(_ ticket: Int) {
+        let (waiter, emptied) = state.withLock { $0.finish(ticket) }
+        waiter?.resume()
+        for continuation in emptied { continuation.resume() }
+    }
+
+    /// Returns once no request is running.
+    func waitUntilEmpty() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let empty = state.withLock { $0.waitUntilEmpty(continuation) }
+            if empty { continuation.resume() }
+        }
+    }
+}
+
+/// The bookkeeping of ``InFlightRequests``: which requests run, the slots they hold, who waits.
+///
+/// A request's ticket is the index of its slot in a table that is reused as requests finish, so
+/// admitting and finishing a request costs no hashing and, once the table has grown to the
+/// connection's peak, no allocation. A ticket is only used by its own request (to ask whether it
+/// was cancelled and to finish) and by the loop right after admitting it (to attach its task),
+/// so a slot is never reused while a ticket for it can still arrive. Cancelling by request id
+/// scans the running requests (at most the connection's limit); cancellations are rare.
+struct InFlightTable {
+    /// A request that is running.
+    struct Entry {
+        let id: RequestID?
+        let weight: Int
+        /// The order of admission: among requests that reuse an id, the newest is cancelled.
+        let serial: Int
+        var task: Task<Void, Never>?
+        var cancelled: Bool
+    }
+
+    let limit: Int
+    private var entries: [Entry?] = []
+    private var freeSlots: [Int] = []
+    private var serial = 0
+    private(set) var running = 0
+    private(set) var used = 0
+    private(set) var finished = 0
+    private(set) var allCancelled = false
+    private var slotWaiter: (weight: Int, continuation: CheckedContinuation<Void, Never>)?
+    private var emptyWaiters: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    var isEmpty: Bool { running == 0 }
+
+    /// Takes `weight` slots and registers the request, if the slots are free (or everything was
+    /// cancelled, so that the loop drains); returns its ticket, or `nil` when it must wait.
+    mutating func admit(_ id: RequestID?, weight: Int) -> Int? {
+        guard takeSlots(weight) else { return nil }
+        return register(id, weight: weight)
+    }
+
+    /// Takes `weight` slots if they are free now (returns `true`), or records `continuation`
+    /// to be resumed once they are taken for it.
+    mutating func waitForSlots(_ weight: Int, _ continuation: CheckedContinuation<Void, Never>) -> Bool {
+        if takeSlots(weight) { return true }
+        slotWaiter = (min(weight, limit), continuation)
+        return false
+    }
+
+    /// Registers a request whose slots were taken; returns its ticket.
+    mutating func register(_ id: RequestID?, weight: Int) -> Int {
+        serial += 1
+        let entry = Entry(id: id, weight: min(weight, limit), serial: serial, task: nil, cancelled: allCancelled)
+        running += 1
+        if let slot = freeSlots.popLast() {
+            entries[slot] = entry
+            return slot
+        }
+        entries.append(entry)
+        return entries.count - 1
+    }
+
+    /// Records a request's task; returns whether it must be cancelled at once. A request that
+    /// already finished (its ticket is free) gets nothing.
+    mutating func attach(_ task: Task<Void, Never>, to ticket: Int) -> Bool {
+        guard entries.indices.contains(ticket), entries[ticket] != nil else { return false }
+        entries[ticket]?.task = task
+        return entries[ticket]?.cancelled ?? false
+    }
+
+    /// Marks the newest running request with `id` cancelled; returns its task to cancel.
+    mutating func cancel(_ id: RequestID) -> Task<Void, Never>? {
+        var newest: (slot: Int, serial: Int)?
+        for (slot, entry) in entries.enumerated() {
+            guard let entry, entry.id == id else { continue }
+            if newest.map({ entry.serial > $0.serial }) ?? true { newest = (slot, entry.serial) }
+        }
+        guard let slot = newest?.slot else { return nil }
+        entries[slot]?.cancelled = true
+        return entries[slot]?.task
+    }
+
+    /// Marks every request cancelled, now and as they are registered; returns their tasks and
+    /// the loop's waiter, which now gets its slots (the loop drains).
+    mutating func cancelAll() -> (tasks: [Task<Void, Never>], waiter: CheckedContinuation<Void, Never>?) {
+        allCancelled = true
+        var tasks: [Task<Void, Never>] = []
+        for slot in entries.indices where entries[slot] != nil {
+            entries[slot]?.cancelled = true
+            if let task = entries[slot]?.task { tasks.append(task) }
+        }
+        guard let waiter = slotWaiter else { return (tasks, nil) }
+        slotWaiter = nil
+        used += waiter.weight
+        return (tasks, waiter.continuation)
+    }
+
+    /// Whether the request was cancelled (a finished or unknown ticket counts as cancelled).
+    func isCancelled(_ ticket: Int) -> Bool {
+        guard entries.indices.contains(ticket), let entry = entries[ticket] else { return true }
+        return entry.cancelled
+    }
+
+    /// Removes a finished request and frees its slots; returns the loop's waiter if it now
+    /// gets its slots, and the waiters for an empty table if this was the last request.
+    mutating func finish(_ ticket: Int) -> (waiter: CheckedContinuation<Void, Never>?, emptied: [CheckedContinuation<Void, Never>]) {
+        guard entries.indices.contains(ticket), let entry = entries[ticket] else { return (nil, []) }
+        entries[ticket] = nil
+        freeSlots.append(ticket)
+        running -= 1
+        used -= entry.weight
+        finished += 1
+        var waiter: CheckedContinuation<Void, Never>?
+        if let weight = slotWaiter?.weight, used + weight <= limit {
+            used += weight
+            waiter = slotWaiter?.continuation
+            slotWaiter = nil
+        }
+        guard running == 0 else { return (waiter, []) }
+        defer { emptyWaiters = [] }
+        return (waiter, emptyWaiters)
+    }
+
+    /// Returns `true` when no request runs; otherwise records `continuation` for when none does.
+    mutating func waitUntilEmpty(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
+        if running == 0 { return true }
+        emptyWaiters.append(continuation)
+        return false
+    }
+
+    /// Takes `weight` slots if they are free (or everything was cancelled); returns whether it did.
+    private mutating func takeSlots(_ weight: Int) -> Bool {
+        let weight = min(weight, limit)
+        guard used + weight <= limit || allCancelled else { return false }
+        used += weight
+        return true
+    }
+}

@@ -1,0 +1,146 @@
+import MCPCore
+import Testing
+
+@testable import MCP
+
+/// The bookkeeping of a connection's running requests, driven synchronously: slots, tickets
+/// reused as requests finish, cancellation by id and of everything.
+@Suite("In-flight table")
+struct InFlightTableTests {
+    /// A task that does nothing, to attach and cancel.
+    private static func idleTask() -> Task<Void, Never> {
+        Task {}
+    }
+
+    /// Admits a request that must get its slots at once; returns its ticket.
+    private static func admitted(_ table: inout InFlightTable, _ id: RequestID?, weight: Int) throws -> Int {
+        let ticket = table.admit(id, weight: weight)
+        return try #require(ticket)
+    }
+
+    /// Whether a request must wait for its slots.
+    private static func refuses(_ table: inout InFlightTable, _ id: RequestID?, weight: Int) -> Bool {
+        table.admit(id, weight: weight) == nil
+    }
+
+    @Test func requestsTakeSlotsUntilTheLimitAndFinishingFreesThem() throws {
+        var table = InFlightTable(limit: 3)
+        let first = try Self.admitted(&table, 1, weight: 1)
+        let second = try Self.admitted(&table, 2, weight: 2)
+        #expect(Self.refuses(&table, 3, weight: 1))
+        #expect(table.used == 3)
+        #expect(table.running == 2)
+        _ = table.finish(second)
+        #expect(table.used == 1)
+        #expect(table.finished == 1)
+        let third = try Self.admitted(&table, 3, weight: 2)
+        #expect(third == second, "a finished request's slot is reused")
+        _ = table.finish(first)
+        _ = table.finish(third)
+        #expect(table.isEmpty)
+        #expect(table.used == 0)
+    }
+
+    @Test func aWeightAboveTheLimitCountsAsTheLimit() throws {
+        var table = InFlightTable(limit: 4)
+        let batch = try Self.admitted(&table, nil, weight: 10_000)
+        #expect(table.used == 4)
+        #expect(Self.refuses(&table, 1, weight: 1))
+        _ = table.finish(batch)
+        #expect(table.used == 0)
+    }
+
+    @Test func cancellingByIDMarksTheNewestRequestWithThatID() throws {
+        var table = InFlightTable(limit: 10)
+        let older = try Self.admitted(&table, "same", weight: 1)
+        let newer = try Self.admitted(&table, "same", weight: 1)
+        let other = try Self.admitted(&table, 7, weight: 1)
+        let task = Self.idleTask()
+        let cancelOnAttach = table.attach(task, to: newer)
+        #expect(cancelOnAttach == false)
+        let cancelled = table.cancel("same")
+        #expect(cancelled == task)
+        #expect(table.isCancelled(newer))
+        #expect(!table.isCancelled(older))
+        #expect(!table.isCancelled(other))
+        let unknown = table.cancel("missing")
+        #expect(unknown == nil)
+        _ = table.finish(newer)
+        // With the newest gone, the older request with the id is the one a cancellation reaches.
+        let olderTask = table.cancel("same")
+        #expect(olderTask == nil)
+        #expect(table.isCancelled(older))
+    }
+
+    @Test func aRequestCancelledBeforeItsTaskIsAttachedIsCancelledOnAttach() throws {
+        var table = InFlightTable(limit: 2)
+        let ticket = try Self.admitted(&table, 5, weight: 1)
+        let notYetAttached = table.cancel(5)
+        #expect(notYetAttached == nil)
+        let cancelOnAttach = table.attach(Self.idleTask(), to: ticket)
+        #expect(cancelOnAttach)
+    }
+
+    @Test func attachingToAFinishedRequestDoesNothing() throws {
+        var table = InFlightTable(limit: 2)
+        let ticket = try Self.admitted(&table, 5, weight: 1)
+        _ = table.finish(ticket)
+        let cancelOnAttach = table.attach(Self.idleTask(), to: ticket)
+        #expect(cancelOnAttach == false)
+        #expect(table.isCancelled(ticket), "a finished ticket counts as cancelled: nothing is sent for it")
+        let emptied = table.finish(ticket).emptied
+        #expect(emptied.isEmpty, "finishing twice changes nothing")
+        #expect(table.finished == 1)
+    }
+
+    @Test func cancellingEverythingCancelsRunningAndLaterRequestsAndLetsTheLoopDrain() throws {
+        var table = InFlightTable(limit: 1)
+        let running = try Self.admitted(&table, 1, weight: 1)
+        let task = Self.idleTask()
+        _ = table.attach(task, to: running)
+        #expect(Self.refuses(&table, 2, weight: 1))
+        let (tasks, waiter) = table.cancelAll()
+        #expect(tasks == [task])
+        #expect(waiter == nil)
+        #expect(table.isCancelled(running))
+        // Past the limit now: a cancelled connection admits everything, already cancelled.
+        let later = try Self.admitted(&table, 2, weight: 1)
+        #expect(table.isCancelled(later))
+    }
+
+    @Test func theLoopWaitingForASlotIsResumedWhenOneFrees() async throws {
+        var table = InFlightTable(limit: 1)
+        let running = try Self.admitted(&table, 1, weight: 1)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let grantedAtOnce = table.waitForSlots(1, continuation)
+            #expect(grantedAtOnce == false)
+            // The finish hands the slot to the waiter and returns its continuation to resume.
+            let handed = table.finish(running).waiter
+            #expect(handed != nil)
+            handed?.resume()
+        }
+        #expect(table.used == 1, "the freed slot went to the waiting loop")
+    }
+
+    @Test func waitersForAnEmptyTableAreReturnedByTheLastFinish() async throws {
+        var table = InFlightTable(limit: 4)
+        let first = try Self.admitted(&table, 1, weight: 1)
+        let second = try Self.admitted(&table, 2, weight: 1)
+        var emptiedCount = -1
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let emptyNow = table.waitUntilEmpty(continuation)
+            #expect(emptyNow == false)
+            let emptiedByFirst = table.finish(first).emptied
+            #expect(emptiedByFirst.isEmpty)
+            let emptied = table.finish(second).emptied
+            emptiedCount = emptied.count
+            for waiter in emptied { waiter.resume() }
+        }
+        #expect(emptiedCount == 1)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let emptyAlready = table.waitUntilEmpty(continuation)
+            #expect(emptyAlready)
+            continuation.resume()
+        }
+    }
+}
