@@ -13,11 +13,9 @@ internal import MCPPlatform
 /// The bookkeeping is ``InFlightTable``, a state machine under one lock; this class adds the
 /// waiting (for a free slot, for the last request to finish) and acts on what the table returns.
 final class InFlightRequests: Sendable {
-    private let limit: Int
     private let state: LockedValue<InFlightTable>
 
     init(limit: Int) {
-        self.limit = max(1, limit)
         state = LockedValue(InFlightTable(limit: limit))
     }
 

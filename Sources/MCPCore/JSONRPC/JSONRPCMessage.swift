@@ -214,39 +214,33 @@ extension JSONRPCMessage {
     /// The envelope is written directly, with the same keys in the same order as ``json``,
     /// so a message costs no intermediate object (a few allocations for every message sent).
     public func encoded() throws(JSONWriteError) -> [UInt8] {
+        if case .batch = self { return try json.jsonBytes() }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(128)
         let writer = JSONWriter()
+        /// Appends `key` (the comma, the quoted name and the colon) and `value`.
+        func member(_ key: StaticString, _ value: JSONValue) throws(JSONWriteError) {
+            buffer.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            try writer.write(value, into: &buffer)
+        }
+        buffer.append(contentsOf: #"{"jsonrpc":"2.0""#.utf8)
         do {
             switch self {
             case .request(let request):
-                Self.append("{\"jsonrpc\":\"2.0\",\"id\":", to: &buffer)
-                try writer.write(request.id.json, into: &buffer)
-                Self.append(",\"method\":", to: &buffer)
-                try writer.write(.string(request.method), into: &buffer)
-                if let params = request.params {
-                    Self.append(",\"params\":", to: &buffer)
-                    try writer.write(params, into: &buffer)
-                }
+                try member(#","id":"#, request.id.json)
+                try member(#","method":"#, .string(request.method))
+                if let params = request.params { try member(#","params":"#, params) }
             case .notification(let notification):
-                Self.append("{\"jsonrpc\":\"2.0\",\"method\":", to: &buffer)
-                try writer.write(.string(notification.method), into: &buffer)
-                if let params = notification.params {
-                    Self.append(",\"params\":", to: &buffer)
-                    try writer.write(params, into: &buffer)
-                }
+                try member(#","method":"#, .string(notification.method))
+                if let params = notification.params { try member(#","params":"#, params) }
             case .response(let response):
-                Self.append("{\"jsonrpc\":\"2.0\",\"id\":", to: &buffer)
-                try writer.write(response.id.json, into: &buffer)
-                Self.append(",\"result\":", to: &buffer)
-                try writer.write(response.result, into: &buffer)
+                try member(#","id":"#, response.id.json)
+                try member(#","result":"#, response.result)
             case .errorResponse(let response):
-                Self.append("{\"jsonrpc\":\"2.0\",\"id\":", to: &buffer)
-                try writer.write(response.id?.json ?? .null, into: &buffer)
-                Self.append(",\"error\":", to: &buffer)
-                try writer.write(response.error.json, into: &buffer)
-            case .batch(let elements):
-                return try JSONValue.array(elements).jsonBytes()
+                try member(#","id":"#, response.id?.json ?? .null)
+                try member(#","error":"#, response.error.json)
+            case .batch:
+                break
             }
         } catch {
             // A non-finite double: written again whole, for an error that locates it in the message.
@@ -254,10 +248,6 @@ extension JSONRPCMessage {
         }
         buffer.append(UInt8(ascii: "}"))
         return buffer
-    }
-
-    private static func append(_ text: StaticString, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// The request id, for requests and responses.
