@@ -1,3 +1,4 @@
+import Foundation
 import MCPPlatform
 import OnDeviceMCPTestSupport
 import Testing
@@ -135,34 +136,142 @@ struct ServerLimitsTests {
         }
     }
 
-    /// By default a tool runs on Swift's shared executor: a tool that holds its thread (here it
-    /// blocks on a condition variable, as long synchronous work would) does not stop the
-    /// connection from reading and answering `ping`.
-    @Test("A tool holding its thread does not stop ping over stdio")
-    func busyToolDoesNotStallPing() async throws {
+    /// By default a tool runs on Swift's shared executor: tools that hold their threads (here
+    /// blocked in `read`, as long synchronous work would be) do not stop the connection from
+    /// reading and answering `ping`, even when they hold every thread of the pool.
+    ///
+    /// The peer is a script on a thread of its own, and everything it waits for is a
+    /// descriptor with a deadline: the pool is held only while the server answers the ping, so
+    /// the tests running beside this one are not starved, and a server that needed the pool
+    /// for `ping` would fail this test at the deadline instead of hanging the whole run.
+    @Test("Tools holding every thread of Swift's pool do not stop ping over stdio")
+    func busyToolsDoNotStallPing() async throws {
+        // The cooperative pool has a thread per processor the process may run on.
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let started = try POSIX.makePipe()
+        let release = try POSIX.makePipe()
+        defer {
+            POSIX.close(started.read)
+            POSIX.close(started.write)
+            POSIX.close(release.read)
+        }
         let server = MCPServer(name: "busy", version: "1")
-        let held = ThreadHold()
-        let started = Gate()
         try await server.register(name: "busy", description: "Holds its thread") { _, _ in
-            started.open()
-            held.block()
+            try? POSIX.writeAll(started.write, [0x2A])
+            // Blocks this thread until the peer closes the other end.
+            _ = try? POSIX.readToEnd(release.read)
             return .text("done")
         }
         let toServer = try POSIX.makePipe()
         let toClient = try POSIX.makePipe()
         let serverEnd = try FileDescriptorTransport(readingFrom: toServer.read, writingTo: toClient.write)
-        let clientEnd = try FileDescriptorTransport(readingFrom: toClient.read, writingTo: toServer.write)
         let serving = Task { try await server.run(on: serverEnd) }
-        let client = try await MCPClient.connect(
-            over: clientEnd, configuration: MCPClient.Configuration(handshake: .version(.v2025_11_25), requestTimeout: .seconds(60)))
-        let call = Task { try await client.callTool(name: "busy") }
-        await started.wait()
-        try await withHangGuard { try await client.ping() }
-        held.release()
-        let text = try await call.value.text
-        #expect(text == "done")
-        await client.close()
+        let peer = ScriptedPeer(reading: toClient.read, writing: toServer.write)
+        let transcript = await onThread { () -> Result<ScriptedPeer.Transcript, ScriptedPeer.Failure> in
+            // Whatever happens, the tools are let go (closing the last writer ends their reads).
+            defer { POSIX.close(release.write) }
+            return Result { () throws(ScriptedPeer.Failure) -> ScriptedPeer.Transcript in
+                try peer.send(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)
+                _ = try peer.line()
+                try peer.send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+                for id in 1...width {
+                    try peer.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"busy"}}"#)
+                }
+                try peer.await(bytes: width, on: started.read)
+                try peer.send(#"{"jsonrpc":"2.0","id":"ping","method":"ping"}"#)
+                let ping = try peer.line()
+                POSIX.close(release.write)
+                var calls: [String] = []
+                for _ in 1...width { calls.append(try peer.line()) }
+                return ScriptedPeer.Transcript(ping: ping, calls: calls)
+            }
+        }
+        POSIX.close(toServer.write)
+        let lines = try transcript.get()
+        let ping = try JSONValue(parsing: lines.ping)
+        #expect(ping["id"] == "ping")
+        #expect(ping["result"] == [:])
+        let answered = try lines.calls.map { try JSONValue(parsing: $0) }
+        #expect(Set(answered.compactMap { $0["id"]?.intValue }) == Set(1...width))
+        #expect(answered.allSatisfy { $0["result"]?["content"]?[0]?["text"] == "done" })
         try await withHangGuard { try await serving.value }
+        POSIX.close(toClient.read)
+    }
+}
+
+/// A peer that follows a script on its own thread with blocking descriptor I/O, so that what
+/// it waits for never depends on Swift's pool; every wait has a deadline.
+final class ScriptedPeer: Sendable {
+    /// What the peer read: the ping's answer, then the calls' answers.
+    struct Transcript: Sendable {
+        let ping: String
+        let calls: [String]
+    }
+
+    /// The script could not go on: what it waited for did not come, or a descriptor failed.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let input: Int32
+    private let output: Int32
+    private let pending = LockedValue<[UInt8]>([])
+    /// How long each wait may take before the script gives up.
+    private let deadlineMilliseconds: Int32 = 20_000
+
+    init(reading input: Int32, writing output: Int32) {
+        self.input = input
+        self.output = output
+    }
+
+    /// Writes `line` and a newline.
+    func send(_ line: String) throws(Failure) {
+        do throws(Errno) {
+            try POSIX.writeAll(output, Array(line.utf8) + [0x0A])
+        } catch {
+            throw Failure(description: "writing to the server failed: \(error)")
+        }
+    }
+
+    /// The next line from the server, without its newline.
+    func line() throws(Failure) -> String {
+        while true {
+            let complete: [UInt8]? = pending.withLock { buffered in
+                guard let end = buffered.firstIndex(of: 0x0A) else { return nil }
+                defer { buffered.removeSubrange(...end) }
+                return Array(buffered[..<end])
+            }
+            if let complete { return String(decoding: complete, as: UTF8.self) }
+            let bytes = try read(from: input, what: "a line from the server")
+            pending.withLock { $0.append(contentsOf: bytes) }
+        }
+    }
+
+    /// Reads `count` bytes from `descriptor`.
+    func await(bytes count: Int, on descriptor: Int32) throws(Failure) {
+        var received = 0
+        while received < count {
+            received += try read(from: descriptor, what: "\(count - received) more tools to start").count
+        }
+    }
+
+    private func read(from descriptor: Int32, what: String) throws(Failure) -> [UInt8] {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        var ready: Int32
+        repeat {
+            ready = poll(&entry, 1, deadlineMilliseconds)
+        } while ready < 0 && errno == EINTR
+        guard ready > 0 else { throw Failure(description: "waited \(deadlineMilliseconds) ms for \(what)") }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { buffer.deallocate() }
+        let count: Int
+        do throws(Errno) {
+            count = try POSIX.read(descriptor, into: buffer)
+        } catch {
+            throw Failure(description: "reading \(what) failed: \(error)")
+        }
+        guard count > 0 else { throw Failure(description: "end of input while waiting for \(what)") }
+        return Array(buffer[..<count])
     }
 }
 
@@ -184,25 +293,6 @@ final class ConcurrencyTracker: @unchecked Sendable {
     }
 
     var maximum: Int { lock.withLock { peak } }
-}
-
-/// Blocks the calling thread (not just the task) until released, as synchronous work would.
-final class ThreadHold: @unchecked Sendable {
-    private let condition = ConditionLock()
-    private var released = false
-
-    func block() {
-        condition.lock()
-        while !released { condition.wait() }
-        condition.unlock()
-    }
-
-    func release() {
-        condition.lock()
-        released = true
-        condition.broadcast()
-        condition.unlock()
-    }
 }
 
 /// Lets callers through once `size` of them have arrived.
