@@ -167,11 +167,13 @@ struct ServerLimitsTests {
         let serverEnd = try FileDescriptorTransport(readingFrom: toServer.read, writingTo: toClient.write)
         let serving = Task { try await server.run(on: serverEnd) }
         let peer = ScriptedPeer(reading: toClient.read, writing: toServer.write)
-        let transcript = await onThread { () -> Result<ScriptedPeer.Transcript, ScriptedPeer.Failure> in
-            // Whatever happens, the tools are let go (closing the last writer ends their reads).
+        let pinged = await onThread { () -> Result<String, ScriptedPeer.Failure> in
+            // Whatever happens, the tools are let go then (closing the last writer ends their reads).
             defer { POSIX.close(release.write) }
-            return Result { () throws(ScriptedPeer.Failure) -> ScriptedPeer.Transcript in
-                try peer.send(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)
+            return Result { () throws(ScriptedPeer.Failure) -> String in
+                try peer.send(
+                    #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","#
+                        + #""capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)
                 _ = try peer.line()
                 try peer.send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
                 for id in 1...width {
@@ -179,19 +181,21 @@ struct ServerLimitsTests {
                 }
                 try peer.await(bytes: width, on: started.read)
                 try peer.send(#"{"jsonrpc":"2.0","id":"ping","method":"ping"}"#)
-                let ping = try peer.line()
-                POSIX.close(release.write)
-                var calls: [String] = []
-                for _ in 1...width { calls.append(try peer.line()) }
-                return ScriptedPeer.Transcript(ping: ping, calls: calls)
+                return try peer.line()
+            }
+        }
+        let called = await onThread { () -> Result<[String], ScriptedPeer.Failure> in
+            Result { () throws(ScriptedPeer.Failure) -> [String] in
+                var lines: [String] = []
+                for _ in 1...width { lines.append(try peer.line()) }
+                return lines
             }
         }
         POSIX.close(toServer.write)
-        let lines = try transcript.get()
-        let ping = try JSONValue(parsing: lines.ping)
+        let ping = try JSONValue(parsing: try pinged.get())
         #expect(ping["id"] == "ping")
         #expect(ping["result"] == [:])
-        let answered = try lines.calls.map { try JSONValue(parsing: $0) }
+        let answered = try called.get().map { try JSONValue(parsing: $0) }
         #expect(Set(answered.compactMap { $0["id"]?.intValue }) == Set(1...width))
         #expect(answered.allSatisfy { $0["result"]?["content"]?[0]?["text"] == "done" })
         try await withHangGuard { try await serving.value }
@@ -202,12 +206,6 @@ struct ServerLimitsTests {
 /// A peer that follows a script on its own thread with blocking descriptor I/O, so that what
 /// it waits for never depends on Swift's pool; every wait has a deadline.
 final class ScriptedPeer: Sendable {
-    /// What the peer read: the ping's answer, then the calls' answers.
-    struct Transcript: Sendable {
-        let ping: String
-        let calls: [String]
-    }
-
     /// The script could not go on: what it waited for did not come, or a descriptor failed.
     struct Failure: Error, CustomStringConvertible {
         let description: String
