@@ -359,9 +359,11 @@ final class MetricsRecorder: @unchecked Sendable {
     var all: [ChatCompletionsRequestMetrics] { lock.withLock { reports } }
 }
 
-/// Runs `body` with a client of the example server (clock and notes, notes in a temporary directory), in process.
+/// Runs `body` with a client of the example server (clock and notes, notes in a temporary directory
+/// removed afterwards), in process.
 func withExampleServer<T: Sendable>(_ body: (MCPClient) async throws -> T) async throws -> T {
     let directory = try TemporaryDirectory()
+    defer { directory.remove() }
     let server = MCPServer(name: "ondevice-mcp", version: "1.0")
     try await registerExampleTools(on: server, dataDirectory: directory.url, roots: []) { _ in }
     let (clientEnd, serverEnd) = InProcessTransport.makePair()
