@@ -166,6 +166,7 @@ struct ServerLimitsTests {
         let toClient = try POSIX.makePipe()
         let serverEnd = try FileDescriptorTransport(readingFrom: toServer.read, writingTo: toClient.write)
         let serving = Task { try await server.run(on: serverEnd) }
+        defer { POSIX.close(toClient.read) }
         let peer = ScriptedPeer(reading: toClient.read, writing: toServer.write)
         let pinged = await onThread { () -> Result<String, ScriptedPeer.Failure> in
             // Whatever happens, the tools are let go then (closing the last writer ends their reads).
@@ -199,7 +200,6 @@ struct ServerLimitsTests {
         #expect(Set(answered.compactMap { $0["id"]?.intValue }) == Set(1...width))
         #expect(answered.allSatisfy { $0["result"]?["content"]?[0]?["text"] == "done" })
         try await withHangGuard { try await serving.value }
-        POSIX.close(toClient.read)
     }
 }
 

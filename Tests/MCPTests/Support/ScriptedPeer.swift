@@ -1,11 +1,5 @@
 import MCPPlatform
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A peer that follows a script on its own thread with blocking descriptor I/O, so that what
 /// it waits for never depends on Swift's pool; every wait has a deadline.
 final class ScriptedPeer: Sendable {
@@ -57,12 +51,10 @@ final class ScriptedPeer: Sendable {
     }
 
     private func read(from descriptor: Int32, what: String) throws(Failure) -> [UInt8] {
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        var ready: Int32
-        repeat {
-            ready = poll(&entry, 1, deadlineMilliseconds)
-        } while ready < 0 && errno == EINTR
-        guard ready > 0 else { throw Failure(description: "waited \(deadlineMilliseconds) ms for \(what)") }
+        // No wake-up descriptor (`poll` skips a negative one): only the input, or the deadline.
+        guard POSIX.waitForInput(descriptor, wake: -1, timeout: deadlineMilliseconds).input else {
+            throw Failure(description: "waited \(deadlineMilliseconds) ms for \(what)")
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
         defer { buffer.deallocate() }
         let count: Int
