@@ -186,6 +186,17 @@ void mcp_waker_close(int waker);
 /// `errno` (`ENOSYS` before Linux 5.3, and always with kqueue).
 int mcp_pidfd_open(pid_t pid);
 
+/// Writes up to `count` bytes to `descriptor` without waiting for room, whatever the
+/// descriptor's own flags (a blocking pipe stays blocking for everyone else who shares it):
+/// `pwritev2` with `RWF_NOWAIT` at the current position, `EINTR` retried. Returns the bytes
+/// written (a pipe takes what it has room for, all of a write of at most `PIPE_BUF` or none
+/// of it), or -1 with `errno`: `EAGAIN` when nothing can be written now; `EOPNOTSUPP` when
+/// this system cannot write to this descriptor that way (not Linux, a kernel before 6.4, where
+/// pipes do not support it, and descriptors whose driver does not, such as terminals and
+/// regular files on many file systems: poll for writability instead); otherwise the write's
+/// own error (`EPIPE`).
+ssize_t mcp_write_nowait(int descriptor, const void *bytes, size_t count);
+
 /// Names the calling thread on Linux (`prctl(PR_SET_NAME)`, cut to 15 bytes); does nothing
 /// elsewhere (Darwin names threads through `pthread_setname_np`, which Swift can call).
 void mcp_name_current_thread(const char *name);

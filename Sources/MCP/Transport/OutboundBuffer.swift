@@ -114,11 +114,14 @@ final class OutboundBuffer: Sendable {
         }
     }
 
-    /// Writes what is queued on the calling thread, in pieces of at most
-    /// ``POSIX/atomicPipeWrite`` bytes while `poll` says the descriptor takes them without
-    /// blocking; what the pipe does not take goes to the writing thread. Messages queued
+    /// Writes what is queued on the calling thread, as much as the descriptor takes without
+    /// blocking; what it does not take goes to the writing thread. Messages queued
     /// meanwhile are written too, so a busy connection wakes no thread at all. Does nothing
     /// while the writing thread or another sender is writing (they take these bytes next).
+    ///
+    /// A pipe or socket on Linux is written with one call that never waits
+    /// (``POSIX/writeWithoutWaiting(_:_:)``); other descriptors in pieces of at most
+    /// ``POSIX/atomicPipeWrite`` bytes while `poll` says they take them without blocking.
     ///
     /// Called by a sender for its own small message, and by the connection thread after each
     /// batch of jobs. Neither may block in `write`: the connection thread also reads, and a
@@ -129,18 +132,55 @@ final class OutboundBuffer: Sendable {
     @discardableResult
     func flush(writingToErrored: Bool = false) -> TransportError? {
         var chunk: [UInt8] = []
-        guard state.withLock({ $0.beginInlineWrite(into: &chunk) }) else { return nil }
+        var withoutWaiting = false
+        let began = state.withLock { state in
+            withoutWaiting = state.writesWithoutWaiting
+            return state.beginInlineWrite(into: &chunk)
+        }
+        guard began else { return nil }
         while true {
             var failure: Errno?
-            let written = Self.writeWithoutBlocking(chunk, to: descriptor, evenIfErrored: writingToErrored, failure: &failure)
+            var written: Int?
+            if withoutWaiting {
+                written = Self.writeWithoutWaiting(chunk, to: descriptor, evenIfErrored: writingToErrored, failure: &failure)
+                if written == nil {
+                    withoutWaiting = false
+                    state.withLock { $0.writesWithoutWaiting = false }
+                }
+            }
+            let count = written ?? Self.writeWithoutBlocking(chunk, to: descriptor, evenIfErrored: writingToErrored, failure: &failure)
             let error = failure.map(closedError(after:))
-            switch state.withLock({ $0.inlineWriteEnded(&chunk, written: written, failure: error) }) {
+            switch state.withLock({ $0.inlineWriteEnded(&chunk, written: count, failure: error) }) {
             case .writeMore:
                 continue
             case .done(let actions):
                 perform(actions)
                 return error
             }
+        }
+    }
+
+    /// Writes as much of `bytes` as the descriptor takes now, in one call that never waits;
+    /// returns how many bytes were written, or `nil` when that did not work (nothing was
+    /// written: poll instead, and from then on).
+    ///
+    /// A failed write is reported only with `evenIfErrored` (the loop saw the descriptor in
+    /// error and writes to learn why). Otherwise the poll that follows finds a descriptor in
+    /// error and leaves the bytes to the writing thread, whose write fails with the reason,
+    /// as without this call; any other failure stops these writes for the buffer.
+    private static func writeWithoutWaiting(
+        _ bytes: [UInt8], to descriptor: Int32, evenIfErrored: Bool, failure: inout Errno?
+    ) -> Int? {
+        let outcome = bytes.withUnsafeBytes { POSIX.writeWithoutWaiting(descriptor, $0) }
+        switch outcome {
+        case .wrote(let count):
+            return count
+        case .unsupported:
+            return nil
+        case .failed(let error):
+            guard evenIfErrored else { return nil }
+            failure = error
+            return 0
         }
     }
 

@@ -111,6 +111,10 @@ struct OutboundWriteState<Sender, RoomWaiter> {
     /// blocked in `write`, it does not count against the room for new senders (a writer
     /// holds at most one chunk besides the `byteLimit` of `pending`).
     private var carry: [UInt8] = []
+    /// Whether inline writers try one write that never waits
+    /// (``POSIX/writeWithoutWaiting(_:_:)``) before polling for room; turned off for good
+    /// the first time the descriptor does not support it.
+    var writesWithoutWaiting = true
 
     /// Creates an empty, open buffer; `byteLimit` must be positive.
     init(byteLimit: Int) {

@@ -152,6 +152,35 @@ struct FileDescriptorTransportTests {
         await server.close()
     }
 
+    @Test("Messages many times a pipe's size, sent by one task while others send small ones, arrive whole and in each sender's order")
+    func messagesLargerThanThePipe() async throws {
+        // A pipe holds 64 KiB: each large message is written in part, and the rest by whoever
+        // writes next, while small messages keep arriving behind it.
+        let (client, server) = try makePipeConnectedPair()
+        async let received = collect(server.receive())
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { for index in 0..<8 { try await client.send(notification(index, padding: 300_000 + index)) } }
+            group.addTask { for index in 100..<400 { try await client.send(notification(index)) } }
+            try await group.waitForAll()
+        }
+        await client.close()
+        let messages = try await received
+        let indices = messages.compactMap(index(of:))
+        #expect(indices.filter { $0 < 100 } == Array(0..<8))
+        #expect(indices.filter { $0 >= 100 } == Array(100..<400))
+        for message in messages {
+            guard let value = index(of: message), value < 100 else { continue }
+            guard case .message(.notification(let note)) = message, case .object(let params)? = note.params,
+                case .string(let padding)? = params["pad"]
+            else {
+                Issue.record("message \(value) lost its padding")
+                continue
+            }
+            #expect(padding.utf8.count == 300_000 + value)
+        }
+        await server.close()
+    }
+
     @Test("Senders wait when the outbound buffer is full, and everything arrives in order")
     func outboundBackPressure() async throws {
         let (client, server) = try makePipeConnectedPair(outboundByteLimit: 1024)
