@@ -119,7 +119,7 @@ final class OutboundBuffer: Sendable {
     /// meanwhile are written too, so a busy connection wakes no thread at all. Does nothing
     /// while the writing thread or another sender is writing (they take these bytes next).
     ///
-    /// A pipe or socket on Linux is written with one call that never waits
+    /// A pipe or socket on Linux 6.4 and later is written with one call that never waits
     /// (``POSIX/writeWithoutWaiting(_:_:)``); other descriptors in pieces of at most
     /// ``POSIX/atomicPipeWrite`` bytes while `poll` says they take them without blocking.
     ///
