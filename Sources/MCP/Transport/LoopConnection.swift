@@ -60,15 +60,22 @@ final class LoopConnection: OutboundLoopWriter {
         let reader = InputReader(descriptor: input, owner: nil, maximumFrameLength: maximumFrameLength, limits: responseLimits)
         state.withLock { $0.reader = reader }
 
-        let inputHandler = Handler(connection: self, role: shared ? .both : .input)
-        let inputRegistration = try loop.register(input, interest: .readable, handler: inputHandler)
-        var outputRegistration = inputRegistration
-        if !shared {
+        // The output first, with no interest: if the input then cannot join, nothing has read
+        // from it. (The other way round, the loop could read bytes already waiting in the
+        // input into this connection's buffer before the output was refused, and the
+        // transport that falls back to threads would never see them.)
+        let inputRegistration: EventLoopRegistration
+        let outputRegistration: EventLoopRegistration
+        if shared {
+            inputRegistration = try loop.register(input, interest: .readable, handler: Handler(connection: self, role: .both))
+            outputRegistration = inputRegistration
+        } else {
+            outputRegistration = try loop.register(output, interest: [], handler: Handler(connection: self, role: .output))
             do throws(Errno) {
-                outputRegistration = try loop.register(output, interest: [], handler: Handler(connection: self, role: .output))
+                inputRegistration = try loop.register(input, interest: .readable, handler: Handler(connection: self, role: .input))
             } catch {
                 state.withLock { $0.abandoned = true }
-                inputRegistration.cancel()
+                outputRegistration.cancel()
                 throw error
             }
         }

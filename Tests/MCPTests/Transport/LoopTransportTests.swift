@@ -1,3 +1,4 @@
+import Foundation
 import MCPCore
 import MCPPlatform
 import OnDeviceMCPTestSupport
@@ -113,6 +114,44 @@ struct LoopTransportTests {
         loop.execute { loopCaughtUp.fulfill(()) }
         #expect(await loopCaughtUp.wait(within: .seconds(60)) != nil, "the loop never ran a job")
         #expect(loop.registrationCount == 0)
+    }
+
+    /// What a transport's output can be when it cannot join the loop.
+    enum UnpollableOutput: String, CaseIterable, Sendable {
+        case nullDevice = "/dev/null"
+        case regularFile = "a regular file"
+    }
+
+    @Test(
+        "Input already waiting when the output cannot join the loop is read by the transport that falls back to threads, none of it lost",
+        arguments: UnpollableOutput.allCases, 0..<40)
+    func inputWaitingWhenTheOutputCannotJoin(output kind: UnpollableOutput, round: Int) async throws {
+        let loop = try makeLoop()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let input = try POSIX.makePipe()
+        let output: Int32
+        switch kind {
+        case .nullDevice: output = try POSIX.openNullDevice()
+        case .regularFile: output = open(directory.path + "/out", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        }
+        try #require(output >= 0)
+        // Written before the transport exists, so its input is readable from the start.
+        for id in 0..<5 { try POSIX.writeAll(input.write, Array("{\"jsonrpc\":\"2.0\",\"id\":\(id),\"method\":\"ping\"}\n".utf8)) }
+        POSIX.close(input.write)
+        let transport = try FileDescriptorTransport(
+            readingFrom: input.read, writingTo: output, closesInput: true, closesOutput: true, maximumFrameLength: 1024,
+            engine: .automatic, loop: loop)
+        guard case .threads = transport.engine else {
+            Issue.record("\(kind.rawValue) joined the loop")
+            return
+        }
+        var ids: [Int] = []
+        for try await message in transport.receive() {
+            if case .message(.request(let request)) = message, case .int(let id) = request.id { ids.append(id) }
+        }
+        await transport.close()
+        #expect(ids == Array(0..<5))
     }
 
     @Test("A consumer that stops reading pauses the input; draining resumes it and loses nothing")
