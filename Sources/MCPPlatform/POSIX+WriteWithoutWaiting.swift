@@ -16,8 +16,8 @@ package enum WriteWithoutWaiting: Sendable, Equatable {
     /// when the descriptor can take nothing now.
     case wrote(Int)
     /// This system cannot write to this descriptor without waiting in one call (not Linux,
-    /// a kernel before 6.4, or a descriptor whose driver does not support it, such as a
-    /// terminal or a regular file on many file systems): poll for writability instead.
+    /// a kernel before 6.5, a seccomp filter, or a descriptor whose driver does not support
+    /// it, such as a terminal or a FIFO opened by path): poll for writability instead.
     case unsupported
     /// The write failed (for example `EPIPE`: the reader is gone).
     case failed(Errno)
@@ -27,7 +27,7 @@ extension POSIX {
     /// Writes as much of `bytes` to `descriptor` as it takes now, in one call that never
     /// waits, however the descriptor was opened.
     ///
-    /// On Linux 6.4 and later this is `pwritev2` with `RWF_NOWAIT` at the current position:
+    /// On Linux 6.5 and later this is `pwritev2` with `RWF_NOWAIT` at the current position:
     /// a full pipe or socket refuses at once, yet stays blocking for the other processes that
     /// share it (setting `O_NONBLOCK` on an inherited standard output would change it for
     /// them too). It saves the `poll` that ``isWritable(_:orErrored:)`` costs before each
@@ -42,5 +42,16 @@ extension POSIX {
         if code == EAGAIN || code == EWOULDBLOCK { return .wrote(0) }
         if code == EOPNOTSUPP { return .unsupported }
         return .failed(Errno(code: code, operation: "write"))
+    }
+
+    /// Whether `descriptor` is a pipe, a FIFO or a socket: what
+    /// ``writeWithoutWaiting(_:_:)`` is for. A regular file is better written after polling
+    /// (which always says yes): XFS, for one, takes `RWF_NOWAIT` but refuses it whenever the
+    /// file's times must change, which is nearly every write.
+    package static func isPipeOrSocket(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return false }
+        let type = info.st_mode & S_IFMT
+        return type == S_IFIFO || type == S_IFSOCK
     }
 }

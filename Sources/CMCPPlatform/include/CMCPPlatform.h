@@ -191,10 +191,10 @@ int mcp_pidfd_open(pid_t pid);
 /// `pwritev2` with `RWF_NOWAIT` at the current position, `EINTR` retried. Returns the bytes
 /// written (a pipe takes what it has room for, all of a write of at most `PIPE_BUF` or none
 /// of it), or -1 with `errno`: `EAGAIN` when nothing can be written now; `EOPNOTSUPP` when
-/// this system cannot write to this descriptor that way (not Linux, a kernel before 6.4, where
-/// pipes do not support it, and descriptors whose driver does not, such as terminals and
-/// regular files on many file systems: poll for writability instead); otherwise the write's
-/// own error (`EPIPE`).
+/// the call cannot be made this way here (not Linux, a kernel before 6.5, a seccomp filter,
+/// or a descriptor whose driver does not take the flag, such as a terminal, a FIFO opened by
+/// path or a regular file on ext4: write after polling instead); otherwise the write's own
+/// error (`EPIPE`).
 ssize_t mcp_write_nowait(int descriptor, const void *bytes, size_t count);
 
 /// Names the calling thread on Linux (`prctl(PR_SET_NAME)`, cut to 15 bytes); does nothing

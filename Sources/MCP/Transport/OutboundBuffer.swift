@@ -10,12 +10,12 @@ internal import MCPPlatform
 /// jobs sent after each batch (``flush()``). Every way writing ends (closed and drained, or
 /// a failed write on either path) ends the writing thread and fulfils ``finished``.
 final class OutboundBuffer: Sendable {
-    private let state: ConditionalValue<OutboundWriteState<CheckedContinuation<Void, any Error>, CheckedContinuation<Void, Never>>>
+    private let state: ConditionalValue<State>
     private let descriptor: Int32
     private let byteLimit: Int
 
-    private typealias Actions =
-        OutboundWriteState<CheckedContinuation<Void, any Error>, CheckedContinuation<Void, Never>>.Actions
+    private typealias State = OutboundWriteState<CheckedContinuation<Void, any Error>, CheckedContinuation<Void, Never>>
+    private typealias Actions = State.Actions
 
     /// Fulfilled when the writing thread (or the event loop's writer) has ended and released
     /// its descriptor.
@@ -31,10 +31,16 @@ final class OutboundBuffer: Sendable {
 
     /// Creates an empty buffer for `descriptor`, holding at most about `byteLimit` bytes.
     init(byteLimit: Int, descriptor: Int32) {
-        state = ConditionalValue(OutboundWriteState(byteLimit: byteLimit))
+        var initial = State(byteLimit: byteLimit)
+        initial.writesWithoutWaiting = POSIX.isPipeOrSocket(descriptor)
+        state = ConditionalValue(initial)
         self.byteLimit = byteLimit
         self.descriptor = descriptor
     }
+
+    /// Whether inline writes are made with one call that never waits (a pipe or socket the
+    /// system writes that way, until it first refuses), rather than after a `poll`.
+    var writesWithoutWaiting: Bool { state.withLock { $0.writesWithoutWaiting } }
 
     /// The bytes queued or being written.
     var bufferedByteCount: Int { state.withLock { $0.bufferedByteCount } }
@@ -119,7 +125,7 @@ final class OutboundBuffer: Sendable {
     /// meanwhile are written too, so a busy connection wakes no thread at all. Does nothing
     /// while the writing thread or another sender is writing (they take these bytes next).
     ///
-    /// A pipe or socket on Linux 6.4 and later is written with one call that never waits
+    /// A pipe or socket on Linux 6.5 and later is written with one call that never waits
     /// (``POSIX/writeWithoutWaiting(_:_:)``); other descriptors in pieces of at most
     /// ``POSIX/atomicPipeWrite`` bytes while `poll` says they take them without blocking.
     ///

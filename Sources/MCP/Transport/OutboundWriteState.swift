@@ -112,9 +112,9 @@ struct OutboundWriteState<Sender, RoomWaiter> {
     /// holds at most one chunk besides the `byteLimit` of `pending`).
     private var carry: [UInt8] = []
     /// Whether inline writers try one write that never waits
-    /// (``POSIX/writeWithoutWaiting(_:_:)``) before polling for room; turned off for good
-    /// the first time the descriptor does not support it.
-    var writesWithoutWaiting = true
+    /// (``POSIX/writeWithoutWaiting(_:_:)``) before polling for room: set by the buffer for a
+    /// pipe or socket, and turned off for good the first time the descriptor refuses it.
+    var writesWithoutWaiting = false
 
     /// Creates an empty, open buffer; `byteLimit` must be positive.
     init(byteLimit: Int) {

@@ -1,4 +1,6 @@
+import Foundation
 import MCPPlatform
+import OnDeviceMCPTestSupport
 import Testing
 
 @testable import MCP
@@ -178,7 +180,80 @@ struct FileDescriptorTransportTests {
             }
             #expect(padding.utf8.count == 300_000 + value)
         }
+        // Partial writes and a full pipe did not turn the single-call writes off.
+        #expect(client.outbound.writesWithoutWaiting == Self.pipesTakeWritesWithoutWaiting())
         await server.close()
+    }
+
+    /// Whether this system writes a pipe in one call that never waits (Linux 6.5 and later),
+    /// probed on a fresh pipe.
+    private static func pipesTakeWritesWithoutWaiting() -> Bool {
+        guard let probe = try? POSIX.makePipe() else { return false }
+        defer {
+            POSIX.close(probe.read)
+            POSIX.close(probe.write)
+        }
+        return [UInt8(0x7B)].withUnsafeBytes { POSIX.writeWithoutWaiting(probe.write, $0) } == .wrote(1)
+    }
+
+    @Test("A send into a full pipe is handed on, arrives once the reader drains the pipe, and leaves the single-call writes on")
+    func sendIntoAFullPipe() async throws {
+        let output = try POSIX.makePipe()
+        let input = try POSIX.makePipe()
+        // Fill the pipe before the transport writes to it.
+        var filler = 0
+        let block = [UInt8](repeating: 0x20, count: 4096)
+        while case .wrote(let count) = block.withUnsafeBytes({ POSIX.writeWithoutWaiting(output.write, $0) }), count > 0 {
+            filler += count
+        }
+        let supported = Self.pipesTakeWritesWithoutWaiting()
+        if !supported {
+            // Poll and write instead, as the transport then does: fill what poll reports.
+            while POSIX.isWritable(output.write) {
+                try POSIX.writeAll(output.write, block)
+                filler += block.count
+            }
+        }
+        let transport = try FileDescriptorTransport(
+            readingFrom: input.read, writingTo: output.write, closesInput: true, closesOutput: true,
+            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength)
+        try await transport.send(notification(7))
+        #expect(transport.outbound.writesWithoutWaiting == supported)
+        // Drain: the filler, then the message, whole.
+        let reader = try FileDescriptorTransport(
+            readingFrom: output.read, writingTo: try POSIX.openNullDevice(), closesInput: true, closesOutput: true,
+            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength)
+        await transport.close()
+        POSIX.close(input.write)
+        let received = try await collect(reader.receive())
+        await reader.close()
+        // The filler is one long line of spaces joined to the message's line: it arrives as the
+        // message itself (leading whitespace is allowed in JSON).
+        #expect(received.compactMap(index(of:)) == [7])
+        #expect(filler > 0)
+    }
+
+    @Test("Output to a regular file is written after polling, never with the single call, and every message lands in order")
+    func outputToAFile() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/out.jsonl"
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(file >= 0)
+        let input = try POSIX.makePipe()
+        let transport = try FileDescriptorTransport(
+            readingFrom: input.read, writingTo: file, closesInput: true, closesOutput: true,
+            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength)
+        #expect(!transport.outbound.writesWithoutWaiting)
+        for index in 0..<200 { try await transport.send(notification(index, padding: index * 100)) }
+        await transport.close()
+        POSIX.close(input.write)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 200)
+        for (index, line) in lines.enumerated() {
+            #expect(line.hasPrefix("{\"jsonrpc\":\"2.0\",\"method\":\"test/n\",\"params\":{\"i\":\(index)"))
+        }
     }
 
     @Test("Senders wait when the outbound buffer is full, and everything arrives in order")
