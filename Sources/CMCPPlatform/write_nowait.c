@@ -6,8 +6,11 @@
 #include <errno.h>
 
 #if defined(__linux__)
-#include <stdio.h>
 #include <sys/syscall.h>
+#endif
+
+#if defined(__linux__) && defined(SYS_pwritev2)
+#include <stdio.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -39,7 +42,6 @@ static int kernel_writes_without_waiting(void) {
 }
 
 ssize_t mcp_write_nowait(int descriptor, const void *bytes, size_t count) {
-#if defined(SYS_pwritev2)
     if (!kernel_writes_without_waiting()) {
         errno = EOPNOTSUPP;
         return -1;
@@ -56,17 +58,11 @@ ssize_t mcp_write_nowait(int descriptor, const void *bytes, size_t count) {
         if (errno == ENOSYS || errno == EPERM || errno == EINVAL) errno = EOPNOTSUPP;
         return -1;
     }
-#else
-    (void)descriptor;
-    (void)bytes;
-    (void)count;
-    errno = EOPNOTSUPP;
-    return -1;
-#endif
 }
 
 #else
 
+// Not Linux, or headers that do not know pwritev2: always "write after polling".
 ssize_t mcp_write_nowait(int descriptor, const void *bytes, size_t count) {
     (void)descriptor;
     (void)bytes;
