@@ -12,6 +12,10 @@ import Musl
 #endif
 
 extension POSIX {
+    /// The number of processors online (at least 1): how many threads Swift's shared executor
+    /// runs at once.
+    package static let processorCount: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
     /// The identity of a thread, for asking "am I on that thread?".
     package struct ThreadID: Equatable, Sendable {
         #if canImport(Darwin)

@@ -13,7 +13,7 @@ struct InFlightTableTests {
     }
 
     /// Admits a request that must get its slots at once; returns its ticket.
-    private static func admitted(_ table: inout InFlightTable, _ id: RequestID?, weight: Int) throws -> Int {
+    private static func admitted(_ table: inout InFlightTable, _ id: RequestID?, weight: Int) throws -> InFlightTicket {
         let ticket = table.admit(id, weight: weight)
         return try #require(ticket)
     }
@@ -34,7 +34,8 @@ struct InFlightTableTests {
         #expect(table.used == 1)
         #expect(table.finished == 1)
         let third = try Self.admitted(&table, 3, weight: 2)
-        #expect(third == second, "a finished request's slot is reused")
+        #expect(third.slot == second.slot, "a finished request's slot is reused")
+        #expect(third != second, "under a new serial")
         _ = table.finish(first)
         _ = table.finish(third)
         #expect(table.isEmpty)
@@ -91,6 +92,25 @@ struct InFlightTableTests {
         let emptied = table.finish(ticket).emptied
         #expect(emptied.isEmpty, "finishing twice changes nothing")
         #expect(table.finished == 1)
+    }
+
+    @Test func aLateTaskIsNotRecordedAgainstTheRequestThatReusesItsSlot() throws {
+        // A request started in place can finish before its task handle is attached; by then
+        // the loop may have admitted another request into the same slot.
+        var table = InFlightTable(limit: 1)
+        let finished = try Self.admitted(&table, 1, weight: 1)
+        _ = table.finish(finished)
+        let reusing = try Self.admitted(&table, 2, weight: 1)
+        #expect(reusing.slot == finished.slot)
+        let own = Self.idleTask()
+        #expect(table.attach(own, to: reusing) == false)
+        #expect(table.attach(Self.idleTask(), to: finished) == false, "the late task finds another serial in the slot")
+        #expect(table.cancel(2) == own, "the slot still holds the running request's own task")
+        #expect(table.isCancelled(reusing))
+        #expect(table.isCancelled(finished), "a finished ticket counts as cancelled")
+        _ = table.finish(finished)
+        #expect(table.running == 1, "finishing the old ticket again does not free the new request's slot")
+        own.cancel()
     }
 
     @Test func cancellingEverythingCancelsRunningAndLaterRequestsAndLetsTheLoopDrain() throws {

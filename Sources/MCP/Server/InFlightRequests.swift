@@ -30,7 +30,7 @@ final class InFlightRequests: Sendable {
     ///
     /// Runs on the caller's executor (the connection's loop): when slots are free, admitting a
     /// request costs one lock, not a hop to another executor and back.
-    nonisolated(nonsending) func admit(_ id: RequestID?, weight: Int) async -> Int {
+    nonisolated(nonsending) func admit(_ id: RequestID?, weight: Int) async -> InFlightTicket {
         if let ticket = state.withLock({ $0.admit(id, weight: weight) }) { return ticket }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = state.withLock { $0.waitForSlots(weight, continuation) }
@@ -40,7 +40,7 @@ final class InFlightRequests: Sendable {
     }
 
     /// Gives a registered request its task (cancelling it at once when the request already was).
-    func attach(_ task: Task<Void, Never>, to ticket: Int) {
+    func attach(_ task: Task<Void, Never>, to ticket: InFlightTicket) {
         if state.withLock({ $0.attach(task, to: ticket) }) { task.cancel() }
     }
 
@@ -57,12 +57,12 @@ final class InFlightRequests: Sendable {
     }
 
     /// Whether the request was cancelled (its response must not be sent).
-    func isCancelled(_ ticket: Int) -> Bool {
+    func isCancelled(_ ticket: InFlightTicket) -> Bool {
         state.withLock { $0.isCancelled(ticket) }
     }
 
     /// Removes a finished request and frees its slots.
-    func finish(_ ticket: Int) {
+    func finish(_ ticket: InFlightTicket) {
         let (waiter, emptied) = state.withLock { $0.finish(ticket) }
         waiter?.resume()
         for continuation in emptied { continuation.resume() }
@@ -77,14 +77,21 @@ final class InFlightRequests: Sendable {
     }
 }
 
+/// A running request's place in an ``InFlightTable``: its slot and the serial of its admission.
+struct InFlightTicket: Hashable, Sendable {
+    let slot: Int
+    let serial: Int
+}
+
 /// The bookkeeping of ``InFlightRequests``: which requests run, the slots they hold, who waits.
 ///
-/// A request's ticket is the index of its slot in a table that is reused as requests finish, so
-/// admitting and finishing a request costs no hashing and, once the table has grown to the
-/// connection's peak, no allocation. A ticket is only used by its own request (to ask whether it
-/// was cancelled and to finish) and by the loop right after admitting it (to attach its task),
-/// so a slot is never reused while a ticket for it can still arrive. Cancelling by request id
-/// scans the running requests (at most the connection's limit); cancellations are rare.
+/// A request's ticket names its slot in a table that is reused as requests finish, so admitting
+/// and finishing a request costs no hashing and, once the table has grown to the connection's
+/// peak, no allocation. The ticket also carries the request's serial: a task attached after its
+/// request has finished (a request started in place can finish before its task handle is
+/// returned) finds another serial in the slot, or none, and is not recorded against the request
+/// that reuses it. Cancelling by request id scans the running requests (at most the
+/// connection's limit); cancellations are rare.
 struct InFlightTable {
     /// A request that is running.
     struct Entry {
@@ -115,7 +122,7 @@ struct InFlightTable {
 
     /// Takes `weight` slots and registers the request, if the slots are free (or everything was
     /// cancelled, so that the loop drains); returns its ticket, or `nil` when it must wait.
-    mutating func admit(_ id: RequestID?, weight: Int) -> Int? {
+    mutating func admit(_ id: RequestID?, weight: Int) -> InFlightTicket? {
         guard takeSlots(weight) else { return nil }
         return register(id, weight: weight)
     }
@@ -129,24 +136,31 @@ struct InFlightTable {
     }
 
     /// Registers a request whose slots were taken; returns its ticket.
-    mutating func register(_ id: RequestID?, weight: Int) -> Int {
+    mutating func register(_ id: RequestID?, weight: Int) -> InFlightTicket {
         serial += 1
         let entry = Entry(id: id, weight: min(weight, limit), serial: serial, task: nil, cancelled: allCancelled)
         running += 1
         if let slot = freeSlots.popLast() {
             entries[slot] = entry
-            return slot
+            return InFlightTicket(slot: slot, serial: serial)
         }
         entries.append(entry)
-        return entries.count - 1
+        return InFlightTicket(slot: entries.count - 1, serial: serial)
+    }
+
+    /// The slot of a request that still runs under `ticket`, or `nil` once it has finished
+    /// (whether or not another request now uses the slot).
+    private func slot(of ticket: InFlightTicket) -> Int? {
+        guard entries.indices.contains(ticket.slot), entries[ticket.slot]?.serial == ticket.serial else { return nil }
+        return ticket.slot
     }
 
     /// Records a request's task; returns whether it must be cancelled at once. A request that
     /// already finished (its ticket is free) gets nothing.
-    mutating func attach(_ task: Task<Void, Never>, to ticket: Int) -> Bool {
-        guard entries.indices.contains(ticket), entries[ticket] != nil else { return false }
-        entries[ticket]?.task = task
-        return entries[ticket]?.cancelled ?? false
+    mutating func attach(_ task: Task<Void, Never>, to ticket: InFlightTicket) -> Bool {
+        guard let slot = slot(of: ticket) else { return false }
+        entries[slot]?.task = task
+        return entries[slot]?.cancelled ?? false
     }
 
     /// Marks the newest running request with `id` cancelled; returns its task to cancel.
@@ -177,17 +191,19 @@ struct InFlightTable {
     }
 
     /// Whether the request was cancelled (a finished or unknown ticket counts as cancelled).
-    func isCancelled(_ ticket: Int) -> Bool {
-        guard entries.indices.contains(ticket), let entry = entries[ticket] else { return true }
+    func isCancelled(_ ticket: InFlightTicket) -> Bool {
+        guard let slot = slot(of: ticket), let entry = entries[slot] else { return true }
         return entry.cancelled
     }
 
     /// Removes a finished request and frees its slots; returns the loop's waiter if it now
     /// gets its slots, and the waiters for an empty table if this was the last request.
-    mutating func finish(_ ticket: Int) -> (waiter: CheckedContinuation<Void, Never>?, emptied: [CheckedContinuation<Void, Never>]) {
-        guard entries.indices.contains(ticket), let entry = entries[ticket] else { return (nil, []) }
-        entries[ticket] = nil
-        freeSlots.append(ticket)
+    mutating func finish(
+        _ ticket: InFlightTicket
+    ) -> (waiter: CheckedContinuation<Void, Never>?, emptied: [CheckedContinuation<Void, Never>]) {
+        guard let slot = slot(of: ticket), let entry = entries[slot] else { return (nil, []) }
+        entries[slot] = nil
+        freeSlots.append(slot)
         running -= 1
         used -= entry.weight
         finished += 1

@@ -24,6 +24,13 @@ extension MCPServer {
             /// Each request runs in its own task on Swift's shared concurrent executor (the
             /// default): a tool that computes for seconds without suspending cannot hold up
             /// reading, `notifications/cancelled` or `ping`, which the connection answers itself.
+            ///
+            /// Where `Task.immediate` exists (Linux; Apple systems from 26), a connection's
+            /// requests are started by at most one runner task per processor, each starting
+            /// them in place one after another: a request that finishes without suspending
+            /// (most tool calls) costs no enqueue and no thread wake-up of its own, and one that
+            /// suspends hands its runner on at once. A request cancelled while it waits for a
+            /// runner never starts.
             public static let shared = RequestExecution(kind: .shared)
 
             /// Each request runs on the connection's reading thread, where the transport has
@@ -96,7 +103,19 @@ extension MCPServer {
             // A failed send means the peer is gone; the inbound stream ends soon after.
             try? await transport.send(message)
         }
-        let starter = RequestStarter(transport: transport, execution: options.requestExecution)
+        let run: @Sendable (Admitted) async -> Void = { [self] admitted in
+            let response: JSONRPCMessage?
+            if case .batch(let elements) = admitted.message {
+                response = await handleBatch(elements, session: session, width: admitted.weight)
+            } else {
+                response = await handle(admitted.message, session: session)
+            }
+            if let response, !inFlight.isCancelled(admitted.ticket), !Task.isCancelled {
+                try? await transport.send(response)
+            }
+            inFlight.finish(admitted.ticket)
+        }
+        let starter = RequestStarter(transport: transport, execution: options.requestExecution, inFlight: inFlight, run: run)
         let batchWidth = options.maximumConcurrentRequests
         var failure: (any Error)?
         await withTaskCancellationHandler {
@@ -126,19 +145,7 @@ extension MCPServer {
                         let weight = message.batchCount.map { min($0, batchWidth) } ?? 1
                         let ticket = await inFlight.admit(message.id, weight: weight)
                         await transport.waitForOutboundRoom()
-                        let task = starter.start { [self] in
-                            let response: JSONRPCMessage?
-                            if case .batch(let elements) = message {
-                                response = await handleBatch(elements, session: session, width: weight)
-                            } else {
-                                response = await handle(message, session: session)
-                            }
-                            if let response, !inFlight.isCancelled(ticket), !Task.isCancelled {
-                                try? await transport.send(response)
-                            }
-                            inFlight.finish(ticket)
-                        }
-                        inFlight.attach(task, to: ticket)
+                        starter.start(Admitted(message: message, ticket: ticket, weight: weight))
                     }
                 }
             } catch {
@@ -187,36 +194,89 @@ extension JSONRPCMessage {
     }
 }
 
-/// Starts a connection's request tasks on the executor its options ask for.
-private struct RequestStarter: Sendable {
-    let preference: (any Sendable)?
+/// A request the connection's loop has admitted, to be started in its own task.
+private struct Admitted: Sendable {
+    let message: JSONRPCMessage
+    let ticket: InFlightTicket
+    /// The slots it holds: a batch runs this many of its elements at a time.
+    let weight: Int
+}
 
-    init(transport: some Transport, execution: MCPServer.ConnectionOptions.RequestExecution) {
-        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
-            switch execution.kind {
-            case .connectionThread:
-                preference = transport.connectionTaskExecutor
-            case .shared:
-                // No preference: an unstructured task does not inherit the connection's, so it
-                // runs on the global executor anyway, and a task with a preference pays for it
-                // on every executor check (its status-record lock: ~7 % of a call's CPU at 64
-                // in flight).
-                preference = nil
+/// Starts a connection's request tasks on the executor its options ask for.
+///
+/// - `.connectionThread`: each request starts in place on the connection's thread (where the
+///   loop that admits it runs), and stays there.
+/// - `.shared`, where `Task.immediate` exists (Linux; Apple systems from 26): the requests go
+///   to ``RequestRunners``, which start them in place on threads of the shared executor, a
+///   few runners per burst instead of an enqueue and a thread wake-up per request.
+/// - `.shared` on older Apple systems: one task per request, enqueued on the shared executor.
+private struct RequestStarter: Sendable {
+    private enum Way: Sendable {
+        case connectionThread(any Sendable)
+        case runners(RequestRunners<Admitted>)
+        case tasks
+    }
+
+    private let way: Way
+    private let inFlight: InFlightRequests
+    private let run: @Sendable (Admitted) async -> Void
+
+    init(
+        transport: some Transport, execution: MCPServer.ConnectionOptions.RequestExecution, inFlight: InFlightRequests,
+        run: @escaping @Sendable (Admitted) async -> Void
+    ) {
+        self.inFlight = inFlight
+        self.run = run
+        switch execution.kind {
+        case .connectionThread:
+            if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *), let executor = transport.connectionTaskExecutor {
+                way = .connectionThread(executor)
+            } else {
+                way = .tasks
             }
-        } else {
-            preference = nil
+        case .shared:
+            // No executor preference: a task with one pays for it on every executor check (its
+            // status-record lock: ~7 % of a call's CPU at 64 in flight).
+            if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+                way = .runners(
+                    RequestRunners(width: POSIX.processorCount) { [inFlight] admitted in
+                        // Cancelled while it waited for a runner: it never starts.
+                        guard !inFlight.isCancelled(admitted.ticket) else {
+                            inFlight.finish(admitted.ticket)
+                            return
+                        }
+                        let task = Task.immediate { await run(admitted) }
+                        inFlight.attach(task, to: admitted.ticket)
+                    })
+            } else {
+                way = .tasks
+            }
         }
     }
 
-    func start(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
-        if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *) {
-            if let executor = preference as? any TaskExecutor {
-                // Started in place on the connection's thread (the loop's caller is there):
-                // no enqueue and no executor switch until the request first suspends.
-                return Task.immediate(executorPreference: executor, operation: operation)
+    /// Starts `admitted` in its own task, recorded against its ticket for cancellation.
+    func start(_ admitted: Admitted) {
+        let run = self.run
+        switch way {
+        case .runners(let runners):
+            runners.submit(admitted)
+            return
+        case .connectionThread(let preference):
+            if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *), let executor = preference as? any TaskExecutor {
+                let task: Task<Void, Never>
+                if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+                    // Started in place on the connection's thread (the loop's caller is there):
+                    // no enqueue and no executor switch until the request first suspends.
+                    task = Task.immediate(executorPreference: executor) { await run(admitted) }
+                } else {
+                    task = Task(executorPreference: executor) { await run(admitted) }
+                }
+                inFlight.attach(task, to: admitted.ticket)
+                return
             }
-            return Task(operation: operation)
+        case .tasks:
+            break
         }
-        return Task(operation: operation)
+        inFlight.attach(Task { await run(admitted) }, to: admitted.ticket)
     }
 }

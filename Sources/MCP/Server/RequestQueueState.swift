@@ -1,0 +1,47 @@
+/// The bookkeeping of ``RequestRunners``: the requests waiting to start, and how many runners
+/// drain them.
+///
+/// A runner is started when a request is queued and fewer than `width` run; a runner ends
+/// when it finds the queue empty. So a burst of requests starts at most `width` runners, and an
+/// idle connection has none.
+struct RequestQueueState<Item> {
+    /// The most runners at once.
+    let width: Int
+    private var items: [Item] = []
+    private var head = 0
+    /// The runners started and not yet ended.
+    private(set) var runners = 0
+
+    init(width: Int) {
+        self.width = max(1, width)
+    }
+
+    /// The requests waiting for a runner.
+    var waitingCount: Int { items.count - head }
+
+    /// Queues `item`; returns whether a runner must be started (it is counted already).
+    mutating func submit(_ item: Item) -> Bool {
+        items.append(item)
+        guard runners < width else { return false }
+        runners += 1
+        return true
+    }
+
+    /// The next request for a runner, or `nil` when there is none: the runner must end then
+    /// (it is counted out already).
+    mutating func next() -> Item? {
+        guard head < items.count else {
+            items.removeAll(keepingCapacity: items.count <= 1_024)
+            head = 0
+            runners -= 1
+            return nil
+        }
+        let item = items[head]
+        head += 1
+        if head >= 1_024, head * 2 >= items.count {
+            items.removeSubrange(0..<head)
+            head = 0
+        }
+        return item
+    }
+}

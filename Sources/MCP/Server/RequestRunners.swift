@@ -1,0 +1,48 @@
+internal import MCPPlatform
+
+/// Starts a connection's requests on Swift's shared executor from a few tasks that drain a
+/// queue, instead of from the connection's loop one task each.
+///
+/// Each request still runs in its own task: a runner starts it in place
+/// (`Task.immediate`), so it runs on the runner's thread until it first suspends, and the
+/// runner then goes on to the next request. A request that finishes without suspending (most
+/// tool calls) costs no enqueue and no thread wake-up, and its task is allocated and freed on
+/// the same thread; only the runners themselves are enqueued, a few per burst of requests.
+///
+/// A tool that suspends (awaits I/O, an actor, a sleep) frees its runner at once, as before. A
+/// tool that computes without suspending holds its runner's thread, as it would hold a thread
+/// of the shared pool; with `width` runners (the number of processors) the other requests wait
+/// for a runner only as long as they would wait for a thread of the pool.
+///
+/// A runner yields to other work every ``requestsBetweenYields`` requests, so one busy
+/// connection does not keep a thread of the shared pool from other tasks.
+final class RequestRunners<Item: Sendable>: Sendable {
+    private let state: LockedValue<RequestQueueState<Item>>
+    private let start: @Sendable (Item) -> Void
+
+    /// Requests a runner starts before it yields.
+    static var requestsBetweenYields: Int { 64 }
+
+    /// Creates the runners of one connection; `start` starts one request (on the runner's
+    /// thread, where `Task.immediate` runs it in place).
+    init(width: Int, start: @escaping @Sendable (Item) -> Void) {
+        state = LockedValue(RequestQueueState(width: width))
+        self.start = start
+    }
+
+    /// Queues a request; a runner takes it as soon as one is free.
+    func submit(_ item: Item) {
+        guard state.withLock({ $0.submit(item) }) else { return }
+        Task { [self] in
+            var started = 0
+            while let item = state.withLock({ $0.next() }) {
+                start(item)
+                started += 1
+                if started == Self.requestsBetweenYields {
+                    started = 0
+                    await Task.yield()
+                }
+            }
+        }
+    }
+}
