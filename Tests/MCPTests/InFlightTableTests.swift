@@ -1,4 +1,5 @@
 import MCPCore
+import MCPPlatform
 import Testing
 
 @testable import MCP
@@ -60,16 +61,16 @@ struct InFlightTableTests {
         let cancelOnAttach = table.attach(task, to: newer)
         #expect(cancelOnAttach == false)
         let cancelled = table.cancel("same")
-        #expect(cancelled == task)
+        #expect(cancelled.tasks == [task])
         #expect(table.isCancelled(newer))
         #expect(!table.isCancelled(older))
         #expect(!table.isCancelled(other))
         let unknown = table.cancel("missing")
-        #expect(unknown == nil)
+        #expect(unknown.tasks.isEmpty && unknown.inline.isEmpty)
         _ = table.finish(newer)
         // With the newest gone, the older request with the id is the one a cancellation reaches.
         let olderTask = table.cancel("same")
-        #expect(olderTask == nil)
+        #expect(olderTask.tasks.isEmpty, "the older request has no task attached")
         #expect(table.isCancelled(older))
     }
 
@@ -77,9 +78,64 @@ struct InFlightTableTests {
         var table = InFlightTable(limit: 2)
         let ticket = try Self.admitted(&table, 5, weight: 1)
         let notYetAttached = table.cancel(5)
-        #expect(notYetAttached == nil)
+        #expect(notYetAttached.tasks.isEmpty && notYetAttached.inline.isEmpty)
         let cancelOnAttach = table.attach(Self.idleTask(), to: ticket)
         #expect(cancelOnAttach)
+    }
+
+    @Test func aRequestRunningInPlaceIsCancelledThroughItsOwnTaskUntilItsHandleIsAttached() async throws {
+        // A request started with Task.immediate has no handle until it first suspends; what it
+        // records as it begins is what a cancellation reaches meanwhile.
+        let table = LockedValue(InFlightTable(limit: 2))
+        let ticket = try table.withLock { try Self.admitted(&$0, 9, weight: 1) }
+        let began = OneShot<Void>()
+        let release = OneShot<Void>()
+        let request = Task {
+            withUnsafeCurrentTask { current in
+                guard let current else { return }
+                let cancelAtOnce = table.withLock { $0.begin(ticket, inline: InlineTask(current)) }
+                #expect(cancelAtOnce == false)
+            }
+            began.fulfill(())
+            _ = await release.wait()
+            let sawIt = Task.isCancelled
+            _ = table.withLock { $0.finish(ticket) }
+            return sawIt
+        }
+        _ = await began.wait()
+        let cancelled = table.withLock { table in
+            let cancellation = table.cancel(9)
+            for task in cancellation.inline { task.cancel() }
+            return cancellation
+        }
+        #expect(cancelled.inline.count == 1 && cancelled.tasks.isEmpty)
+        release.fulfill(())
+        #expect(await request.value, "the request's own task saw the cancellation")
+    }
+
+    @Test func aRequestThatBeginsAfterItsHandleIsAttachedRecordsNothing() throws {
+        var table = InFlightTable(limit: 2)
+        let ticket = try Self.admitted(&table, 3, weight: 1)
+        let task = Self.idleTask()
+        _ = table.attach(task, to: ticket)
+        withUnsafeCurrentTask { current in
+            if let current { _ = table.begin(ticket, inline: InlineTask(current)) }
+        }
+        let cancellation = table.cancel(3)
+        #expect(cancellation.tasks == [task])
+        #expect(cancellation.inline.isEmpty, "the handle, which keeps the task alive, is what is cancelled")
+        task.cancel()
+    }
+
+    @Test func aRequestCancelledBeforeItBeginsIsToldSo() throws {
+        var table = InFlightTable(limit: 2)
+        let ticket = try Self.admitted(&table, 4, weight: 1)
+        _ = table.cancel(4)
+        var cancelAtOnce = false
+        withUnsafeCurrentTask { current in
+            if let current { cancelAtOnce = table.begin(ticket, inline: InlineTask(current)) }
+        }
+        #expect(cancelAtOnce)
     }
 
     @Test func attachingToAFinishedRequestDoesNothing() throws {
@@ -105,7 +161,7 @@ struct InFlightTableTests {
         let own = Self.idleTask()
         #expect(table.attach(own, to: reusing) == false)
         #expect(table.attach(Self.idleTask(), to: finished) == false, "the late task finds another serial in the slot")
-        #expect(table.cancel(2) == own, "the slot still holds the running request's own task")
+        #expect(table.cancel(2).tasks == [own], "the slot still holds the running request's own task")
         #expect(table.isCancelled(reusing))
         #expect(table.isCancelled(finished), "a finished ticket counts as cancelled")
         _ = table.finish(finished)
@@ -119,8 +175,8 @@ struct InFlightTableTests {
         let task = Self.idleTask()
         _ = table.attach(task, to: running)
         #expect(Self.refuses(&table, 2, weight: 1))
-        let (tasks, waiter) = table.cancelAll()
-        #expect(tasks == [task])
+        let (cancellation, waiter) = table.cancelAll()
+        #expect(cancellation.tasks == [task])
         #expect(waiter == nil)
         #expect(table.isCancelled(running))
         // Past the limit now: a cancelled connection admits everything, already cancelled.

@@ -44,6 +44,34 @@ struct RequestRunnersTests {
         #expect(state.runners == 0)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func requestsStartInPlaceOnTheirRunnerAndAllRunAcrossItsYields() async throws {
+        guard #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) else { return }
+        // More than a runner starts between two yields, one runner: every request runs, in
+        // order, and each runs on the thread of the runner that started it.
+        let count = 3 * RequestRunners<Int>.requestsBetweenYields + 1
+        let log = LockedValue<(order: [Int], elsewhere: Int)>(([], 0))
+        let allRan = OneShot<Void>()
+        let runners = RequestRunners<Int>(width: 1) { request in
+            guard #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) else { return }
+            let runner = POSIX.ThreadID.current
+            _ = Task.immediate {
+                let inPlace = POSIX.ThreadID.current == runner
+                let done = log.withLock { log in
+                    log.order.append(request)
+                    if !inPlace { log.elsewhere += 1 }
+                    return log.order.count
+                }
+                if done == count { allRan.fulfill(()) }
+            }
+        }
+        for request in 0..<count { runners.submit(request) }
+        _ = await allRan.wait()
+        let (order, elsewhere) = log.withLock { $0 }
+        #expect(order == Array(0..<count))
+        #expect(elsewhere == 0, "a request that does not suspend runs on its runner's thread")
+    }
+
     @Test(.timeLimit(.minutes(1)), arguments: [1, 2])
     func aRequestThatSuspendsFreesItsRunner(width: Int) async throws {
         guard #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) else { return }

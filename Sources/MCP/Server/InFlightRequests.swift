@@ -44,14 +44,38 @@ final class InFlightRequests: Sendable {
         if state.withLock({ $0.attach(task, to: ticket) }) { task.cancel() }
     }
 
+    /// Called by a request as it begins, from its own task: until its handle is attached (a
+    /// request started in place gets it only when it first suspends), a cancellation reaches
+    /// the task through this record, so a tool that computes and checks `Task.isCancelled`
+    /// without suspending still sees it. Cancels the task at once when the request already was.
+    func begin(_ ticket: InFlightTicket) {
+        withUnsafeCurrentTask { current in
+            guard let current else { return }
+            let task = InlineTask(current)
+            state.withLock { table in
+                if table.begin(ticket, inline: task) { task.cancel() }
+            }
+        }
+    }
+
     /// Cancels the request with `id`, if it is running; its response will not be sent.
     func cancel(_ id: RequestID) {
-        state.withLock { $0.cancel(id) }?.cancel()
+        let tasks = state.withLock { table in
+            let cancellation = table.cancel(id)
+            // Only under the lock: the request removes its record before it ends.
+            for task in cancellation.inline { task.cancel() }
+            return cancellation.tasks
+        }
+        for task in tasks { task.cancel() }
     }
 
     /// Cancels every request, now and as they are registered, and frees the loop if it waits.
     func cancelAll() {
-        let (tasks, waiter) = state.withLock { $0.cancelAll() }
+        let (tasks, waiter) = state.withLock { table in
+            let (cancellation, waiter) = table.cancelAll()
+            for task in cancellation.inline { task.cancel() }
+            return (cancellation.tasks, waiter)
+        }
         for task in tasks { task.cancel() }
         waiter?.resume()
     }
@@ -100,7 +124,16 @@ struct InFlightTable {
         /// The order of admission: among requests that reuse an id, the newest is cancelled.
         let serial: Int
         var task: Task<Void, Never>?
+        /// The request's own task while it runs in place before its handle is attached.
+        var inline: InlineTask?
         var cancelled: Bool
+    }
+
+    /// What a cancellation must cancel: the request's task handle, or the task itself while it
+    /// runs in place without one (cancelled under the table's lock).
+    struct Cancellation {
+        var tasks: [Task<Void, Never>] = []
+        var inline: [InlineTask] = []
     }
 
     let limit: Int
@@ -138,7 +171,7 @@ struct InFlightTable {
     /// Registers a request whose slots were taken; returns its ticket.
     mutating func register(_ id: RequestID?, weight: Int) -> InFlightTicket {
         serial += 1
-        let entry = Entry(id: id, weight: min(weight, limit), serial: serial, task: nil, cancelled: allCancelled)
+        let entry = Entry(id: id, weight: min(weight, limit), serial: serial, task: nil, inline: nil, cancelled: allCancelled)
         running += 1
         if let slot = freeSlots.popLast() {
             entries[slot] = entry
@@ -160,34 +193,45 @@ struct InFlightTable {
     mutating func attach(_ task: Task<Void, Never>, to ticket: InFlightTicket) -> Bool {
         guard let slot = slot(of: ticket) else { return false }
         entries[slot]?.task = task
+        entries[slot]?.inline = nil
         return entries[slot]?.cancelled ?? false
     }
 
-    /// Marks the newest running request with `id` cancelled; returns its task to cancel.
-    mutating func cancel(_ id: RequestID) -> Task<Void, Never>? {
+    /// Records the task of a request that has begun running before its handle is attached;
+    /// returns whether it must be cancelled at once. Nothing is recorded once the handle is.
+    mutating func begin(_ ticket: InFlightTicket, inline task: InlineTask) -> Bool {
+        guard let slot = slot(of: ticket), let entry = entries[slot] else { return false }
+        if entry.task == nil { entries[slot]?.inline = task }
+        return entry.cancelled
+    }
+
+    /// Marks the newest running request with `id` cancelled; returns what to cancel.
+    mutating func cancel(_ id: RequestID) -> Cancellation {
         var newest: (slot: Int, serial: Int)?
         for (slot, entry) in entries.enumerated() {
             guard let entry, entry.id == id else { continue }
             if newest.map({ entry.serial > $0.serial }) ?? true { newest = (slot, entry.serial) }
         }
-        guard let slot = newest?.slot else { return nil }
+        guard let slot = newest?.slot, let entry = entries[slot] else { return Cancellation() }
         entries[slot]?.cancelled = true
-        return entries[slot]?.task
+        return Cancellation(tasks: entry.task.map { [$0] } ?? [], inline: entry.inline.map { [$0] } ?? [])
     }
 
-    /// Marks every request cancelled, now and as they are registered; returns their tasks and
-    /// the loop's waiter, which now gets its slots (the loop drains).
-    mutating func cancelAll() -> (tasks: [Task<Void, Never>], waiter: CheckedContinuation<Void, Never>?) {
+    /// Marks every request cancelled, now and as they are registered; returns what to cancel
+    /// and the loop's waiter, which now gets its slots (the loop drains).
+    mutating func cancelAll() -> (cancellation: Cancellation, waiter: CheckedContinuation<Void, Never>?) {
         allCancelled = true
-        var tasks: [Task<Void, Never>] = []
-        for slot in entries.indices where entries[slot] != nil {
+        var cancellation = Cancellation()
+        for slot in entries.indices {
+            guard let entry = entries[slot] else { continue }
             entries[slot]?.cancelled = true
-            if let task = entries[slot]?.task { tasks.append(task) }
+            if let task = entry.task { cancellation.tasks.append(task) }
+            if let inline = entry.inline { cancellation.inline.append(inline) }
         }
-        guard let waiter = slotWaiter else { return (tasks, nil) }
+        guard let waiter = slotWaiter else { return (cancellation, nil) }
         slotWaiter = nil
         used += waiter.weight
-        return (tasks, waiter.continuation)
+        return (cancellation, waiter.continuation)
     }
 
     /// Whether the request was cancelled (a finished or unknown ticket counts as cancelled).

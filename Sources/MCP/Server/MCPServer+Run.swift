@@ -30,14 +30,16 @@ extension MCPServer {
             /// them in place one after another: a request that finishes without suspending
             /// (most tool calls) costs no enqueue and no thread wake-up of its own, and one that
             /// suspends hands its runner on at once. A request cancelled while it waits for a
-            /// runner never starts.
+            /// runner never starts; one running is cancelled as with a task of its own, from its
+            /// first instruction (a tool that computes and checks `Task.isCancelled` sees it).
             public static let shared = RequestExecution(kind: .shared)
 
             /// Each request runs on the connection's reading thread, where the transport has
             /// one (``StdioTransport``, ``FileDescriptorTransport``) and the system has task
-            /// executors: a request starts as soon as it is read, before the next message is
-            /// read, and is handled and answered with no thread switch and no enqueue, the
-            /// fastest a stdio round trip gets. The price: a tool that computes without
+            /// executors: where `Task.immediate` exists (Linux; Apple systems from 26) a request
+            /// starts as soon as it is read, before the next message is read, and is handled
+            /// and answered with no thread switch and no enqueue, the fastest a stdio round trip
+            /// gets (before 26 it is enqueued on that thread). The price: a tool that computes without
             /// suspending holds that thread, and with it the whole connection, until it
             /// returns. Choose it only for tools that always return quickly or suspend.
             public static let connectionThread = RequestExecution(kind: .connectionThread)
@@ -104,6 +106,8 @@ extension MCPServer {
             try? await transport.send(message)
         }
         let run: @Sendable (Admitted) async -> Void = { [self] admitted in
+            // From here a cancellation reaches the request even before its handle is attached.
+            inFlight.begin(admitted.ticket)
             let response: JSONRPCMessage?
             if case .batch(let elements) = admitted.message {
                 response = await handleBatch(elements, session: session, width: admitted.weight)
