@@ -138,6 +138,20 @@ struct InFlightTableTests {
         #expect(cancelAtOnce)
     }
 
+    @Test func aRequestCancelledBeforeItBeginsDoesNotRun() async {
+        let requests = InFlightRequests(limit: 2)
+        let cancelled = await requests.admit(6, weight: 1)
+        let running = await requests.admit(7, weight: 1)
+        requests.cancel(6)
+        let beginsCancelled = await Task { requests.begin(cancelled) }.value
+        let beginsRunning = await Task { requests.begin(running) }.value
+        #expect(beginsCancelled == false, "cancelled while it waited: it must not run")
+        #expect(beginsRunning)
+        requests.finish(cancelled)
+        requests.finish(running)
+        #expect(requests.isEmpty)
+    }
+
     @Test func attachingToAFinishedRequestDoesNothing() throws {
         var table = InFlightTable(limit: 2)
         let ticket = try Self.admitted(&table, 5, weight: 1)

@@ -44,17 +44,17 @@ final class InFlightRequests: Sendable {
         if state.withLock({ $0.attach(task, to: ticket) }) { task.cancel() }
     }
 
-    /// Called by a request as it begins, from its own task: until its handle is attached (a
-    /// request started in place gets it only when it first suspends), a cancellation reaches
-    /// the task through this record, so a tool that computes and checks `Task.isCancelled`
-    /// without suspending still sees it. Cancels the task at once when the request already was.
-    func begin(_ ticket: InFlightTicket) {
+    /// Called by a request as it begins, from its own task; returns `false` when the request
+    /// was cancelled before it began (it must not run, only ``finish(_:)``).
+    ///
+    /// Until its handle is attached (a request started in place gets it only when it first
+    /// suspends), a cancellation reaches the task through this record, so a tool that
+    /// computes and checks `Task.isCancelled` without suspending still sees it.
+    func begin(_ ticket: InFlightTicket) -> Bool {
         withUnsafeCurrentTask { current in
-            guard let current else { return }
+            guard let current else { return !isCancelled(ticket) }
             let task = InlineTask(current)
-            state.withLock { table in
-                if table.begin(ticket, inline: task) { task.cancel() }
-            }
+            return state.withLock { !$0.begin(ticket, inline: task) }
         }
     }
 
@@ -116,19 +116,10 @@ struct InFlightTicket: Hashable, Sendable {
 /// returned) finds another serial in the slot, or none, and is not recorded against the request
 /// that reuses it. Cancelling by request id scans the running requests (at most the
 /// connection's limit); cancellations are rare.
+///
+/// The slots are kept as parallel arrays, one per field: the calls every request makes (begin,
+/// is it cancelled, finish) touch a serial and a flag, and never copy the request's id.
 struct InFlightTable {
-    /// A request that is running.
-    struct Entry {
-        let id: RequestID?
-        let weight: Int
-        /// The order of admission: among requests that reuse an id, the newest is cancelled.
-        let serial: Int
-        var task: Task<Void, Never>?
-        /// The request's own task while it runs in place before its handle is attached.
-        var inline: InlineTask?
-        var cancelled: Bool
-    }
-
     /// What a cancellation must cancel: the request's task handle, or the task itself while it
     /// runs in place without one (cancelled under the table's lock).
     struct Cancellation {
@@ -137,7 +128,14 @@ struct InFlightTable {
     }
 
     let limit: Int
-    private var entries: [Entry?] = []
+    /// The serial of the request in each slot, 0 for a free slot. Serials start at 1.
+    private var serials: [Int] = []
+    private var ids: [RequestID?] = []
+    private var weights: [Int] = []
+    private var tasks: [Task<Void, Never>?] = []
+    /// The request's own task while it runs in place before its handle is attached.
+    private var inlineTasks: [InlineTask?] = []
+    private var cancelledFlags: [Bool] = []
     private var freeSlots: [Int] = []
     private var serial = 0
     private(set) var running = 0
@@ -171,20 +169,30 @@ struct InFlightTable {
     /// Registers a request whose slots were taken; returns its ticket.
     mutating func register(_ id: RequestID?, weight: Int) -> InFlightTicket {
         serial += 1
-        let entry = Entry(id: id, weight: min(weight, limit), serial: serial, task: nil, inline: nil, cancelled: allCancelled)
         running += 1
-        if let slot = freeSlots.popLast() {
-            entries[slot] = entry
-            return InFlightTicket(slot: slot, serial: serial)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            ids[slot] = id
+            weights[slot] = min(weight, limit)
+            cancelledFlags[slot] = allCancelled
+        } else {
+            slot = serials.count
+            serials.append(0)
+            ids.append(id)
+            weights.append(min(weight, limit))
+            tasks.append(nil)
+            inlineTasks.append(nil)
+            cancelledFlags.append(allCancelled)
         }
-        entries.append(entry)
-        return InFlightTicket(slot: entries.count - 1, serial: serial)
+        serials[slot] = serial
+        return InFlightTicket(slot: slot, serial: serial)
     }
 
     /// The slot of a request that still runs under `ticket`, or `nil` once it has finished
     /// (whether or not another request now uses the slot).
     private func slot(of ticket: InFlightTicket) -> Int? {
-        guard entries.indices.contains(ticket.slot), entries[ticket.slot]?.serial == ticket.serial else { return nil }
+        guard ticket.slot >= 0, ticket.slot < serials.count, serials[ticket.slot] == ticket.serial else { return nil }
         return ticket.slot
     }
 
@@ -192,29 +200,29 @@ struct InFlightTable {
     /// already finished (its ticket is free) gets nothing.
     mutating func attach(_ task: Task<Void, Never>, to ticket: InFlightTicket) -> Bool {
         guard let slot = slot(of: ticket) else { return false }
-        entries[slot]?.task = task
-        entries[slot]?.inline = nil
-        return entries[slot]?.cancelled ?? false
+        tasks[slot] = task
+        inlineTasks[slot] = nil
+        return cancelledFlags[slot]
     }
 
     /// Records the task of a request that has begun running before its handle is attached;
-    /// returns whether it must be cancelled at once. Nothing is recorded once the handle is.
+    /// returns whether the request was cancelled already (it must not run then). Nothing is
+    /// recorded once the handle is.
     mutating func begin(_ ticket: InFlightTicket, inline task: InlineTask) -> Bool {
-        guard let slot = slot(of: ticket), let entry = entries[slot] else { return false }
-        if entry.task == nil { entries[slot]?.inline = task }
-        return entry.cancelled
+        guard let slot = slot(of: ticket) else { return false }
+        if tasks[slot] == nil { inlineTasks[slot] = task }
+        return cancelledFlags[slot]
     }
 
     /// Marks the newest running request with `id` cancelled; returns what to cancel.
     mutating func cancel(_ id: RequestID) -> Cancellation {
         var newest: (slot: Int, serial: Int)?
-        for (slot, entry) in entries.enumerated() {
-            guard let entry, entry.id == id else { continue }
-            if newest.map({ entry.serial > $0.serial }) ?? true { newest = (slot, entry.serial) }
+        for slot in serials.indices where serials[slot] != 0 && ids[slot] == id {
+            if newest.map({ serials[slot] > $0.serial }) ?? true { newest = (slot, serials[slot]) }
         }
-        guard let slot = newest?.slot, let entry = entries[slot] else { return Cancellation() }
-        entries[slot]?.cancelled = true
-        return Cancellation(tasks: entry.task.map { [$0] } ?? [], inline: entry.inline.map { [$0] } ?? [])
+        guard let slot = newest?.slot else { return Cancellation() }
+        cancelledFlags[slot] = true
+        return Cancellation(tasks: tasks[slot].map { [$0] } ?? [], inline: inlineTasks[slot].map { [$0] } ?? [])
     }
 
     /// Marks every request cancelled, now and as they are registered; returns what to cancel
@@ -222,11 +230,10 @@ struct InFlightTable {
     mutating func cancelAll() -> (cancellation: Cancellation, waiter: CheckedContinuation<Void, Never>?) {
         allCancelled = true
         var cancellation = Cancellation()
-        for slot in entries.indices {
-            guard let entry = entries[slot] else { continue }
-            entries[slot]?.cancelled = true
-            if let task = entry.task { cancellation.tasks.append(task) }
-            if let inline = entry.inline { cancellation.inline.append(inline) }
+        for slot in serials.indices where serials[slot] != 0 {
+            cancelledFlags[slot] = true
+            if let task = tasks[slot] { cancellation.tasks.append(task) }
+            if let inline = inlineTasks[slot] { cancellation.inline.append(inline) }
         }
         guard let waiter = slotWaiter else { return (cancellation, nil) }
         slotWaiter = nil
@@ -236,8 +243,8 @@ struct InFlightTable {
 
     /// Whether the request was cancelled (a finished or unknown ticket counts as cancelled).
     func isCancelled(_ ticket: InFlightTicket) -> Bool {
-        guard let slot = slot(of: ticket), let entry = entries[slot] else { return true }
-        return entry.cancelled
+        guard let slot = slot(of: ticket) else { return true }
+        return cancelledFlags[slot]
     }
 
     /// Removes a finished request and frees its slots; returns the loop's waiter if it now
@@ -245,11 +252,14 @@ struct InFlightTable {
     mutating func finish(
         _ ticket: InFlightTicket
     ) -> (waiter: CheckedContinuation<Void, Never>?, emptied: [CheckedContinuation<Void, Never>]) {
-        guard let slot = slot(of: ticket), let entry = entries[slot] else { return (nil, []) }
-        entries[slot] = nil
+        guard let slot = slot(of: ticket) else { return (nil, []) }
+        serials[slot] = 0
+        ids[slot] = nil
+        tasks[slot] = nil
+        inlineTasks[slot] = nil
         freeSlots.append(slot)
         running -= 1
-        used -= entry.weight
+        used -= weights[slot]
         finished += 1
         var waiter: CheckedContinuation<Void, Never>?
         if let weight = slotWaiter?.weight, used + weight <= limit {

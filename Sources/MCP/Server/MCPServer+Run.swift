@@ -106,8 +106,12 @@ extension MCPServer {
             try? await transport.send(message)
         }
         let run: @Sendable (Admitted) async -> Void = { [self] admitted in
-            // From here a cancellation reaches the request even before its handle is attached.
-            inFlight.begin(admitted.ticket)
+            // From here a cancellation reaches the request even before its handle is attached;
+            // one cancelled before it began (while it waited for a runner) never runs.
+            guard inFlight.begin(admitted.ticket) else {
+                inFlight.finish(admitted.ticket)
+                return
+            }
             let response: JSONRPCMessage?
             if case .batch(let elements) = admitted.message {
                 response = await handleBatch(elements, session: session, width: admitted.weight)
@@ -244,11 +248,6 @@ private struct RequestStarter: Sendable {
             if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
                 way = .runners(
                     RequestRunners(width: POSIX.processorCount) { [inFlight] admitted in
-                        // Cancelled while it waited for a runner: it never starts.
-                        guard !inFlight.isCancelled(admitted.ticket) else {
-                            inFlight.finish(admitted.ticket)
-                            return
-                        }
                         let task = Task.immediate { await run(admitted) }
                         inFlight.attach(task, to: admitted.ticket)
                     })
