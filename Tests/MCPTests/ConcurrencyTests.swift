@@ -142,4 +142,23 @@ struct ComputingToolCancellationTests {
         }
         #expect(ended.current == true, "the tool saw Task.isCancelled")
     }
+
+    @Test("cancelling run(on:) reaches a tool computing in place on the connection thread", .timeLimit(.minutes(1)))
+    func cancellingTheConnectionReachesAToolOnTheConnectionThread() async throws {
+        // The tool holds the connection's thread, so nothing more is read: only cancelling the
+        // task that runs the connection can reach it, through the task it recorded as it began.
+        let started = OneShot<Void>()
+        let ended = OneShot<Bool>()
+        let server = try await Self.spinningServer(started: started, ended: ended)
+        let (clientEnd, serverEnd) = try makePipeConnectedPair()
+        let serving = Task {
+            try await server.run(on: serverEnd, options: .init(requestExecution: .connectionThread))
+        }
+        try await clientEnd.send(JSONRPCMessage(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "spin"]]))
+        _ = await started.wait()
+        serving.cancel()
+        _ = try? await serving.value
+        #expect(ended.current == true, "the tool saw Task.isCancelled")
+        await clientEnd.close()
+    }
 }
