@@ -116,8 +116,7 @@ package struct BoundedQueueState<Element, Consumer, Producer> {
     /// When messages are queued and waiting producers admitted.
     @usableFromInline package let admission: BoundedQueueAdmission
 
-    @usableFromInline var items: [Item] = []
-    @usableFromInline var head = 0
+    @usableFromInline var items = FIFOQueue<Item>()
     @usableFromInline var waiting: [Waiting] = []
     @usableFromInline var roomWaiters: [Producer] = []
     @usableFromInline var consumer: Consumer?
@@ -144,7 +143,7 @@ package struct BoundedQueueState<Element, Consumer, Producer> {
 
     /// The number of messages queued.
     @inlinable
-    package var bufferedCount: Int { items.count - head }
+    package var bufferedCount: Int { items.count }
 
     /// The number of producers waiting with their messages.
     @inlinable
@@ -241,17 +240,8 @@ package struct BoundedQueueState<Element, Consumer, Producer> {
     /// waiting producers, and wakes those waiting for room, as the ``admission`` says.
     @inlinable
     package mutating func take() -> Take {
-        if head < items.count {
-            let item = items[head]
-            head += 1
+        if let item = items.popFirst() {
             bufferedByteCount -= item.bytes
-            if head == items.count {
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 1024, head * 2 >= items.count {
-                items.removeSubrange(0..<head)
-                head = 0
-            }
             var wakeups = Wakeups.nothing
             if !waiting.isEmpty || !roomWaiters.isEmpty { wakeups.producers = makeRoom() }
             return .item(.success(item.message), wakeups)
@@ -329,7 +319,6 @@ package struct BoundedQueueState<Element, Consumer, Producer> {
     @inlinable
     package mutating func stop() -> Wakeups {
         items.removeAll()
-        head = 0
         bufferedByteCount = 0
         return close()
     }

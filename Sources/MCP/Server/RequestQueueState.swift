@@ -1,3 +1,5 @@
+internal import MCPPlatform
+
 /// The bookkeeping of ``RequestRunners``: the requests waiting to start, and how many runners
 /// drain them.
 ///
@@ -7,8 +9,7 @@
 struct RequestQueueState<Item> {
     /// The most runners at once.
     let width: Int
-    private var items: [Item] = []
-    private var head = 0
+    private var items = FIFOQueue<Item>()
     /// The runners started and not yet ended.
     private(set) var runners = 0
 
@@ -17,7 +18,7 @@ struct RequestQueueState<Item> {
     }
 
     /// The requests waiting for a runner.
-    var waitingCount: Int { items.count - head }
+    var waitingCount: Int { items.count }
 
     /// Queues `item`; returns whether a runner must be started (it is counted already).
     mutating func submit(_ item: Item) -> Bool {
@@ -28,20 +29,11 @@ struct RequestQueueState<Item> {
     }
 
     /// The next request for a runner, or `nil` when there is none: the runner must end then
-    /// (it is counted out already).
+    /// (it is counted out already, and storage grown past 1,024 requests is let go).
     mutating func next() -> Item? {
-        guard head < items.count else {
-            items.removeAll(keepingCapacity: items.count <= 1_024)
-            head = 0
-            runners -= 1
-            return nil
-        }
-        let item = items[head]
-        head += 1
-        if head >= 1_024, head * 2 >= items.count {
-            items.removeSubrange(0..<head)
-            head = 0
-        }
-        return item
+        if let item = items.popFirst() { return item }
+        if items.capacity > 1_024 { items.removeAll() }
+        runners -= 1
+        return nil
     }
 }
