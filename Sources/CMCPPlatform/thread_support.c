@@ -42,3 +42,9 @@ static __thread const void *mcp_thread_marker = 0;
 void mcp_set_thread_marker(const void *marker) { mcp_thread_marker = marker; }
 
 const void *mcp_thread_marker_get(void) { return mcp_thread_marker; }
+
+static __thread const void *mcp_batch_marker = 0;
+
+void mcp_set_batch_marker(const void *marker) { mcp_batch_marker = marker; }
+
+const void *mcp_batch_marker_get(void) { return mcp_batch_marker; }

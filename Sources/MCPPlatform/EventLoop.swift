@@ -21,8 +21,11 @@ import Musl
 /// waking another thread). Such work shares the thread with every connection's reading, so it
 /// must be short or suspend soon.
 ///
-/// **Lifetime.** The thread starts with the first registration or job and ends when the last
-/// registration is gone and no job is queued, after waiting ``linger`` for new work (the
+/// It also keeps timers (``execute(after:_:)``): jobs run on its thread once their time has
+/// come, at millisecond granularity, which the loop's wait honours without a thread of its own.
+///
+/// **Lifetime.** The thread starts with the first registration, job or timer and ends when the
+/// last registration is gone and no job or timer is pending, after waiting ``linger`` for new work (the
 /// process's loop: one second, so that a client making one HTTP exchange after another, each
 /// registering and leaving, does not start a thread for each); the next registration starts it
 /// again. The
@@ -68,6 +71,7 @@ package final class EventLoop: Sendable {
         var entries: [UInt64: Entry] = [:]
         var nextToken: UInt64 = 1
         var jobs: [Job] = []
+        var timers = EventLoopTimers<@Sendable () -> Void>()
         /// The thread is alive.
         var running = false
         /// The thread is in (or about to enter) its wait: a new job must signal the waker.
@@ -88,6 +92,8 @@ package final class EventLoop: Sendable {
     private let poller: Int32
     private let waker: Int32
     private let state = LockedValue(State())
+    /// The timers' clock.
+    private let clock = DeadlineClock.continuous
 
     /// The process's loop, or `nil` where there is none (neither Linux nor Darwin, or the
     /// kernel refused the poller or its waker): callers then use threads of their own.
@@ -182,6 +188,58 @@ package final class EventLoop: Sendable {
     package func execute(_ job: @escaping @Sendable () -> Void) {
         enqueue(.closure(job))
     }
+
+    /// A pending timer of the loop, for ``cancel(_:)``.
+    package typealias Timer = EventLoopTimers<@Sendable () -> Void>.ID
+
+    /// Runs `job` on the loop's thread once `delay` has passed (rounded up to whole
+    /// milliseconds, the granularity of the loop's wait), unless it is cancelled first.
+    ///
+    /// Setting a timer from the loop's own thread, or while the loop waits for an earlier
+    /// deadline, wakes nothing: the loop sets its next wait from the timers. Only a timer that
+    /// falls due before everything the waiting loop knows of wakes it, once, to wait less.
+    @discardableResult
+    package func execute(after delay: Duration, _ job: @escaping @Sendable () -> Void) -> Timer {
+        enum Outcome {
+            case set(wake: Bool)
+            case start
+        }
+        let (timer, outcome): (Timer, Outcome) = state.withLock { state in
+            let (timer, isEarliest) = state.timers.add(job, at: clock.now + max(.zero, delay))
+            guard state.running else {
+                state.running = true
+                return (timer, .start)
+            }
+            guard isEarliest, state.sleeping else { return (timer, .set(wake: false)) }
+            state.sleeping = false
+            return (timer, .set(wake: true))
+        }
+        switch outcome {
+        case .set(let wake):
+            if wake { mcp_waker_signal(waker) }
+        case .start:
+            do throws(Errno) {
+                try POSIX.startThread(named: "MCP event loop") { [self] in run() }
+            } catch {
+                // Out of threads: the timer cannot fire on the loop; run it now rather than never.
+                let job: (@Sendable () -> Void)? = state.withLock { state in
+                    state.running = false
+                    return state.timers.cancel(timer) ? job : nil
+                }
+                job?()
+            }
+        }
+        return timer
+    }
+
+    /// Cancels `timer`; returns whether it was still pending (its job will not run).
+    @discardableResult
+    package func cancel(_ timer: Timer) -> Bool {
+        state.withLock { $0.timers.cancel(timer) }
+    }
+
+    /// The number of pending timers (for tests).
+    package var timerCount: Int { state.withLock { $0.timers.count } }
 
     // MARK: Registrations
 
@@ -292,7 +350,7 @@ package final class EventLoop: Sendable {
                     swap(&state.jobs, &batch)
                     return .run
                 }
-                if state.jobs.isEmpty && state.entries.isEmpty {
+                if state.jobs.isEmpty && state.entries.isEmpty && state.timers.isEmpty {
                     if lingered {
                         state.running = false
                         return .end
@@ -303,7 +361,9 @@ package final class EventLoop: Sendable {
                 }
                 let idle = state.jobs.isEmpty
                 if idle { state.sleeping = true }
-                return .wait(timeout: idle ? -1 : 0, lingering: false)
+                // Reading the clock only when a timer is pending.
+                let timeout = !idle ? 0 : state.timers.isEmpty ? -1 : state.timers.waitMilliseconds(at: clock.now) ?? -1
+                return .wait(timeout: timeout, lingering: false)
             }
             switch step {
             case .end:
@@ -320,12 +380,15 @@ package final class EventLoop: Sendable {
                         mcp_poller_wait(poller, tokens.baseAddress, events.baseAddress, Int32(tokens.count), timeout)
                     }
                 }
-                if timeout != 0 { state.withLock { $0.sleeping = false } }
+                let due: [@Sendable () -> Void] = state.withLock { state in
+                    if timeout != 0 { state.sleeping = false }
+                    return state.timers.isEmpty ? [] : state.timers.takeDue(at: clock.now)
+                }
                 // A linger that timed out with nothing ends the thread, unless work came in the
                 // meantime (it is looked at first); any other wake-up starts the linger afresh.
                 lingered = lingering ? count == 0 : lingerMilliseconds == 0
-                guard count > 0 else { continue }  // EINTR, or nothing ready
-                dispatch(count: Int(count), tokens: tokens, events: events)
+                if count > 0 { dispatch(count: Int(count), tokens: tokens, events: events) }  // else EINTR, or nothing ready
+                for job in due { job() }
             }
         }
     }

@@ -16,6 +16,14 @@ extension POSIX {
     /// runs at once.
     package static let processorCount: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
+    /// What the calling thread is batching writes for, in a thread-local variable (no lock):
+    /// the identity of an output whose answers the code running now may leave queued, because
+    /// whoever set the mark writes them once it is done. `nil` when nothing is batched.
+    package static var batchMarker: UnsafeRawPointer? {
+        get { mcp_batch_marker_get() }
+        set { mcp_set_batch_marker(newValue) }
+    }
+
     /// The identity of a thread, for asking "am I on that thread?".
     package struct ThreadID: Equatable, Sendable {
         #if canImport(Darwin)

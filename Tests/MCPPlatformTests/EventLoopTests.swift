@@ -150,6 +150,41 @@ struct EventLoopTests {
         #expect(firstThread == secondThread, "the lingering thread took the new work; no second thread was started")
     }
 
+    @Test("Timers run on the loop's thread in deadline order; a cancelled one never runs", .timeLimit(.minutes(1)))
+    func timersRunInDeadlineOrder() async throws {
+        let loop = try makeLoop()
+        let (stream, continuation) = AsyncStream<(String, Bool)>.makeStream()
+        // Set from outside the loop's thread, latest first: each new one falls due earlier
+        // than all the loop knows of, so it wakes the waiting loop to wait less.
+        loop.execute(after: .milliseconds(60)) { continuation.yield(("last", loop.isCurrentThread)) }
+        let cancelled = loop.execute(after: .milliseconds(40)) { continuation.yield(("cancelled", loop.isCurrentThread)) }
+        loop.execute(after: .milliseconds(20)) { continuation.yield(("second", loop.isCurrentThread)) }
+        loop.execute(after: .zero) { continuation.yield(("first", loop.isCurrentThread)) }
+        #expect(loop.cancel(cancelled))
+        loop.execute(after: .milliseconds(80)) { continuation.finish() }
+        var seen: [String] = []
+        for await (name, onLoop) in stream {
+            #expect(onLoop)
+            seen.append(name)
+        }
+        #expect(seen == ["first", "second", "last"])
+        #expect(!loop.cancel(cancelled))
+        #expect(loop.timerCount == 0)
+    }
+
+    @Test("A timer set from the loop's own thread fires while the loop waits for nothing else", .timeLimit(.minutes(1)))
+    func timerSetOnTheLoopFires() async throws {
+        let loop = try makeLoop()
+        let fired = OneShot<Bool>()
+        loop.execute {
+            // The loop then waits with nothing but this deadline: no wake-up comes for it.
+            loop.execute(after: .milliseconds(5)) { fired.fulfill(loop.isCurrentThread) }
+        }
+        // Bounded wait: a hang guard only.
+        let onLoop = await fired.wait(within: .seconds(20))
+        #expect(onLoop == true)
+    }
+
     @Test("A task that prefers the loop runs on its thread")
     func runsTasks() async throws {
         let loop = try makeLoop()

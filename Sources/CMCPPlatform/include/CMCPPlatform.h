@@ -218,6 +218,12 @@ void mcp_set_thread_marker(const void *marker);
 /// The calling thread's marker; NULL when none was set.
 const void *mcp_thread_marker_get(void);
 
+/// Marks the calling thread with `marker` (the output whose answers it may leave for a later
+/// write), in a thread-local variable of its own; NULL clears it.
+void mcp_set_batch_marker(const void *marker);
+/// The calling thread's batch marker; NULL when none is set.
+const void *mcp_batch_marker_get(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -246,8 +246,9 @@ private struct RequestStarter: Sendable {
             // No executor preference: a task with one pays for it on every executor check (its
             // status-record lock: ~7 % of a call's CPU at 64 in flight).
             if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+                let batch = (transport as? any AnswerBatchingTransport)?.answerBatch
                 way = .runners(
-                    RequestRunners(width: POSIX.processorCount) { [inFlight] admitted in
+                    RequestRunners(width: POSIX.processorCount, batch: batch) { [inFlight] admitted in
                         let task = Task.immediate { await run(admitted) }
                         inFlight.attach(task, to: admitted.ticket)
                     })

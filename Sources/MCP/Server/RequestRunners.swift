@@ -16,33 +16,46 @@ internal import MCPPlatform
 ///
 /// A runner yields to other work every ``requestsBetweenYields`` requests, so one busy
 /// connection does not keep a thread of the shared pool from other tasks.
+///
+/// On a connection of the event loop, a runner also writes the answers of the requests it
+/// started together, once it has none left to start (``AnswerBatch``).
 final class RequestRunners<Item: Sendable>: Sendable {
     private let state: LockedValue<RequestQueueState<Item>>
     private let start: @Sendable (Item) -> Void
+    private let batch: AnswerBatch?
 
     /// Requests a runner starts before it yields.
     static var requestsBetweenYields: Int { 64 }
 
     /// Creates the runners of one connection; `start` starts one request (on the runner's
-    /// thread, where `Task.immediate` runs it in place).
-    init(width: Int, start: @escaping @Sendable (Item) -> Void) {
+    /// thread, where `Task.immediate` runs it in place). With `batch`, answers made while others
+    /// are to come are written by the runner when it has started all it could.
+    init(width: Int, batch: AnswerBatch? = nil, start: @escaping @Sendable (Item) -> Void) {
         state = LockedValue(RequestQueueState(width: width))
         self.start = start
+        self.batch = batch
     }
 
     /// Queues a request; a runner takes it as soon as one is free.
     func submit(_ item: Item) {
         guard state.withLock({ $0.submit(item) }) else { return }
+        batch?.runnerStarted()
         Task { [self] in
             var started = 0
             while let item = state.withLock({ $0.next() }) {
-                start(item)
+                if let batch {
+                    batch.holdingAnswers { start(item) }
+                } else {
+                    start(item)
+                }
                 started += 1
                 if started == Self.requestsBetweenYields {
                     started = 0
+                    batch?.runnerPaused()
                     await Task.yield()
                 }
             }
+            batch?.runnerEnded()
         }
     }
 }

@@ -29,7 +29,17 @@ final class LoopConnection: OutboundLoopWriter {
         var abandoned = false
         /// A flush of what the loop's jobs sent is queued behind them.
         var flushScheduled = false
+        /// The server's request runners at work on this connection (``AnswerBatch``).
+        var runners = 0
+        /// The timer that writes held answers while runners work.
+        var heldAnswersTimer: EventLoop.Timer?
+        /// Counts the timers set, so that one firing after it was replaced does nothing more.
+        var heldAnswersGeneration = 0
     }
+
+    /// How long an answer a request runner left queued may wait before the loop writes it
+    /// (when every runner is busy with a tool that computes without suspending).
+    static let heldAnswerDelay: Duration = .milliseconds(1)
 
     let loop: EventLoop
     private let inbound: InboundBuffer
@@ -205,6 +215,63 @@ final class LoopConnection: OutboundLoopWriter {
             roleEnded()
         } else {
             registration?.cancel()
+        }
+    }
+
+    // MARK: Answers of request runners
+
+    /// The outbound buffer's identity, the thread mark under which its answers are left for a
+    /// runner to write (``MCPPlatform/POSIX/batchMarker``).
+    var outboundIdentity: UnsafeRawPointer { outbound.batchIdentity }
+
+    /// A request runner starts (on the loop's thread, where the server admits requests: no
+    /// wake-up): the loop writes held answers on a timer until the last runner ends.
+    func runnerStarted() {
+        state.withLock { state in
+            state.runners += 1
+            if state.heldAnswersTimer == nil { setHeldAnswersTimer(&state) }
+        }
+    }
+
+    /// A request runner ends: it writes what is queued; the last one stops the timer.
+    func runnerEnded() {
+        outbound.flush()
+        let timer: EventLoop.Timer? = state.withLock { state in
+            state.runners -= 1
+            guard state.runners == 0 else { return nil }
+            defer {
+                state.heldAnswersTimer = nil
+                state.heldAnswersGeneration += 1
+            }
+            return state.heldAnswersTimer
+        }
+        if let timer { loop.cancel(timer) }
+    }
+
+    /// Writes what is queued (a runner pausing), on the calling thread.
+    func writeHeldAnswers() {
+        outbound.flush()
+    }
+
+    private func setHeldAnswersTimer(_ state: inout State) {
+        state.heldAnswersGeneration += 1
+        let generation = state.heldAnswersGeneration
+        state.heldAnswersTimer = loop.execute(after: Self.heldAnswerDelay) { [weak self] in
+            self?.heldAnswersDue(generation: generation)
+        }
+    }
+
+    /// On the loop's thread: runners have worked for a whole delay; write what they left
+    /// queued, and look again after another while they still work.
+    private func heldAnswersDue(generation: Int) {
+        outbound.flush()
+        state.withLock { state in
+            guard state.heldAnswersGeneration == generation else { return }
+            if state.runners > 0 {
+                setHeldAnswersTimer(&state)
+            } else {
+                state.heldAnswersTimer = nil
+            }
         }
     }
 

@@ -42,6 +42,9 @@ final class OutboundBuffer: Sendable {
     /// system writes that way, until it first refuses), rather than after a `poll`.
     var writesWithoutWaiting: Bool { state.withLock { $0.writesWithoutWaiting } }
 
+    /// The buffer's identity as a thread's batch mark (``MCPPlatform/POSIX/batchMarker``).
+    var batchIdentity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
+
     /// The bytes queued or being written.
     var bufferedByteCount: Int { state.withLock { $0.bufferedByteCount } }
 
@@ -65,7 +68,11 @@ final class OutboundBuffer: Sendable {
         case .refuse(let error):
             throw error
         case .queued:
-            if deferred, let writer = loopWriter.withLock({ $0.writer }) { writer.scheduleFlush() }
+            // Left for the request runner that set the mark, which writes it when done; else
+            // for the loop, after its current jobs.
+            if deferred, POSIX.batchMarker != batchIdentity, let writer = loopWriter.withLock({ $0.writer }) {
+                writer.scheduleFlush()
+            }
             return
         case .queuedSignallingWriter:
             signalWriter()
