@@ -8,9 +8,14 @@ import Testing
 /// reused as requests finish, cancellation by id and of everything.
 @Suite("In-flight table")
 struct InFlightTableTests {
-    /// A task that does nothing, to attach and cancel.
-    private static func idleTask() -> Task<Void, Never> {
-        Task {}
+    /// Records the calling task as the request's (as the request itself does when it begins);
+    /// returns whether the request was cancelled already. The record is never cancelled by these
+    /// tests unless they run it in a task of its own.
+    private static func begin(_ table: inout InFlightTable, _ ticket: InFlightTicket) -> Bool {
+        withUnsafeCurrentTask { current in
+            guard let current else { return false }
+            return table.begin(ticket, inline: InlineTask(current))
+        }
     }
 
     /// Admits a request that must get its slots at once; returns its ticket.
@@ -57,35 +62,25 @@ struct InFlightTableTests {
         let older = try Self.admitted(&table, "same", weight: 1)
         let newer = try Self.admitted(&table, "same", weight: 1)
         let other = try Self.admitted(&table, 7, weight: 1)
-        let task = Self.idleTask()
-        let cancelOnAttach = table.attach(task, to: newer)
-        #expect(cancelOnAttach == false)
+        let cancelledAtOnce = Self.begin(&table, newer)
+        #expect(cancelledAtOnce == false)
         let cancelled = table.cancel("same")
-        #expect(cancelled.tasks == [task])
+        #expect(cancelled != nil, "the newest request has begun: its task is what to cancel")
         #expect(table.isCancelled(newer))
         #expect(!table.isCancelled(older))
         #expect(!table.isCancelled(other))
         let unknown = table.cancel("missing")
-        #expect(unknown.tasks.isEmpty && unknown.inline.isEmpty)
+        #expect(unknown == nil)
         _ = table.finish(newer)
         // With the newest gone, the older request with the id is the one a cancellation reaches.
         let olderTask = table.cancel("same")
-        #expect(olderTask.tasks.isEmpty, "the older request has no task attached")
+        #expect(olderTask == nil, "the older request has not begun: it is only marked")
         #expect(table.isCancelled(older))
     }
 
-    @Test func aRequestCancelledBeforeItsTaskIsAttachedIsCancelledOnAttach() throws {
-        var table = InFlightTable(limit: 2)
-        let ticket = try Self.admitted(&table, 5, weight: 1)
-        let notYetAttached = table.cancel(5)
-        #expect(notYetAttached.tasks.isEmpty && notYetAttached.inline.isEmpty)
-        let cancelOnAttach = table.attach(Self.idleTask(), to: ticket)
-        #expect(cancelOnAttach)
-    }
-
-    @Test func aRequestRunningInPlaceIsCancelledThroughItsOwnTaskUntilItsHandleIsAttached() async throws {
+    @Test func aRunningRequestIsCancelledThroughTheTaskItRecordedAsItBegan() async throws {
         // A request started with Task.immediate has no handle until it first suspends; what it
-        // records as it begins is what a cancellation reaches meanwhile.
+        // records as it begins is what a cancellation reaches, until it finishes.
         let table = LockedValue(InFlightTable(limit: 2))
         let ticket = try table.withLock { try Self.admitted(&$0, 9, weight: 1) }
         let began = OneShot<Void>()
@@ -104,37 +99,21 @@ struct InFlightTableTests {
         }
         _ = await began.wait()
         let cancelled = table.withLock { table in
-            let cancellation = table.cancel(9)
-            for task in cancellation.inline { task.cancel() }
-            return cancellation
+            let task = table.cancel(9)
+            task?.cancel()
+            return task != nil
         }
-        #expect(cancelled.inline.count == 1 && cancelled.tasks.isEmpty)
+        #expect(cancelled)
         release.fulfill(())
         #expect(await request.value, "the request's own task saw the cancellation")
-    }
-
-    @Test func aRequestThatBeginsAfterItsHandleIsAttachedRecordsNothing() throws {
-        var table = InFlightTable(limit: 2)
-        let ticket = try Self.admitted(&table, 3, weight: 1)
-        let task = Self.idleTask()
-        _ = table.attach(task, to: ticket)
-        withUnsafeCurrentTask { current in
-            if let current { _ = table.begin(ticket, inline: InlineTask(current)) }
-        }
-        let cancellation = table.cancel(3)
-        #expect(cancellation.tasks == [task])
-        #expect(cancellation.inline.isEmpty, "the handle, which keeps the task alive, is what is cancelled")
-        task.cancel()
     }
 
     @Test func aRequestCancelledBeforeItBeginsIsToldSo() throws {
         var table = InFlightTable(limit: 2)
         let ticket = try Self.admitted(&table, 4, weight: 1)
-        _ = table.cancel(4)
-        var cancelAtOnce = false
-        withUnsafeCurrentTask { current in
-            if let current { cancelAtOnce = table.begin(ticket, inline: InlineTask(current)) }
-        }
+        let record = table.cancel(4)
+        #expect(record == nil, "nothing to cancel yet: the request is only marked")
+        let cancelAtOnce = Self.begin(&table, ticket)
         #expect(cancelAtOnce)
     }
 
@@ -152,45 +131,40 @@ struct InFlightTableTests {
         #expect(requests.isEmpty)
     }
 
-    @Test func attachingToAFinishedRequestDoesNothing() throws {
+    @Test func beginningAFinishedRequestRecordsNothing() throws {
         var table = InFlightTable(limit: 2)
         let ticket = try Self.admitted(&table, 5, weight: 1)
         _ = table.finish(ticket)
-        let cancelOnAttach = table.attach(Self.idleTask(), to: ticket)
-        #expect(cancelOnAttach == false)
-        #expect(table.isCancelled(ticket), "a finished ticket counts as cancelled: nothing is sent for it")
+        let cancelledAtOnce = Self.begin(&table, ticket)
+        #expect(cancelledAtOnce == false)
+        #expect(table.isCancelled(ticket), "a finished ticket counts as cancelled")
         let emptied = table.finish(ticket).emptied
         #expect(emptied.isEmpty, "finishing twice changes nothing")
         #expect(table.finished == 1)
     }
 
-    @Test func aLateTaskIsNotRecordedAgainstTheRequestThatReusesItsSlot() throws {
-        // A request started in place can finish before its task handle is attached; by then
-        // the loop may have admitted another request into the same slot.
+    @Test func anOldTicketDoesNotTouchTheRequestThatReusesItsSlot() throws {
         var table = InFlightTable(limit: 1)
         let finished = try Self.admitted(&table, 1, weight: 1)
         _ = table.finish(finished)
         let reusing = try Self.admitted(&table, 2, weight: 1)
         #expect(reusing.slot == finished.slot)
-        let own = Self.idleTask()
-        #expect(table.attach(own, to: reusing) == false)
-        #expect(table.attach(Self.idleTask(), to: finished) == false, "the late task finds another serial in the slot")
-        #expect(table.cancel(2).tasks == [own], "the slot still holds the running request's own task")
+        let stale = Self.begin(&table, finished)
+        #expect(stale == false, "the old ticket finds another serial in the slot")
+        #expect(table.cancel(2) == nil, "and recorded nothing against the running request")
         #expect(table.isCancelled(reusing))
         #expect(table.isCancelled(finished), "a finished ticket counts as cancelled")
         _ = table.finish(finished)
         #expect(table.running == 1, "finishing the old ticket again does not free the new request's slot")
-        own.cancel()
     }
 
     @Test func cancellingEverythingCancelsRunningAndLaterRequestsAndLetsTheLoopDrain() throws {
         var table = InFlightTable(limit: 1)
         let running = try Self.admitted(&table, 1, weight: 1)
-        let task = Self.idleTask()
-        _ = table.attach(task, to: running)
+        _ = Self.begin(&table, running)
         #expect(Self.refuses(&table, 2, weight: 1))
-        let (cancellation, waiter) = table.cancelAll()
-        #expect(cancellation.tasks == [task])
+        let (tasks, waiter) = table.cancelAll()
+        #expect(tasks.count == 1, "the running request's task")
         #expect(waiter == nil)
         #expect(table.isCancelled(running))
         // Past the limit now: a cancelled connection admits everything, already cancelled.

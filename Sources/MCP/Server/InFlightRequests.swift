@@ -4,11 +4,11 @@ internal import MCPPlatform
 /// The requests of one connection that are running: their tasks, so that a cancellation can
 /// reach them, and the count of slots they hold against the connection's limit.
 ///
-/// Each request runs in a task the connection's loop starts and owns: the loop keeps its
-/// handle here, cancels it on `notifications/cancelled` (by the request's id), at the end
-/// of the grace period, or when the loop itself is cancelled, and waits for every one of them
-/// before it returns. A request that is cancelled before its task is attached is cancelled
-/// as soon as it is.
+/// Each request runs in a task the connection's loop starts and owns: the request records its
+/// task here as it begins (``begin(_:)``) and removes it as it finishes, and the loop cancels
+/// it on `notifications/cancelled` (by the request's id), at the end of the grace period, or
+/// when the loop itself is cancelled, and waits for every request before it returns. A request
+/// cancelled before it begins never runs.
 ///
 /// The bookkeeping is ``InFlightTable``, a state machine under one lock; this class adds the
 /// waiting (for a free slot, for the last request to finish) and acts on what the table returns.
@@ -39,17 +39,13 @@ final class InFlightRequests: Sendable {
         return state.withLock { $0.register(id, weight: weight) }
     }
 
-    /// Gives a registered request its task (cancelling it at once when the request already was).
-    func attach(_ task: Task<Void, Never>, to ticket: InFlightTicket) {
-        if state.withLock({ $0.attach(task, to: ticket) }) { task.cancel() }
-    }
-
     /// Called by a request as it begins, from its own task; returns `false` when the request
     /// was cancelled before it began (it must not run, only ``finish(_:)``).
     ///
-    /// Until its handle is attached (a request started in place gets it only when it first
-    /// suspends), a cancellation reaches the task through this record, so a tool that
-    /// computes and checks `Task.isCancelled` without suspending still sees it.
+    /// From then until it finishes, a cancellation reaches the task through this record, from
+    /// the request's first instruction: a tool that computes and checks `Task.isCancelled`
+    /// without suspending sees it. (A request started in place gets its task handle only
+    /// when it first suspends, so the handle could not serve.)
     func begin(_ ticket: InFlightTicket) -> Bool {
         withUnsafeCurrentTask { current in
             guard let current else { return !isCancelled(ticket) }
@@ -60,23 +56,20 @@ final class InFlightRequests: Sendable {
 
     /// Cancels the request with `id`, if it is running; its response will not be sent.
     func cancel(_ id: RequestID) {
-        let tasks = state.withLock { table in
-            let cancellation = table.cancel(id)
+        state.withLock { table in
             // Only under the lock: the request removes its record before it ends.
-            for task in cancellation.inline { task.cancel() }
-            return cancellation.tasks
+            table.cancel(id)?.cancel()
         }
-        for task in tasks { task.cancel() }
     }
 
     /// Cancels every request, now and as they are registered, and frees the loop if it waits.
     func cancelAll() {
-        let (tasks, waiter) = state.withLock { table in
-            let (cancellation, waiter) = table.cancelAll()
-            for task in cancellation.inline { task.cancel() }
-            return (cancellation.tasks, waiter)
+        let waiter = state.withLock { table in
+            let (tasks, waiter) = table.cancelAll()
+            // Only under the lock, as above.
+            for task in tasks { task.cancel() }
+            return waiter
         }
-        for task in tasks { task.cancel() }
         waiter?.resume()
     }
 
@@ -111,29 +104,21 @@ struct InFlightTicket: Hashable, Sendable {
 ///
 /// A request's ticket names its slot in a table that is reused as requests finish, so admitting
 /// and finishing a request costs no hashing and, once the table has grown to the connection's
-/// peak, no allocation. The ticket also carries the request's serial: a task attached after its
-/// request has finished (a request started in place can finish before its task handle is
-/// returned) finds another serial in the slot, or none, and is not recorded against the request
-/// that reuses it. Cancelling by request id scans the running requests (at most the
-/// connection's limit); cancellations are rare.
+/// peak, no allocation. The ticket also carries the request's serial, so that a call made with
+/// the ticket of a request that has finished never touches the request that reuses its slot.
+/// Cancelling by request id scans the running requests (at most the connection's limit);
+/// cancellations are rare.
 ///
 /// The slots are kept as parallel arrays, one per field: the calls every request makes (begin,
 /// is it cancelled, finish) touch a serial and a flag, and never copy the request's id.
 struct InFlightTable {
-    /// What a cancellation must cancel: the request's task handle, or the task itself while it
-    /// runs in place without one (cancelled under the table's lock).
-    struct Cancellation {
-        var tasks: [Task<Void, Never>] = []
-        var inline: [InlineTask] = []
-    }
-
     let limit: Int
     /// The serial of the request in each slot, 0 for a free slot. Serials start at 1.
     private var serials: [Int] = []
     private var ids: [RequestID?] = []
     private var weights: [Int] = []
-    private var tasks: [Task<Void, Never>?] = []
-    /// The request's own task while it runs in place before its handle is attached.
+    /// The request's own task, from when it begins until it finishes (cancelled only under the
+    /// table's lock).
     private var inlineTasks: [InlineTask?] = []
     private var cancelledFlags: [Bool] = []
     private var freeSlots: [Int] = []
@@ -181,7 +166,6 @@ struct InFlightTable {
             serials.append(0)
             ids.append(id)
             weights.append(min(weight, limit))
-            tasks.append(nil)
             inlineTasks.append(nil)
             cancelledFlags.append(allCancelled)
         }
@@ -196,49 +180,38 @@ struct InFlightTable {
         return ticket.slot
     }
 
-    /// Records a request's task; returns whether it must be cancelled at once. A request that
-    /// already finished (its ticket is free) gets nothing.
-    mutating func attach(_ task: Task<Void, Never>, to ticket: InFlightTicket) -> Bool {
-        guard let slot = slot(of: ticket) else { return false }
-        tasks[slot] = task
-        inlineTasks[slot] = nil
-        return cancelledFlags[slot]
-    }
-
-    /// Records the task of a request that has begun running before its handle is attached;
-    /// returns whether the request was cancelled already (it must not run then). Nothing is
-    /// recorded once the handle is.
+    /// Records the task of a request that begins running; returns whether the request was
+    /// cancelled already (it must not run then).
     mutating func begin(_ ticket: InFlightTicket, inline task: InlineTask) -> Bool {
         guard let slot = slot(of: ticket) else { return false }
-        if tasks[slot] == nil { inlineTasks[slot] = task }
+        inlineTasks[slot] = task
         return cancelledFlags[slot]
     }
 
     /// Marks the newest running request with `id` cancelled; returns what to cancel.
-    mutating func cancel(_ id: RequestID) -> Cancellation {
+    mutating func cancel(_ id: RequestID) -> InlineTask? {
         var newest: (slot: Int, serial: Int)?
         for slot in serials.indices where serials[slot] != 0 && ids[slot] == id {
             if newest.map({ serials[slot] > $0.serial }) ?? true { newest = (slot, serials[slot]) }
         }
-        guard let slot = newest?.slot else { return Cancellation() }
+        guard let slot = newest?.slot else { return nil }
         cancelledFlags[slot] = true
-        return Cancellation(tasks: tasks[slot].map { [$0] } ?? [], inline: inlineTasks[slot].map { [$0] } ?? [])
+        return inlineTasks[slot]
     }
 
     /// Marks every request cancelled, now and as they are registered; returns what to cancel
     /// and the loop's waiter, which now gets its slots (the loop drains).
-    mutating func cancelAll() -> (cancellation: Cancellation, waiter: CheckedContinuation<Void, Never>?) {
+    mutating func cancelAll() -> (tasks: [InlineTask], waiter: CheckedContinuation<Void, Never>?) {
         allCancelled = true
-        var cancellation = Cancellation()
+        var tasks: [InlineTask] = []
         for slot in serials.indices where serials[slot] != 0 {
             cancelledFlags[slot] = true
-            if let task = tasks[slot] { cancellation.tasks.append(task) }
-            if let inline = inlineTasks[slot] { cancellation.inline.append(inline) }
+            if let task = inlineTasks[slot] { tasks.append(task) }
         }
-        guard let waiter = slotWaiter else { return (cancellation, nil) }
+        guard let waiter = slotWaiter else { return (tasks, nil) }
         slotWaiter = nil
         used += waiter.weight
-        return (cancellation, waiter.continuation)
+        return (tasks, waiter.continuation)
     }
 
     /// Whether the request was cancelled (a finished or unknown ticket counts as cancelled).
@@ -255,7 +228,6 @@ struct InFlightTable {
         guard let slot = slot(of: ticket) else { return (nil, []) }
         serials[slot] = 0
         ids[slot] = nil
-        tasks[slot] = nil
         inlineTasks[slot] = nil
         freeSlots.append(slot)
         running -= 1

@@ -1,6 +1,6 @@
-/// The task of a request that was started in place and has not suspended yet, so that its
-/// handle (returned by `Task.immediate` only then) is not attached yet: kept so that a
-/// cancellation reaches it from its first instruction.
+/// The task of a running request, as the request records it when it begins: what a
+/// cancellation reaches, from the request's first instruction (a task started in place with
+/// `Task.immediate` has no handle until it first suspends, so no handle is kept at all).
 ///
 /// It holds the runtime's unretained reference, which is only safe while the task is alive.
 /// ``InFlightRequests`` guarantees that: the request records it under the table's lock when it

@@ -106,8 +106,8 @@ extension MCPServer {
             try? await transport.send(message)
         }
         let run: @Sendable (Admitted) async -> Void = { [self] admitted in
-            // From here a cancellation reaches the request even before its handle is attached;
-            // one cancelled before it began (while it waited for a runner) never runs.
+            // From here until it finishes, a cancellation reaches the request's task through its
+            // record; one cancelled before it began (while it waited for a runner) never runs.
             guard inFlight.begin(admitted.ticket) else {
                 inFlight.finish(admitted.ticket)
                 return
@@ -118,12 +118,14 @@ extension MCPServer {
             } else {
                 response = await handle(admitted.message, session: session)
             }
-            if let response, !inFlight.isCancelled(admitted.ticket), !Task.isCancelled {
+            // A cancelled request gets no answer: every cancellation of a request that has begun
+            // cancels its task (under the in-flight lock, while it is registered).
+            if let response, !Task.isCancelled {
                 try? await transport.send(response)
             }
             inFlight.finish(admitted.ticket)
         }
-        let starter = RequestStarter(transport: transport, execution: options.requestExecution, inFlight: inFlight, run: run)
+        let starter = RequestStarter(transport: transport, execution: options.requestExecution, run: run)
         let batchWidth = options.maximumConcurrentRequests
         var failure: (any Error)?
         await withTaskCancellationHandler {
@@ -226,14 +228,12 @@ private struct RequestStarter: Sendable {
     }
 
     private let way: Way
-    private let inFlight: InFlightRequests
     private let run: @Sendable (Admitted) async -> Void
 
     init(
-        transport: some Transport, execution: MCPServer.ConnectionOptions.RequestExecution, inFlight: InFlightRequests,
+        transport: some Transport, execution: MCPServer.ConnectionOptions.RequestExecution,
         run: @escaping @Sendable (Admitted) async -> Void
     ) {
-        self.inFlight = inFlight
         self.run = run
         switch execution.kind {
         case .connectionThread:
@@ -248,9 +248,9 @@ private struct RequestStarter: Sendable {
             if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
                 let batch = (transport as? any AnswerBatchingTransport)?.answerBatch
                 way = .runners(
-                    RequestRunners(width: POSIX.processorCount, batch: batch) { [inFlight] admitted in
-                        let task = Task.immediate { await run(admitted) }
-                        inFlight.attach(task, to: admitted.ticket)
+                    RequestRunners(width: POSIX.processorCount, batch: batch) { admitted in
+                        // No handle kept: the request records its task as it begins.
+                        _ = Task.immediate { await run(admitted) }
                     })
             } else {
                 way = .tasks
@@ -258,7 +258,7 @@ private struct RequestStarter: Sendable {
         }
     }
 
-    /// Starts `admitted` in its own task, recorded against its ticket for cancellation.
+    /// Starts `admitted` in its own task (which records itself against its ticket as it begins).
     func start(_ admitted: Admitted) {
         let run = self.run
         switch way {
@@ -267,20 +267,18 @@ private struct RequestStarter: Sendable {
             return
         case .connectionThread(let preference):
             if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *), let executor = preference as? any TaskExecutor {
-                let task: Task<Void, Never>
                 if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
                     // Started in place on the connection's thread (the loop's caller is there):
                     // no enqueue and no executor switch until the request first suspends.
-                    task = Task.immediate(executorPreference: executor) { await run(admitted) }
+                    _ = Task.immediate(executorPreference: executor) { await run(admitted) }
                 } else {
-                    task = Task(executorPreference: executor) { await run(admitted) }
+                    _ = Task(executorPreference: executor) { await run(admitted) }
                 }
-                inFlight.attach(task, to: admitted.ticket)
                 return
             }
         case .tasks:
             break
         }
-        inFlight.attach(Task { await run(admitted) }, to: admitted.ticket)
+        _ = Task { await run(admitted) }
     }
 }
