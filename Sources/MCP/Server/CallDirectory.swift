@@ -11,12 +11,33 @@ internal import MCPPlatform
 /// without an actor hop (see `MCPServer.quickAnswer(for:session:)`); everything else, and
 /// every request that would be an error of the era, still goes through the actor.
 final class CallDirectory: Sendable {
-    /// A connection as the quick path sees it.
-    struct Connection: Sendable {
-        var era: ServerSession.Era
-        var clientInfo: Implementation?
-        var clientCapabilities = ClientCapabilities()
-        var notify: (@Sendable (JSONRPCMessage) async -> Void)?
+    /// A connection as the quick path sees it: a snapshot the actor publishes anew whenever
+    /// the session changes (a class, so a look-up copies one reference).
+    final class Connection: Sendable {
+        let era: ServerSession.Era
+        let clientInfo: Implementation?
+        let clientCapabilities: ClientCapabilities
+        let notify: (@Sendable (JSONRPCMessage) async -> Void)?
+        /// `notify` for notifications, made once, for the tools' contexts.
+        let notifyNotification: (@Sendable (JSONRPCNotification) async -> Void)?
+
+        init(
+            era: ServerSession.Era, clientInfo: Implementation? = nil, clientCapabilities: ClientCapabilities = ClientCapabilities(),
+            notify: (@Sendable (JSONRPCMessage) async -> Void)? = nil
+        ) {
+            self.era = era
+            self.clientInfo = clientInfo
+            self.clientCapabilities = clientCapabilities
+            self.notify = notify
+            notifyNotification = notify.map(Self.notifications(through:))
+        }
+
+        /// A sender of notifications through a connection's sender of messages.
+        static func notifications(
+            through send: @escaping @Sendable (JSONRPCMessage) async -> Void
+        ) -> @Sendable (JSONRPCNotification) async -> Void {
+            { notification in await send(.notification(notification)) }
+        }
     }
 
     private struct State {

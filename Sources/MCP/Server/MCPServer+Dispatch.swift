@@ -143,13 +143,13 @@ extension MCPServer {
                 capabilities: connection.clientCapabilities, session: session, send: connection.notify, outgoing: outgoing)
             return try Self.prepareCall(
                 request, tool: tool, version: connection.era.handshakeVersion, clientInfo: connection.clientInfo,
-                notify: connection.notify, modern: false, serverInfo: infoJSON, client: client)
+                notify: connection.notifyNotification, modern: false, serverInfo: infoJSON, client: client)
         case .modern where enveloped && isCall:
             guard let meta else { return nil }
             let (version, envelope) = try Self.envelope(meta, era: .modern)
             return try Self.prepareCall(
                 request, tool: tool, version: version, clientInfo: envelope[MCPMetaKey.clientInfo].map(Implementation.init(json:)),
-                notify: connection.notify, modern: true, serverInfo: infoJSON,
+                notify: connection.notifyNotification, modern: true, serverInfo: infoJSON,
                 client: .modern(envelope: envelope, params: request.params))
         default:
             return nil

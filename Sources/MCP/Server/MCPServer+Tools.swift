@@ -32,7 +32,8 @@ extension MCPServer {
         let name = request.params?["name"]?.stringValue
         return try Self.prepareCall(
             request, tool: name.flatMap(directory.tool(named:)), version: version, clientInfo: clientInfo,
-            notify: sessions[session]?.notify, modern: modern, serverInfo: infoJSON, client: client)
+            notify: sessions[session]?.notify.map(CallDirectory.Connection.notifications(through:)), modern: modern,
+            serverInfo: infoJSON, client: client)
     }
 
     /// Prepares `tools/call` by the error rule in ``MCPServer``'s documentation: protocol
@@ -42,7 +43,7 @@ extension MCPServer {
     /// - Parameter tool: The registered tool named by the request, if there is one.
     static func prepareCall(
         _ request: JSONRPCRequest, tool entry: RegisteredTool?, version: ProtocolVersion, clientInfo: Implementation?,
-        notify: (@Sendable (JSONRPCMessage) async -> Void)?, modern: Bool, serverInfo: JSONValue,
+        notify: (@Sendable (JSONRPCNotification) async -> Void)?, modern: Bool, serverInfo: JSONValue,
         client: ClientAccess? = nil
     ) throws(JSONRPCError) -> Answer {
         guard case .object(let params)? = request.params else {
@@ -70,7 +71,7 @@ extension MCPServer {
         let context = ToolContext(
             requestID: request.id, protocolVersion: version, clientInfo: clientInfo,
             progressToken: params["_meta"]?[MCPMetaKey.progressToken],
-            notify: notify.map { send in { @Sendable notification in await send(.notification(notification)) } },
+            notify: notify,
             client: client)
         return .toolCall(PreparedCall(tool: entry, arguments: arguments, context: context, version: version, modern: modern))
     }
