@@ -72,6 +72,8 @@ package final class EventLoop: Sendable {
         var nextToken: UInt64 = 1
         var jobs: [Job] = []
         var timers = EventLoopTimers<@Sendable () -> Void>()
+        /// Timers set since the loop was made (for tests).
+        var timersSet = 0
         /// The thread is alive.
         var running = false
         /// The thread is in (or about to enter) its wait: a new job must signal the waker.
@@ -206,6 +208,7 @@ package final class EventLoop: Sendable {
         }
         let (timer, outcome): (Timer, Outcome) = state.withLock { state in
             let (timer, isEarliest) = state.timers.add(job, at: clock.now + max(.zero, delay))
+            state.timersSet += 1
             guard state.running else {
                 state.running = true
                 return (timer, .start)
@@ -240,6 +243,9 @@ package final class EventLoop: Sendable {
 
     /// The number of pending timers (for tests).
     package var timerCount: Int { state.withLock { $0.timers.count } }
+
+    /// The number of timers set since the loop was made (for tests).
+    package var timersSetCount: Int { state.withLock { $0.timersSet } }
 
     // MARK: Registrations
 

@@ -1,3 +1,4 @@
+import MCPCore
 import MCPPlatform
 import OnDeviceMCPTestSupport
 import Testing
@@ -16,6 +17,37 @@ struct HeldAnswersTests {
         private let released = LockedValue(false)
         var isReleased: Bool { released.withLock { $0 } }
         func release() { released.withLock { $0 = true } }
+    }
+
+    @Test("one request at a time sets no timer on the loop", .timeLimit(.minutes(1)))
+    func sequentialCallsSetNoTimer() async throws {
+        // With one request in flight no answer is ever held, so the loop's wait keeps no
+        // deadline (a kernel timer armed for every wait is what a sequential call would pay).
+        let loop = try #require(EventLoop.makeLoop())
+        let server = MCPServer(name: "sequential", version: "1")
+        try await server.register(name: "quick", description: "Answers at once") { _, _ in .text("quick") }
+        let forward = try POSIX.makePipe()
+        let backward = try POSIX.makePipe()
+        let serverEnd = try FileDescriptorTransport(
+            readingFrom: forward.read, writingTo: backward.write, closesInput: true, closesOutput: true,
+            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength, engine: .loop, loop: loop)
+        let clientEnd = try FileDescriptorTransport(
+            readingFrom: backward.read, writingTo: forward.write, closesInput: true, closesOutput: true,
+            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength, engine: .threads)
+        let serving = Task { try await server.run(on: serverEnd) }
+        var answers = clientEnd.receive().makeAsyncIterator()
+        for id in 1...20 {
+            try await clientEnd.send(
+                JSONRPCMessage(["jsonrpc": "2.0", "id": .int(id), "method": "tools/call", "params": ["name": "quick"]]))
+            guard case .message(.response(let response))? = try await answers.next() else {
+                Issue.record("call \(id) got no result")
+                break
+            }
+            #expect(response.id == RequestID(.int(id)))
+            #expect(loop.timersSetCount == 0, "call \(id) set a timer")
+        }
+        await clientEnd.close()
+        try await serving.value
     }
 
     @Test("an answer held by a runner goes out while every runner computes", .timeLimit(.minutes(1)))

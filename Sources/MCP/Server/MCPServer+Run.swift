@@ -32,6 +32,9 @@ extension MCPServer {
             /// suspends hands its runner on at once. A request cancelled while it waits for a
             /// runner never starts; one running is cancelled as with a task of its own, from its
             /// first instruction (a tool that computes and checks `Task.isCancelled` sees it).
+            /// On the event loop (stdio and pipes on Linux), the answers a runner makes while
+            /// other requests are in flight are written together when it has no request left
+            /// to start, or by the loop within about a millisecond if every runner is busy.
             public static let shared = RequestExecution(kind: .shared)
 
             /// Each request runs on the connection's reading thread, where the transport has

@@ -38,8 +38,10 @@ final class RequestRunners<Item: Sendable>: Sendable {
 
     /// Queues a request; a runner takes it as soon as one is free.
     func submit(_ item: Item) {
-        guard state.withLock({ $0.submit(item) }) else { return }
-        batch?.runnerStarted()
+        let startsRunner = state.withLock { $0.submit(item) }
+        if startsRunner { batch?.runnerStarted() }
+        batch?.requestQueued()
+        guard startsRunner else { return }
         Task { [self] in
             var started = 0
             while let item = state.withLock({ $0.next() }) {

@@ -9,10 +9,11 @@ internal import MCPPlatform
 /// thread. Without it, each such answer asked the loop to write after its current jobs, which
 /// woke a sleeping loop once per burst.
 ///
-/// An answer is never left waiting on a runner that is busy: while any runner of the
-/// connection runs, a timer of the loop writes what is queued every
-/// ``LoopConnection/heldAnswerDelay`` (a millisecond), so an answer queued just before a tool
-/// that computes for seconds without suspending goes out within about that long.
+/// An answer is never left waiting on a runner that is busy: once a request is queued while
+/// others are in flight, and until the last runner ends, a timer of the loop writes what is
+/// queued every ``LoopConnection/heldAnswerDelay`` (a millisecond), so an answer queued just
+/// before a tool that computes for seconds without suspending goes out within about that long.
+/// With one request in flight at a time no answer is held and no timer is set.
 ///
 /// Exists for connections on the event loop only; elsewhere answers are written as before.
 struct AnswerBatch: Sendable {
@@ -27,10 +28,16 @@ struct AnswerBatch: Sendable {
         body()
     }
 
-    /// A runner starts: from now until the last runner ends, the loop writes what is queued at
-    /// least every ``LoopConnection/heldAnswerDelay``.
+    /// A runner starts.
     func runnerStarted() {
         connection.runnerStarted()
+    }
+
+    /// A request was queued for the runners: while others are in flight too, until the last
+    /// runner ends, the loop writes what is queued at least every
+    /// ``LoopConnection/heldAnswerDelay``.
+    func requestQueued() {
+        connection.requestQueued()
     }
 
     /// A runner pauses (it yields to other work): writes what is queued.

@@ -41,6 +41,9 @@ final class InboundBuffer: Sendable {
     /// is that answers go out through the loop's next flush (one hop) instead of at once.
     private let unanswered = LockedValue(0)
 
+    /// The requests read and not yet answered (see ``noteAnswer()``).
+    var unansweredCount: Int { unanswered.withLock { $0 } }
+
     /// An answer is about to be sent: returns whether other requests read earlier are still
     /// unanswered (their answers will follow, so this one can wait to be written with them).
     func noteAnswer() -> Bool {
