@@ -348,7 +348,8 @@ package final class EventLoop: Sendable {
             enum Step {
                 case run
                 /// `lingering`: out of work, waiting `linger` for more before ending.
-                case wait(timeout: Int32, lingering: Bool)
+                /// `timers`: timers were pending (the ones due after the wait are run).
+                case wait(timeout: Int32, lingering: Bool, timers: Bool)
                 case end
             }
             let step: Step = state.withLock { state in
@@ -363,13 +364,13 @@ package final class EventLoop: Sendable {
                     }
                     // Work that comes meanwhile signals the waker, as for any sleeping wait.
                     state.sleeping = true
-                    return .wait(timeout: lingerMilliseconds, lingering: true)
+                    return .wait(timeout: lingerMilliseconds, lingering: true, timers: false)
                 }
                 let idle = state.jobs.isEmpty
                 if idle { state.sleeping = true }
                 // Reading the clock only when a timer is pending.
                 let timeout = !idle ? 0 : state.timers.isEmpty ? -1 : state.timers.waitMilliseconds(at: clock.now) ?? -1
-                return .wait(timeout: timeout, lingering: false)
+                return .wait(timeout: timeout, lingering: false, timers: !state.timers.isEmpty)
             }
             switch step {
             case .end:
@@ -379,16 +380,21 @@ package final class EventLoop: Sendable {
                 batchesSincePoll += 1
                 for job in batch { run(job) }
                 batch.removeAll(keepingCapacity: true)
-            case .wait(let timeout, let lingering):
+            case .wait(let timeout, let lingering, let timers):
                 batchesSincePoll = 0
                 let count = tokens.withUnsafeMutableBufferPointer { tokens in
                     events.withUnsafeMutableBufferPointer { events in
                         mcp_poller_wait(poller, tokens.baseAddress, events.baseAddress, Int32(tokens.count), timeout)
                     }
                 }
-                let due: [@Sendable () -> Void] = state.withLock { state in
-                    if timeout != 0 { state.sleeping = false }
-                    return state.timers.isEmpty ? [] : state.timers.takeDue(at: clock.now)
+                // A timer set during the wait either woke it (it is looked at next time round)
+                // or falls due after the deadline the wait had: only then is the lock needed.
+                var due: [@Sendable () -> Void] = []
+                if timeout != 0 || timers {
+                    due = state.withLock { state in
+                        if timeout != 0 { state.sleeping = false }
+                        return timers ? state.timers.takeDue(at: clock.now) : []
+                    }
                 }
                 // A linger that timed out with nothing ends the thread, unless work came in the
                 // meantime (it is looked at first); any other wake-up starts the linger afresh.
