@@ -202,34 +202,29 @@ package final class EventLoop: Sendable {
     /// falls due before everything the waiting loop knows of wakes it, once, to wait less.
     @discardableResult
     package func execute(after delay: Duration, _ job: @escaping @Sendable () -> Void) -> Timer {
-        enum Outcome {
-            case set(wake: Bool)
-            case start
-        }
-        let (timer, outcome): (Timer, Outcome) = state.withLock { state in
+        let (timer, arrival): (Timer, Arrival) = state.withLock { state in
             let (timer, isEarliest) = state.timers.add(job, at: clock.now + max(.zero, delay))
             state.timersSet += 1
             guard state.running else {
                 state.running = true
                 return (timer, .start)
             }
-            guard isEarliest, state.sleeping else { return (timer, .set(wake: false)) }
+            guard isEarliest, state.sleeping else { return (timer, .running(wake: false)) }
             state.sleeping = false
-            return (timer, .set(wake: true))
+            return (timer, .running(wake: true))
         }
-        switch outcome {
-        case .set(let wake):
-            if wake { mcp_waker_signal(waker) }
-        case .start:
-            do throws(Errno) {
-                try POSIX.startThread(named: "MCP event loop") { [self] in run() }
-            } catch {
-                // Out of threads: the timer cannot fire on the loop; run it now rather than never.
-                let job: (@Sendable () -> Void)? = state.withLock { state in
-                    state.running = false
-                    return state.timers.cancel(timer) ? job : nil
-                }
-                job?()
+        act(on: arrival) {
+            // Out of threads: the timer cannot fire on the loop; it fires on Swift's shared
+            // executor instead, after its delay (never inline: the caller may hold a lock
+            // that the job takes).
+            let taken = state.withLock { state in
+                state.running = false
+                return state.timers.cancel(timer)
+            }
+            guard taken else { return }
+            Task.detached {
+                try? await Task.sleep(for: delay)
+                job()
             }
         }
         return timer
@@ -274,33 +269,45 @@ package final class EventLoop: Sendable {
     // MARK: Jobs
 
     private func enqueue(_ job: Job) {
-        enum Outcome {
-            case queued(wake: Bool)
-            case start
-        }
-        let outcome: Outcome = state.withLock { state in
+        let arrival: Arrival = state.withLock { state in
             state.jobs.append(job)
             guard state.running else {
                 state.running = true
                 return .start
             }
             defer { state.sleeping = false }
-            return .queued(wake: state.sleeping)
+            return .running(wake: state.sleeping)
         }
-        switch outcome {
-        case .queued(let wake):
+        act(on: arrival) {
+            // Out of threads: run what was queued elsewhere rather than never.
+            let jobs = state.withLock { state in
+                state.running = false
+                defer { state.jobs.removeAll() }
+                return state.jobs
+            }
+            for job in jobs { runElsewhere(job) }
+        }
+    }
+
+    /// What adding work (a job, a timer) found the loop's thread doing.
+    private enum Arrival {
+        /// Running; `wake`: in its wait, which must end for the new work.
+        case running(wake: Bool)
+        /// Not running: the work was marked for a thread that must be started.
+        case start
+    }
+
+    /// Wakes or starts the loop's thread as `arrival` says; when the system has no thread to
+    /// give, runs `recover` instead.
+    private func act(on arrival: Arrival, orRecover recover: () -> Void) {
+        switch arrival {
+        case .running(let wake):
             if wake { mcp_waker_signal(waker) }
         case .start:
             do throws(Errno) {
                 try POSIX.startThread(named: "MCP event loop") { [self] in run() }
             } catch {
-                // Out of threads: run what was queued elsewhere rather than never.
-                let jobs = state.withLock { state in
-                    state.running = false
-                    defer { state.jobs.removeAll() }
-                    return state.jobs
-                }
-                for job in jobs { runElsewhere(job) }
+                recover()
             }
         }
     }
