@@ -26,14 +26,8 @@ struct HeldAnswersTests {
         let loop = try #require(EventLoop.makeLoop())
         let server = MCPServer(name: "sequential", version: "1")
         try await server.register(name: "quick", description: "Answers at once") { _, _ in .text("quick") }
-        let forward = try POSIX.makePipe()
-        let backward = try POSIX.makePipe()
-        let serverEnd = try FileDescriptorTransport(
-            readingFrom: forward.read, writingTo: backward.write, closesInput: true, closesOutput: true,
-            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength, engine: .loop, loop: loop)
-        let clientEnd = try FileDescriptorTransport(
-            readingFrom: backward.read, writingTo: forward.write, closesInput: true, closesOutput: true,
-            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength, engine: .threads)
+        // The client's end shares the loop; a client starts no request runners, so sets no timer.
+        let (clientEnd, serverEnd) = try makePipeConnectedPair(loop: loop)
         let serving = Task { try await server.run(on: serverEnd) }
         var answers = clientEnd.receive().makeAsyncIterator()
         for id in 1...20 {

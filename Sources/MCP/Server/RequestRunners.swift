@@ -39,8 +39,7 @@ final class RequestRunners<Item: Sendable>: Sendable {
     /// Queues a request; a runner takes it as soon as one is free.
     func submit(_ item: Item) {
         let startsRunner = state.withLock { $0.submit(item) }
-        if startsRunner { batch?.runnerStarted() }
-        batch?.requestQueued()
+        batch?.requestQueued(startingRunner: startsRunner)
         guard startsRunner else { return }
         Task { [self] in
             var started = 0

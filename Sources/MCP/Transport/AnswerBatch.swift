@@ -28,16 +28,11 @@ struct AnswerBatch: Sendable {
         body()
     }
 
-    /// A runner starts.
-    func runnerStarted() {
-        connection.runnerStarted()
-    }
-
-    /// A request was queued for the runners: while others are in flight too, until the last
-    /// runner ends, the loop writes what is queued at least every
-    /// ``LoopConnection/heldAnswerDelay``.
-    func requestQueued() {
-        connection.requestQueued()
+    /// A request was queued for the runners, and started one more runner or not: while others
+    /// are in flight too, until the last runner ends, the loop writes what is queued at least
+    /// every ``LoopConnection/heldAnswerDelay``.
+    func requestQueued(startingRunner: Bool) {
+        connection.requestQueued(startingRunner: startingRunner)
     }
 
     /// A runner pauses (it yields to other work): writes what is queued.

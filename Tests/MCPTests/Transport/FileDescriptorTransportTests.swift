@@ -5,20 +5,25 @@ import Testing
 
 @testable import MCP
 
-/// Two transports connected by two pipes: what one sends, the other receives.
+/// Two transports connected by two pipes: what one sends, the other receives. With `loop`,
+/// both are on that event loop (else on the default engine).
 func makePipeConnectedPair(
     maximumFrameLength: Int = FileDescriptorTransport.defaultMaximumFrameLength,
     inboundCapacity: Int = 4096,
-    outboundByteLimit: Int = 8 * 1024 * 1024
+    outboundByteLimit: Int = 8 * 1024 * 1024,
+    loop: EventLoop? = nil
 ) throws -> (FileDescriptorTransport, FileDescriptorTransport) {
     let forward = try POSIX.makePipe()
     let backward = try POSIX.makePipe()
+    let engine: FileDescriptorTransport.EngineChoice? = loop == nil ? nil : .loop
     let one = try FileDescriptorTransport(
         readingFrom: backward.read, writingTo: forward.write, closesInput: true, closesOutput: true,
-        maximumFrameLength: maximumFrameLength, inboundCapacity: inboundCapacity, outboundByteLimit: outboundByteLimit)
+        maximumFrameLength: maximumFrameLength, inboundCapacity: inboundCapacity, outboundByteLimit: outboundByteLimit,
+        engine: engine, loop: loop)
     let other = try FileDescriptorTransport(
         readingFrom: forward.read, writingTo: backward.write, closesInput: true, closesOutput: true,
-        maximumFrameLength: maximumFrameLength, inboundCapacity: inboundCapacity, outboundByteLimit: outboundByteLimit)
+        maximumFrameLength: maximumFrameLength, inboundCapacity: inboundCapacity, outboundByteLimit: outboundByteLimit,
+        engine: engine, loop: loop)
     return (one, other)
 }
 
