@@ -153,6 +153,11 @@ package struct BoundedQueueState<Element, Consumer, Producer> {
     @inlinable
     package var roomWaiterCount: Int { roomWaiters.count }
 
+    /// Whether the consumer is parked with nothing queued and the stream open: the next
+    /// message pushed would go straight to it.
+    @inlinable
+    package var isConsumerWaitingOnEmpty: Bool { consumer != nil && items.isEmpty && end == nil && !isStopped }
+
     /// Whether a producer asking for room now would go on at once: nobody waits with a
     /// message and the queue is under both bounds, or the stream is over.
     @inlinable

@@ -39,6 +39,12 @@ final class InFlightRequests: Sendable {
         return state.withLock { $0.register(id, weight: weight) }
     }
 
+    /// Admits the request if its slots are free now; `nil` when it would have to wait (then
+    /// ``admit(_:weight:)`` it from the loop).
+    func admitNow(_ id: RequestID?, weight: Int) -> InFlightTicket? {
+        state.withLock { $0.admit(id, weight: weight) }
+    }
+
     /// Called by a request as it begins, from its own task; returns `false` when the request
     /// was cancelled before it began (it must not run, only ``finish(_:)``).
     ///

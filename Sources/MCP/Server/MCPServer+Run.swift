@@ -130,6 +130,29 @@ extension MCPServer {
         }
         let starter = RequestStarter(transport: transport, execution: options.requestExecution, run: run)
         let batchWidth = options.maximumConcurrentRequests
+        // Requests that can start at once start from the reading thread, while this loop waits
+        // with nothing queued; everything else (ping, other notifications, invalid frames, a
+        // request that must wait for a slot or for output room) comes to the loop, in order.
+        let inline = transport as? any InlineReadingTransport
+        inline?.setInlineHandler { inbound in
+            guard case .message(let message) = inbound else { return false }
+            switch message {
+            case .request(let request) where request.method == MCPMethod.ping:
+                return false
+            case .request, .batch:
+                guard inline?.hasOutboundRoom ?? false else { return false }
+                let weight = message.batchCount.map { min($0, batchWidth) } ?? 1
+                guard let ticket = inFlight.admitNow(message.id, weight: weight) else { return false }
+                starter.start(Admitted(message: message, ticket: ticket, weight: weight))
+                return true
+            case .notification(let notification) where notification.method == MCPMethod.cancelled:
+                guard let cancelled = try? CancelledNotification(params: notification.params) else { return false }
+                inFlight.cancel(cancelled.requestID)
+                return true
+            case .notification, .response, .errorResponse:
+                return false
+            }
+        }
         var failure: (any Error)?
         await withTaskCancellationHandler {
             do {
@@ -168,6 +191,7 @@ extension MCPServer {
         } onCancel: {
             inFlight.cancelAll()
         }
+        inline?.setInlineHandler(nil)
         // The peer is done sending. Requests still running get a short grace period to
         // answer (so `echo request | ondevice-mcp serve` works), renewed while they keep
         // finishing (a busy machine answering a long pipeline loses nothing); once a whole

@@ -98,8 +98,8 @@ final class ConnectionExecutor: Sendable {
     // MARK: The thread
 
     /// The thread's body: reads `input` into `inbound` until the input ends or the buffer
-    /// stops, and runs jobs until retired. After each batch of jobs, what they sent is
-    /// written out (`outbound.flush()`): many replies, one `write`.
+    /// stops, and runs jobs until retired. After each batch of jobs, and after each read, what
+    /// they sent is written out (`outbound.flush()`): many replies, one `write`.
     func run(
         reading input: Int32, owner: DescriptorOwner?, into inbound: InboundBuffer, flushing outbound: OutboundBuffer,
         maximumFrameLength: Int, responseLimits: ResultLimits? = nil
@@ -149,6 +149,9 @@ final class ConnectionExecutor: Sendable {
                 if ready.wake { POSIX.drainWakePipe(wakeRead) }
                 if ready.input, let current = reader {
                     if !current.readOnce(into: inbound) { reader = nil }
+                    // Requests the server started from the read (its inline handler) may have
+                    // answered on this thread: those answers wait for a flush, as a job's do.
+                    outbound.flush()
                 }
                 continue
             }

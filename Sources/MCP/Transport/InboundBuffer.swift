@@ -14,7 +14,17 @@ final class InboundBuffer: Sendable {
     /// The reading thread waits for room as a plain mark: one closure wakes it.
     private typealias State = BoundedQueueState<InboundMessage, CheckedContinuation<InboundMessage?, any Error>, Void>
 
-    private let state: LockedValue<State>
+    /// Takes a message on the reading thread instead of the consumer; returns `false` to leave
+    /// it (and every message after it) to the consumer. See ``setInlineHandler(_:)``.
+    typealias InlineHandler = @Sendable (InboundMessage) -> Bool
+
+    /// The queue and the inline handler, under one lock.
+    private struct Guarded {
+        var queue: State
+        var inline: InlineHandler?
+    }
+
+    private let state: LockedValue<Guarded>
     private let wakeReader: @Sendable () -> Void
     /// Fulfilled the first time the reader is told to wait for room (for tests).
     let readerParked = OneShot<Void>()
@@ -26,12 +36,12 @@ final class InboundBuffer: Sendable {
     ///   - byteLimit: The most bytes queued before the reader waits.
     ///   - wakeReader: Wakes the reading thread; called without the lock held.
     init(capacity: Int, byteLimit: Int, wakeReader: @escaping @Sendable () -> Void) {
-        state = LockedValue(State(capacity: capacity, byteLimit: byteLimit, admission: .underBounds))
+        state = LockedValue(Guarded(queue: State(capacity: capacity, byteLimit: byteLimit, admission: .underBounds)))
         self.wakeReader = wakeReader
     }
 
     /// Whether the consumer is gone or the transport closed: the reader should stop.
-    var isStopped: Bool { state.withLock { $0.isStopped } }
+    var isStopped: Bool { state.withLock { $0.queue.isStopped } }
 
     /// Requests (and batches) read and not yet answered, as far as ``noteAnswer()`` knows.
     ///
@@ -54,18 +64,18 @@ final class InboundBuffer: Sendable {
     }
 
     /// The number of messages waiting for the consumer.
-    var bufferedCount: Int { state.withLock { $0.bufferedCount } }
+    var bufferedCount: Int { state.withLock { $0.queue.bufferedCount } }
 
     /// The bytes of the messages waiting for the consumer.
-    var bufferedByteCount: Int { state.withLock { $0.bufferedByteCount } }
+    var bufferedByteCount: Int { state.withLock { $0.queue.bufferedByteCount } }
 
     /// Called on the reading thread before it reads: whether there is room for more
     /// messages. When there is not, the consumer wakes the reader once there is.
     func admitsMore() -> Bool {
         let admits = state.withLock { state in
-            if state.isRoomAvailable { return true }
+            if state.queue.isRoomAvailable { return true }
             // The reader is the one producer waiting for room: marked once until woken.
-            if state.roomWaiterCount == 0 { _ = state.waitForRoom(()) }
+            if state.queue.roomWaiterCount == 0 { _ = state.queue.waitForRoom(()) }
             return false
         }
         if !admits, readerParked.current == nil { readerParked.fulfill(()) }
@@ -86,10 +96,20 @@ final class InboundBuffer: Sendable {
             }
         }
         if requests != 0 { unanswered.withLock { $0 = max(0, $0 + requests) } }
+        // While the consumer waits with nothing queued, the inline handler takes what it can, in
+        // order; from the first message it leaves, the rest are queued (so order is kept).
+        var first = 0
+        if let inline = state.withLock({ $0.queue.isConsumerWaitingOnEmpty ? $0.inline : nil }) {
+            while first < batch.count, inline(batch[first].message) { first += 1 }
+            if first == batch.count {
+                batch.removeAll(keepingCapacity: true)
+                return true
+            }
+        }
         let pushed: State.Wakeups? = state.withLock { state in
             var wakeups = State.Wakeups.nothing
-            for frame in batch {
-                switch state.pushRead(frame.message, bytes: frame.byteCount) {
+            for frame in batch[first...] {
+                switch state.queue.pushRead(frame.message, bytes: frame.byteCount) {
                 case .done(let done):
                     if let consumer = done.consumer { wakeups.consumer = consumer }
                 case .closed, .full:
@@ -104,15 +124,30 @@ final class InboundBuffer: Sendable {
         return true
     }
 
+    /// Lets the reading thread hand messages to `handler` instead of queueing them, while the
+    /// consumer waits for the next one with nothing queued (`nil` stops it).
+    ///
+    /// The handler runs on the reading thread, must not block, and returns `false` for a
+    /// message it leaves to the consumer: that message and every one read after it are then
+    /// queued, until the consumer has taken them all and waits again. The consumer so sees
+    /// its messages in order, after those the handler took. A message read while the queue is
+    /// being closed may still reach the handler.
+    ///
+    /// For a server loop that only admits and starts requests, this saves waking its task
+    /// for every message: the requests start from the reading thread.
+    func setInlineHandler(_ handler: InlineHandler?) {
+        state.withLock { $0.inline = handler }
+    }
+
     /// Called on the reading thread at end of input (`nil`) or on a read error.
     func finish(throwing error: (any Error)?) {
-        let wakeups = state.withLock { $0.finish(throwing: error) }
+        let wakeups = state.withLock { $0.queue.finish(throwing: error) }
         perform(wakeups)
     }
 
     /// Stops the reader and finishes the stream after what is already buffered.
     func close() {
-        var wakeups = state.withLock { $0.close() }
+        var wakeups = state.withLock { $0.queue.close() }
         // The reader is woken once, whether it waited for room or not, to see that it must stop.
         wakeups.producers.removeAll()
         perform(wakeups)
@@ -121,14 +156,14 @@ final class InboundBuffer: Sendable {
 
     /// Called from the inbound stream: the next message, `nil` at the end.
     nonisolated(nonsending) func next() async throws -> InboundMessage? {
-        let taken = state.withLock { $0.take() }
+        let taken = state.withLock { $0.queue.take() }
         if case .item(let outcome, let wakeups) = taken {
             if !wakeups.producers.isEmpty { wakeReader() }
             return try outcome.get()
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<InboundMessage?, any Error>) in
-                let wakeups = state.withLock { $0.take(orPark: continuation, isCancelled: Task.isCancelled) }
+                let wakeups = state.withLock { $0.queue.take(orPark: continuation, isCancelled: Task.isCancelled) }
                 perform(wakeups)
             }
         } onCancel: {

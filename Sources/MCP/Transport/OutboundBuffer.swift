@@ -108,6 +108,9 @@ final class OutboundBuffer: Sendable {
         }
     }
 
+    /// Whether ``waitForRoom()`` would return at once now.
+    var hasRoom: Bool { state.withLock { $0.hasRoom } }
+
     /// Returns at once while the buffer holds less than its limit and no sender waits;
     /// otherwise when it has drained below the limit, closed or failed, or the calling
     /// task is cancelled.
