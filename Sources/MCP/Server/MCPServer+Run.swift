@@ -91,9 +91,10 @@ extension MCPServer {
     /// this function cancels every request and closes the transport too.
     ///
     /// On a ``StdioTransport`` or ``FileDescriptorTransport`` (and where the system has task
-    /// executors), the loop runs on the transport's reading thread. Requests run on Swift's
-    /// shared executor unless ``ConnectionOptions/RequestExecution/connectionThread`` asks for
-    /// that thread too.
+    /// executors), the loop runs on the transport's reading thread, and while it waits with
+    /// nothing queued, that thread admits and starts each request that can start at once
+    /// itself, without waking the loop. Requests run on Swift's shared executor unless
+    /// ``ConnectionOptions/RequestExecution/connectionThread`` asks for that thread too.
     ///
     /// - Throws: The transport's error when the connection breaks.
     public nonisolated func run(on transport: some Transport, options: ConnectionOptions = ConnectionOptions()) async throws {
@@ -134,13 +135,16 @@ extension MCPServer {
         // with nothing queued; everything else (ping, other notifications, invalid frames, a
         // request that must wait for a slot or for output room) comes to the loop, in order.
         let inline = transport as? any InlineReadingTransport
+        // The output's queue, not the transport: the handler runs for every message, and an
+        // existential captured there is copied (retained and released) on each use.
+        let outbound = inline?.outbound
         inline?.setInlineHandler { inbound in
             guard case .message(let message) = inbound else { return false }
             switch message {
             case .request(let request) where request.method == MCPMethod.ping:
                 return false
             case .request, .batch:
-                guard inline?.hasOutboundRoom ?? false else { return false }
+                guard outbound?.hasRoom ?? false else { return false }
                 let weight = message.batchCount.map { min($0, batchWidth) } ?? 1
                 guard let ticket = inFlight.admitNow(message.id, weight: weight) else { return false }
                 starter.start(Admitted(message: message, ticket: ticket, weight: weight))

@@ -10,16 +10,15 @@ protocol InlineReadingTransport: DirectlyReadableTransport {
     /// loop's state, and the transport holds it.
     func setInlineHandler(_ handler: InboundBuffer.InlineHandler?)
 
-    /// Whether ``Transport/waitForOutboundRoom()`` would return at once now.
-    var hasOutboundRoom: Bool { get }
+    /// The queue of the transport's output: while it has room
+    /// (``OutboundBuffer/hasRoom``), ``Transport/waitForOutboundRoom()`` returns at once.
+    var outbound: OutboundBuffer { get }
 }
 
 extension FileDescriptorTransport: InlineReadingTransport {
     func setInlineHandler(_ handler: InboundBuffer.InlineHandler?) {
         inbound.setInlineHandler(handler)
     }
-
-    var hasOutboundRoom: Bool { outbound.hasRoom }
 }
 
 extension StdioTransport: InlineReadingTransport {
@@ -27,7 +26,7 @@ extension StdioTransport: InlineReadingTransport {
         connection.setInlineHandler(handler)
     }
 
-    var hasOutboundRoom: Bool { connection.hasOutboundRoom }
+    var outbound: OutboundBuffer { connection.outbound }
 }
 
 #if MCP_CAN_SPAWN
@@ -36,6 +35,6 @@ extension ProcessTransport: InlineReadingTransport {
         connection.setInlineHandler(handler)
     }
 
-    var hasOutboundRoom: Bool { connection.hasOutboundRoom }
+    var outbound: OutboundBuffer { connection.outbound }
 }
 #endif
