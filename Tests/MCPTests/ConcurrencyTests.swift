@@ -92,73 +92,76 @@ struct ConcurrencyTests {
     }
 }
 
-/// Each of these tests holds one of the shared pool's threads with a computing tool, so they run
-/// one at a time: two at once would hold both threads of a two-core machine, and nothing else
-/// (the connection reading the cancellation among it) could run until their hang guards ended.
-@Suite("Cancellation of tools that compute without suspending", .serialized)
-struct ComputingToolCancellationTests {
-    /// A server whose `spin` tool computes without ever suspending until its task is cancelled
-    /// (or, as a hang guard, for 30 seconds), and reports whether it saw the cancellation.
-    private static func spinningServer(started: OneShot<Void>, ended: OneShot<Bool>) async throws -> MCPServer {
-        let server = MCPServer(name: "spin", version: "1")
-        try await server.register(name: "spin", description: "Computes until cancelled") { _, _ in
-            started.fulfill(())
-            let giveUp = ContinuousClock.now + .seconds(30)
-            var rounds = 0
-            while !Task.isCancelled, ContinuousClock.now < giveUp { rounds &+= 1 }
-            ended.fulfill(Task.isCancelled)
-            return .text("\(rounds)")
+extension PoolHoldingTests {
+    /// Each of these tests holds one of the shared pool's threads with a computing tool, so they run
+    /// one at a time, and not beside the other suites of ``PoolHoldingTests``: two at once would hold
+    /// both threads of a two-core machine, and nothing else (the connection reading the cancellation
+    /// among it) could run until their hang guards ended.
+    @Suite("Cancellation of tools that compute without suspending", .serialized)
+    struct ComputingToolCancellationTests {
+        /// A server whose `spin` tool computes without ever suspending until its task is cancelled
+        /// (or, as a hang guard, for 30 seconds), and reports whether it saw the cancellation.
+        private static func spinningServer(started: OneShot<Void>, ended: OneShot<Bool>) async throws -> MCPServer {
+            let server = MCPServer(name: "spin", version: "1")
+            try await server.register(name: "spin", description: "Computes until cancelled") { _, _ in
+                started.fulfill(())
+                let giveUp = ContinuousClock.now + .seconds(30)
+                var rounds = 0
+                while !Task.isCancelled, ContinuousClock.now < giveUp { rounds &+= 1 }
+                ended.fulfill(Task.isCancelled)
+                return .text("\(rounds)")
+            }
+            return server
         }
-        return server
-    }
 
-    @Test("notifications/cancelled reaches a tool that computes without suspending", .timeLimit(.minutes(1)))
-    func cancellationReachesAComputingTool() async throws {
-        let started = OneShot<Void>()
-        let ended = OneShot<Bool>()
-        let server = try await Self.spinningServer(started: started, ended: ended)
-        try await RawPeer.with(server) { peer in
-            try await peer.send(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "spin"]])
-            _ = await started.wait()
-            try await peer.send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": 1]])
-            #expect(await ended.wait() == true, "the tool saw Task.isCancelled")
-            try await peer.expectPing(id: 2)
+        @Test("notifications/cancelled reaches a tool that computes without suspending", .timeLimit(.minutes(1)))
+        func cancellationReachesAComputingTool() async throws {
+            let started = OneShot<Void>()
+            let ended = OneShot<Bool>()
+            let server = try await Self.spinningServer(started: started, ended: ended)
+            try await RawPeer.with(server) { peer in
+                try await peer.send(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "spin"]])
+                _ = await started.wait()
+                try await peer.send(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": 1]])
+                #expect(await ended.wait() == true, "the tool saw Task.isCancelled")
+                try await peer.expectPing(id: 2)
+            }
         }
-    }
 
-    @Test("at end of input, the grace period's cancellation reaches a tool that computes without suspending", .timeLimit(.minutes(1)))
-    func shutdownReachesAComputingTool() async throws {
-        let started = OneShot<Void>()
-        let ended = OneShot<Bool>()
-        let server = try await Self.spinningServer(started: started, ended: ended)
-        let (clientEnd, serverEnd) = InProcessTransport.makePair()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run(on: serverEnd, options: .init(endOfInputGracePeriod: .milliseconds(50))) }
+        @Test("at end of input, the grace period's cancellation reaches a tool that computes without suspending", .timeLimit(.minutes(1)))
+        func shutdownReachesAComputingTool() async throws {
+            let started = OneShot<Void>()
+            let ended = OneShot<Bool>()
+            let server = try await Self.spinningServer(started: started, ended: ended)
+            let (clientEnd, serverEnd) = InProcessTransport.makePair()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await server.run(on: serverEnd, options: .init(endOfInputGracePeriod: .milliseconds(50))) }
+                try await clientEnd.send(JSONRPCMessage(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "spin"]]))
+                _ = await started.wait()
+                await clientEnd.close()
+                // run(on:) returns only once the tool has ended.
+                try await group.waitForAll()
+            }
+            #expect(ended.current == true, "the tool saw Task.isCancelled")
+        }
+
+        @Test("cancelling run(on:) reaches a tool computing in place on the connection thread", .timeLimit(.minutes(1)))
+        func cancellingTheConnectionReachesAToolOnTheConnectionThread() async throws {
+            // The tool holds the connection's thread, so nothing more is read: only cancelling the
+            // task that runs the connection can reach it, through the task it recorded as it began.
+            let started = OneShot<Void>()
+            let ended = OneShot<Bool>()
+            let server = try await Self.spinningServer(started: started, ended: ended)
+            let (clientEnd, serverEnd) = try makePipeConnectedPair()
+            let serving = Task {
+                try await server.run(on: serverEnd, options: .init(requestExecution: .connectionThread))
+            }
             try await clientEnd.send(JSONRPCMessage(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "spin"]]))
             _ = await started.wait()
+            serving.cancel()
+            _ = try? await serving.value
+            #expect(ended.current == true, "the tool saw Task.isCancelled")
             await clientEnd.close()
-            // run(on:) returns only once the tool has ended.
-            try await group.waitForAll()
         }
-        #expect(ended.current == true, "the tool saw Task.isCancelled")
-    }
-
-    @Test("cancelling run(on:) reaches a tool computing in place on the connection thread", .timeLimit(.minutes(1)))
-    func cancellingTheConnectionReachesAToolOnTheConnectionThread() async throws {
-        // The tool holds the connection's thread, so nothing more is read: only cancelling the
-        // task that runs the connection can reach it, through the task it recorded as it began.
-        let started = OneShot<Void>()
-        let ended = OneShot<Bool>()
-        let server = try await Self.spinningServer(started: started, ended: ended)
-        let (clientEnd, serverEnd) = try makePipeConnectedPair()
-        let serving = Task {
-            try await server.run(on: serverEnd, options: .init(requestExecution: .connectionThread))
-        }
-        try await clientEnd.send(JSONRPCMessage(["jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": "spin"]]))
-        _ = await started.wait()
-        serving.cancel()
-        _ = try? await serving.value
-        #expect(ended.current == true, "the tool saw Task.isCancelled")
-        await clientEnd.close()
     }
 }

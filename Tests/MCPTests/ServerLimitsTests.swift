@@ -135,71 +135,77 @@ struct ServerLimitsTests {
             #expect(text == "done")
         }
     }
+}
 
-    /// By default a tool runs on Swift's shared executor: tools that hold their threads (here
-    /// blocked in `read`, as long synchronous work would be) do not stop the connection from
-    /// reading and answering `ping`, even when they hold every thread of the pool.
-    ///
-    /// The peer is a script on a thread of its own, and everything it waits for is a
-    /// descriptor with a deadline: the pool is held only while the server answers the ping, so
-    /// the tests running beside this one are not starved, and a server that needed the pool
-    /// for `ping` would fail this test at the deadline instead of hanging the whole run.
-    @Test("Tools holding every thread of Swift's pool do not stop ping over stdio")
-    func busyToolsDoNotStallPing() async throws {
-        // The cooperative pool has a thread per processor the process may run on.
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let started = try POSIX.makePipe()
-        let release = try POSIX.makePipe()
-        defer {
-            POSIX.close(started.read)
-            POSIX.close(started.write)
-            POSIX.close(release.read)
-        }
-        let server = MCPServer(name: "busy", version: "1")
-        try await server.register(name: "busy", description: "Holds its thread") { _, _ in
-            try? POSIX.writeAll(started.write, [0x2A])
-            // Blocks this thread until the peer closes the other end.
-            _ = try? POSIX.readToEnd(release.read)
-            return .text("done")
-        }
-        let toServer = try POSIX.makePipe()
-        let toClient = try POSIX.makePipe()
-        let serverEnd = try FileDescriptorTransport(readingFrom: toServer.read, writingTo: toClient.write)
-        let serving = Task { try await server.run(on: serverEnd) }
-        defer { POSIX.close(toClient.read) }
-        let peer = ScriptedPeer(reading: toClient.read, writing: toServer.write)
-        let pinged = await onThread { () -> Result<String, ScriptedPeer.Failure> in
-            // Whatever happens, the tools are let go then (closing the last writer ends their reads).
-            defer { POSIX.close(release.write) }
-            return Result { () throws(ScriptedPeer.Failure) -> String in
-                try peer.send(
-                    #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","#
-                        + #""capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)
-                _ = try peer.line()
-                try peer.send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
-                for id in 1...width {
-                    try peer.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"busy"}}"#)
+extension PoolHoldingTests {
+    /// Tools that hold every thread of the pool, and the `ping` that must still be answered.
+    @Suite("Busy tools and ping")
+    struct BusyToolsTests {
+        /// By default a tool runs on Swift's shared executor: tools that hold their threads (here
+        /// blocked in `read`, as long synchronous work would be) do not stop the connection from
+        /// reading and answering `ping`, even when they hold every thread of the pool.
+        ///
+        /// The peer is a script on a thread of its own, and everything it waits for is a
+        /// descriptor with a deadline: the pool is held only while the server answers the ping, so
+        /// the tests running beside this one are not starved, and a server that needed the pool
+        /// for `ping` would fail this test at the deadline instead of hanging the whole run.
+        @Test("Tools holding every thread of Swift's pool do not stop ping over stdio")
+        func busyToolsDoNotStallPing() async throws {
+            // The cooperative pool has a thread per processor the process may run on.
+            let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+            let started = try POSIX.makePipe()
+            let release = try POSIX.makePipe()
+            defer {
+                POSIX.close(started.read)
+                POSIX.close(started.write)
+                POSIX.close(release.read)
+            }
+            let server = MCPServer(name: "busy", version: "1")
+            try await server.register(name: "busy", description: "Holds its thread") { _, _ in
+                try? POSIX.writeAll(started.write, [0x2A])
+                // Blocks this thread until the peer closes the other end.
+                _ = try? POSIX.readToEnd(release.read)
+                return .text("done")
+            }
+            let toServer = try POSIX.makePipe()
+            let toClient = try POSIX.makePipe()
+            let serverEnd = try FileDescriptorTransport(readingFrom: toServer.read, writingTo: toClient.write)
+            let serving = Task { try await server.run(on: serverEnd) }
+            defer { POSIX.close(toClient.read) }
+            let peer = ScriptedPeer(reading: toClient.read, writing: toServer.write)
+            let pinged = await onThread { () -> Result<String, ScriptedPeer.Failure> in
+                // Whatever happens, the tools are let go then (closing the last writer ends their reads).
+                defer { POSIX.close(release.write) }
+                return Result { () throws(ScriptedPeer.Failure) -> String in
+                    try peer.send(
+                        #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","#
+                            + #""capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)
+                    _ = try peer.line()
+                    try peer.send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+                    for id in 1...width {
+                        try peer.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"busy"}}"#)
+                    }
+                    try peer.receive(byteCount: width, from: started.read)
+                    try peer.send(#"{"jsonrpc":"2.0","id":"ping","method":"ping"}"#)
+                    return try peer.line()
                 }
-                try peer.receive(byteCount: width, from: started.read)
-                try peer.send(#"{"jsonrpc":"2.0","id":"ping","method":"ping"}"#)
-                return try peer.line()
             }
-        }
-        let called = await onThread { () -> Result<[String], ScriptedPeer.Failure> in
-            Result { () throws(ScriptedPeer.Failure) -> [String] in
-                var lines: [String] = []
-                for _ in 1...width { lines.append(try peer.line()) }
-                return lines
+            let called = await onThread { () -> Result<[String], ScriptedPeer.Failure> in
+                Result { () throws(ScriptedPeer.Failure) -> [String] in
+                    var lines: [String] = []
+                    for _ in 1...width { lines.append(try peer.line()) }
+                    return lines
+                }
             }
+            POSIX.close(toServer.write)
+            let ping = try JSONValue(parsing: try pinged.get())
+            #expect(ping["id"] == "ping")
+            #expect(ping["result"] == [:])
+            let answered = try called.get().map { try JSONValue(parsing: $0) }
+            #expect(Set(answered.compactMap { $0["id"]?.intValue }) == Set(1...width))
+            #expect(answered.allSatisfy { $0["result"]?["content"]?[0]?["text"] == "done" })
+            try await withHangGuard { try await serving.value }
         }
-        POSIX.close(toServer.write)
-        let ping = try JSONValue(parsing: try pinged.get())
-        #expect(ping["id"] == "ping")
-        #expect(ping["result"] == [:])
-        let answered = try called.get().map { try JSONValue(parsing: $0) }
-        #expect(Set(answered.compactMap { $0["id"]?.intValue }) == Set(1...width))
-        #expect(answered.allSatisfy { $0["result"]?["content"]?[0]?["text"] == "done" })
-        try await withHangGuard { try await serving.value }
     }
 }
 
