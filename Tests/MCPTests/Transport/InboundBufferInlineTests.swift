@@ -37,6 +37,14 @@ struct InboundBufferInlineTests {
         }
     }
 
+    /// A buffer with a ``Taker`` as its handler, and its consumer parked in `next()`.
+    private static func waitingBuffer() -> (InboundBuffer, Taker, Task<InboundMessage?, any Error>) {
+        let inbound = InboundBuffer(capacity: 64, byteLimit: 1 << 20) {}
+        let taker = Taker()
+        inbound.setInlineHandler(taker.handler)
+        return (inbound, taker, Task.immediate { try await inbound.next() })
+    }
+
     private static func requestID(_ message: InboundMessage?) -> Int? {
         guard case .message(.request(let request))? = message, case .int(let id) = request.id else { return nil }
         return id
@@ -49,10 +57,7 @@ struct InboundBufferInlineTests {
 
     @Test("While the consumer waits with nothing queued, the handler takes what it accepts, and the consumer gets the rest in order")
     func handlerTakesThenConsumerGetsTheRestInOrder() async throws {
-        let inbound = InboundBuffer(capacity: 64, byteLimit: 1 << 20) {}
-        let taker = Taker()
-        inbound.setInlineHandler(taker.handler)
-        let consumer = Task.immediate { try await inbound.next() }
+        let (inbound, taker, consumer) = Self.waitingBuffer()
 
         var batch = [Self.request(1), Self.request(2), Self.notification("notifications/initialized"), Self.request(3)]
         #expect(inbound.push(&batch))
@@ -107,10 +112,7 @@ struct InboundBufferInlineTests {
 
     @Test("After close, a read is refused and the handler is not asked")
     func closedBufferRefusesWithoutAskingTheHandler() async throws {
-        let inbound = InboundBuffer(capacity: 64, byteLimit: 1 << 20) {}
-        let taker = Taker()
-        inbound.setInlineHandler(taker.handler)
-        let consumer = Task.immediate { try await inbound.next() }
+        let (inbound, taker, consumer) = Self.waitingBuffer()
         inbound.close()
         #expect(try await consumer.value == nil)
         var batch = [Self.request(1)]
