@@ -9,35 +9,17 @@ import Testing
 /// the order read, on both engines and with both ways of running requests.
 @Suite("Requests started from the reading thread")
 struct InlineStartTests {
-    enum Execution: String, CaseIterable, Sendable {
-        case shared, connectionThread
-
-        var options: MCPServer.ConnectionOptions {
-            switch self {
-            case .shared: MCPServer.ConnectionOptions()
-            case .connectionThread: MCPServer.ConnectionOptions(requestExecution: .connectionThread)
-            }
-        }
-    }
-
-    enum Engine: String, CaseIterable, Sendable {
-        case loop, threads
-
-        var choice: FileDescriptorTransport.EngineChoice {
-            switch self {
-            case .loop: .loop
-            case .threads: .threads
-            }
-        }
-    }
-
     /// One write: calls, a cancellation of the first (a tool that waits to be cancelled), a
     /// `ping` and a notification (both left to the loop), and calls after them (queued behind
     /// what the loop was left). Every call but the cancelled one is answered, once.
     @Test(
         "Calls, a cancellation, ping and a notification in one read: each handled once",
-        .timeLimit(.minutes(1)), arguments: Engine.allCases, Execution.allCases)
-    func mixedReadIsHandledOnceEach(engine: Engine, execution: Execution) async throws {
+        .timeLimit(.minutes(1)),
+        arguments: [FileDescriptorTransport.EngineChoice.loop, .threads],
+        [MCPServer.ConnectionOptions.RequestExecution.shared, .connectionThread])
+    func mixedReadIsHandledOnceEach(
+        engine: FileDescriptorTransport.EngineChoice, execution: MCPServer.ConnectionOptions.RequestExecution
+    ) async throws {
         let server = MCPServer(name: "inline", version: "1")
         try await server.register(name: "echo", description: "Echoes") { _, _ in .text("echo") }
         try await server.register(name: "wait", description: "Waits until cancelled") { _, _ in
@@ -49,11 +31,11 @@ struct InlineStartTests {
         let fromServer = try POSIX.makePipe()
         let serverEnd = try FileDescriptorTransport(
             readingFrom: toServer.read, writingTo: fromServer.write, closesInput: true, closesOutput: true,
-            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength, engine: engine.choice)
+            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength, engine: engine)
         let clientEnd = try FileDescriptorTransport(
             readingFrom: fromServer.read, writingTo: toServer.write, closesInput: true, closesOutput: true,
-            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength, engine: engine.choice)
-        let serving = Task { try await server.run(on: serverEnd, options: execution.options) }
+            maximumFrameLength: FileDescriptorTransport.defaultMaximumFrameLength, engine: engine)
+        let serving = Task { try await server.run(on: serverEnd, options: MCPServer.ConnectionOptions(requestExecution: execution)) }
 
         var lines = [
             #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait"}}"#,

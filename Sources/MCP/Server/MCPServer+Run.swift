@@ -145,15 +145,15 @@ extension MCPServer {
                 return false
             case .request, .batch:
                 guard outbound?.hasRoom ?? false else { return false }
-                let weight = message.batchCount.map { min($0, batchWidth) } ?? 1
+                let weight = message.slots(limit: batchWidth)
                 guard let ticket = inFlight.admitNow(message.id, weight: weight) else { return false }
                 starter.start(Admitted(message: message, ticket: ticket, weight: weight))
                 return true
-            case .notification(let notification) where notification.method == MCPMethod.cancelled:
-                guard let cancelled = try? CancelledNotification(params: notification.params) else { return false }
-                inFlight.cancel(cancelled.requestID)
+            case .notification(let notification):
+                guard let cancelled = notification.cancelledRequestID else { return false }
+                inFlight.cancel(cancelled)
                 return true
-            case .notification, .response, .errorResponse:
+            case .response, .errorResponse:
                 return false
             }
         }
@@ -166,10 +166,8 @@ extension MCPServer {
                     case .invalid(let invalid):
                         try? await transport.send(invalid.response)
                     case .message(.notification(let notification)):
-                        if notification.method == MCPMethod.cancelled,
-                            let cancelled = try? CancelledNotification(params: notification.params)
-                        {
-                            inFlight.cancel(cancelled.requestID)
+                        if let cancelled = notification.cancelledRequestID {
+                            inFlight.cancel(cancelled)
                         } else {
                             await receive(notification, session: session)
                         }
@@ -182,7 +180,7 @@ extension MCPServer {
                             try? await transport.send(response)
                         }
                     case .message(let message):
-                        let weight = message.batchCount.map { min($0, batchWidth) } ?? 1
+                        let weight = message.slots(limit: batchWidth)
                         let ticket = await inFlight.admit(message.id, weight: weight)
                         await transport.waitForOutboundRoom()
                         starter.start(Admitted(message: message, ticket: ticket, weight: weight))
@@ -228,10 +226,20 @@ extension MCPServer {
 }
 
 extension JSONRPCMessage {
-    /// The number of elements, for a batch.
-    fileprivate var batchCount: Int? {
-        if case .batch(let elements) = self { return elements.count }
-        return nil
+    /// The in-flight slots a request takes: one, or a batch's elements up to `limit` (its
+    /// elements then run at most `limit` at a time).
+    fileprivate func slots(limit: Int) -> Int {
+        if case .batch(let elements) = self { return min(elements.count, limit) }
+        return 1
+    }
+}
+
+extension JSONRPCNotification {
+    /// The request a well-formed `notifications/cancelled` names; `nil` for any other
+    /// notification (which the loop receives as a notification).
+    fileprivate var cancelledRequestID: RequestID? {
+        guard method == MCPMethod.cancelled else { return nil }
+        return (try? CancelledNotification(params: params))?.requestID
     }
 }
 
