@@ -216,7 +216,8 @@ extension JSONRPCMessage {
     public func encoded() throws(JSONWriteError) -> [UInt8] {
         if case .batch = self { return try json.jsonBytes() }
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(128)
+        // Room for most answers and the transport's newline, so that the buffer is not grown.
+        buffer.reserveCapacity(Self.typicalLineCapacity)
         let writer = JSONWriter()
         /// Appends `key` (the comma, the quoted name and the colon) and `value`.
         func member(_ key: StaticString, _ value: JSONValue) throws(JSONWriteError) {
@@ -246,6 +247,28 @@ extension JSONRPCMessage {
             // A non-finite double: written again whole, for an error that locates it in the message.
             return try json.jsonBytes()
         }
+        buffer.append(UInt8(ascii: "}"))
+        return buffer
+    }
+
+    /// The bytes a message's buffer starts with room for: most answers and their newline.
+    static var typicalLineCapacity: Int { 256 }
+
+    /// A response as one line of compact JSON text, without the newline, its result written
+    /// by `writeResult` (as ``encoded()`` would write the response holding that result).
+    ///
+    /// For a server that writes a result straight to text, with no intermediate tree.
+    ///
+    /// - Throws: What `writeResult` throws.
+    package static func encodedResponse(
+        id: RequestID, writingResult writeResult: (inout [UInt8]) throws(JSONWriteError) -> Void
+    ) throws(JSONWriteError) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(typicalLineCapacity)
+        buffer.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        try JSONWriter().write(id.json, into: &buffer)
+        buffer.append(contentsOf: #","result":"#.utf8)
+        try writeResult(&buffer)
         buffer.append(UInt8(ascii: "}"))
         return buffer
     }
