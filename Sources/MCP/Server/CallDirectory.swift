@@ -15,7 +15,7 @@ final class CallDirectory: Sendable {
     /// the session changes (a class, so a look-up copies one reference).
     final class Connection: Sendable {
         let era: ServerSession.Era
-        let clientInfo: Implementation?
+        let clientInfo: SharedClientInfo?
         let clientCapabilities: ClientCapabilities
         let notify: (@Sendable (JSONRPCMessage) async -> Void)?
         /// `notify` for notifications, made once, for the tools' contexts.
@@ -26,7 +26,7 @@ final class CallDirectory: Sendable {
             notify: (@Sendable (JSONRPCMessage) async -> Void)? = nil
         ) {
             self.era = era
-            self.clientInfo = clientInfo
+            self.clientInfo = clientInfo.map(SharedClientInfo.init)
             self.clientCapabilities = clientCapabilities
             self.notify = notify
             notifyNotification = notify.map(Self.notifications(through:))

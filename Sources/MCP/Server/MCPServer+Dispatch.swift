@@ -25,23 +25,86 @@ extension MCPServer {
     /// result is finished here too, so a call costs at most one hop onto the actor.
     nonisolated(nonsending) func respond(to request: JSONRPCRequest, session: Int) async -> JSONRPCMessage {
         do {
-            let result: JSONValue
             let decided: Answer
             if let quick = try quickAnswer(for: request, session: session) {
                 decided = quick
             } else {
                 decided = try await answer(for: request, session: session)
             }
-            switch decided {
-            case .value(let value):
-                result = value
-            case .toolCall(let call):
-                result = await call.run(stampingWith: call.modern ? Optional(infoJSON) : .none, failures: toolFailures)
-            }
-            return .response(JSONRPCResponse(id: request.id, result: result))
+            return await response(to: request, decided: decided)
         } catch {
             return .errorResponse(JSONRPCErrorResponse(id: request.id, error: error))
         }
+    }
+
+    /// The response to a request once decided: its result, or the result of its tool.
+    private nonisolated(nonsending) func response(to request: JSONRPCRequest, decided: Answer) async -> JSONRPCMessage {
+        switch decided {
+        case .value(let value):
+            return .response(JSONRPCResponse(id: request.id, result: value))
+        case .toolCall(let call):
+            let result = await call.run(stampingWith: call.modern ? Optional(infoJSON) : .none, failures: toolFailures)
+            return .response(JSONRPCResponse(id: request.id, result: result))
+        }
+    }
+
+    /// Answers a request as ``respond(to:session:)`` does, as the text of its line (without the
+    /// newline); `nil` for an answer that cannot be written as JSON (a non-finite number), which
+    /// is not sent, as `send` would refuse it.
+    ///
+    /// The answer to a steady-state `tools/call` of the handshake era is written straight to
+    /// text, with no tree of the result. Every other request takes a function of its own, so
+    /// that this one's frame, which the request's task holds while its tool runs, holds no
+    /// more than the call needs (a request's frames come from its task's allocator, which takes
+    /// a block from `malloc` whenever they outgrow the last one).
+    ///
+    /// For a connection whose transport sends such lines (`run(on:)` over stdio and pipes).
+    nonisolated(nonsending) func respondWithLine(to request: JSONRPCRequest, session: Int) async -> [UInt8]? {
+        let start = lineStart(for: request, session: session)
+        guard case .call(let call) = start else { return await encodedAnswer(to: request, from: start, session: session) }
+        let result = await call.invoke(failures: toolFailures)
+        return call.encodedAnswer(id: request.id, result: result)
+    }
+
+    /// How ``respondWithLine(to:session:)`` goes on with a request.
+    enum LineStart {
+        /// A steady-state call of the handshake era: its answer is written straight to text.
+        case call(PreparedCall)
+        /// Decided without the actor, otherwise.
+        case decided(Answer)
+        /// Answered with an error.
+        case failed(JSONRPCError)
+        /// For the actor to decide.
+        case onActor
+    }
+
+    /// Decides, without the actor, how a request goes on.
+    @inline(never)
+    private nonisolated func lineStart(for request: JSONRPCRequest, session: Int) -> LineStart {
+        do throws(JSONRPCError) {
+            switch try quickAnswer(for: request, session: session) {
+            case .toolCall(let call)? where !call.modern: return .call(call)
+            case let decided?: return .decided(decided)
+            case nil: return .onActor
+            }
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// The answer to a request that is not a steady-state call of the handshake era, as text.
+    @inline(never)
+    private nonisolated(nonsending) func encodedAnswer(
+        to request: JSONRPCRequest, from start: LineStart, session: Int
+    ) async -> [UInt8]? {
+        let message: JSONRPCMessage
+        switch start {
+        case .call(let call): message = await response(to: request, decided: .toolCall(call))
+        case .decided(let decided): message = await response(to: request, decided: decided)
+        case .failed(let error): message = .errorResponse(JSONRPCErrorResponse(id: request.id, error: error))
+        case .onActor: message = await respond(to: request, session: session)
+        }
+        return try? message.encoded()
     }
 
     /// The era of a connection (undecided for one that is gone).
@@ -148,7 +211,7 @@ extension MCPServer {
             guard let meta else { return nil }
             let (version, envelope) = try Self.envelope(meta, era: .modern)
             return try Self.prepareCall(
-                request, tool: tool, version: version, clientInfo: envelope[MCPMetaKey.clientInfo].map(Implementation.init(json:)),
+                request, tool: tool, version: version, clientInfo: Self.clientInfo(in: envelope),
                 notify: connection.notifyNotification, modern: true, serverInfo: infoJSON,
                 client: .modern(envelope: envelope, params: request.params))
         default:
@@ -180,7 +243,8 @@ extension MCPServer {
                 capabilities: sessions[session]?.clientCapabilities ?? ClientCapabilities(), session: session,
                 send: sessions[session]?.notify, outgoing: outgoing)
             return try prepareCall(
-                request, version: era.handshakeVersion, clientInfo: sessions[session]?.clientInfo, session: session, modern: false,
+                request, version: era.handshakeVersion, clientInfo: sessions[session]?.clientInfo.map(SharedClientInfo.init),
+                session: session, modern: false,
                 client: client)
         case MCPMethod.serverDiscover, MCPMethod.subscriptionsListen:
             throw Self.missingEnvelope(request.params?["_meta"])
@@ -231,9 +295,8 @@ extension MCPServer {
         case MCPMethod.toolsList:
             result = try listTools(request.params, modern: true)
         case MCPMethod.toolsCall:
-            let clientInfo = envelope[MCPMetaKey.clientInfo].map(Implementation.init(json:))
             return try prepareCall(
-                request, version: version, clientInfo: clientInfo, session: session, modern: true,
+                request, version: version, clientInfo: Self.clientInfo(in: envelope), session: session, modern: true,
                 client: .modern(envelope: envelope, params: request.params))
         case MCPMethod.subscriptionsListen:
             result = try await listen(request, session: session)
@@ -267,6 +330,11 @@ extension MCPServer {
                 data: ["supported": .array(supported.map { .string($0.rawValue) }), "requested": .string(asked)])
         }
         return (version, envelope)
+    }
+
+    /// The client's name and version a 2026-07-28 envelope gives, if any.
+    private static func clientInfo(in envelope: JSONObject) -> SharedClientInfo? {
+        envelope[MCPMetaKey.clientInfo].map { SharedClientInfo(Implementation(json: $0)) }
     }
 
     /// A 2026-07-28 result: `resultType` and `_meta.serverInfo` added.

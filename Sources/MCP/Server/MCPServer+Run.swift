@@ -109,6 +109,13 @@ extension MCPServer {
             // A failed send means the peer is gone; the inbound stream ends soon after.
             try? await transport.send(message)
         }
+        // Requests that can start at once start from the reading thread, while this loop waits
+        // with nothing queued; everything else (ping, other notifications, invalid frames, a
+        // request that must wait for a slot or for output room) comes to the loop, in order.
+        let inline = transport as? any InlineReadingTransport
+        // On such a transport (stdio, pipes), a call's answer is written straight to the text of
+        // its line, with no tree of the result (`respondWithLine`).
+        let answerWriter = inline?.answerWriter
         let run: @Sendable (Admitted) async -> Void = { [self] admitted in
             // From here until it finishes, a cancellation reaches the request's task through its
             // record; one cancelled before it began (while it waited for a runner) never runs.
@@ -116,25 +123,18 @@ extension MCPServer {
                 inFlight.finish(admitted.ticket)
                 return
             }
-            let response: JSONRPCMessage?
-            if case .batch(let elements) = admitted.message {
-                response = await handleBatch(elements, session: session, width: admitted.weight)
+            // Each way is a function of its own, so that this closure's frame, which the request's
+            // task holds throughout, stays small: the frames of a request come from its task's
+            // allocator, which takes a block from `malloc` whenever they outgrow the last one.
+            if let answerWriter, case .request(let request) = admitted.message {
+                await answer(request, session: session, through: answerWriter)
             } else {
-                response = await handle(admitted.message, session: session)
-            }
-            // A cancelled request gets no answer: every cancellation of a request that has begun
-            // cancels its task (under the in-flight lock, while it is registered).
-            if let response, !Task.isCancelled {
-                try? await transport.send(response)
+                await answer(admitted, session: session, through: transport)
             }
             inFlight.finish(admitted.ticket)
         }
         let starter = RequestStarter(transport: transport, execution: options.requestExecution, run: run)
         let batchWidth = options.maximumConcurrentRequests
-        // Requests that can start at once start from the reading thread, while this loop waits
-        // with nothing queued; everything else (ping, other notifications, invalid frames, a
-        // request that must wait for a slot or for output room) comes to the loop, in order.
-        let inline = transport as? any InlineReadingTransport
         // The output's queue, not the transport: the handler runs for every message, and an
         // existential captured there is copied (retained and released) on each use.
         let outbound = inline?.outbound
@@ -222,6 +222,35 @@ extension MCPServer {
         await closeSession(session)
         await transport.close()
         if let failure { throw failure }
+    }
+}
+
+extension MCPServer {
+    /// Answers a request on a descriptor transport, a call's answer written straight to the
+    /// text of its line (``respondWithLine(to:session:)``).
+    ///
+    /// A cancelled request gets no answer: every cancellation of a request that has begun
+    /// cancels its task (under the in-flight lock, while it is registered).
+    fileprivate nonisolated(nonsending) func answer(
+        _ request: JSONRPCRequest, session: Int, through writer: FileDescriptorTransport
+    ) async {
+        if let line = await respondWithLine(to: request, session: session), !Task.isCancelled {
+            try? await writer.sendAnswer(encoded: line)
+        }
+    }
+
+    /// Answers an admitted request or batch (its elements at most its slots at a time) on any
+    /// transport; a cancelled one gets no answer, as above.
+    fileprivate nonisolated(nonsending) func answer(_ admitted: Admitted, session: Int, through transport: some Transport) async {
+        let response: JSONRPCMessage?
+        if case .batch(let elements) = admitted.message {
+            response = await handleBatch(elements, session: session, width: admitted.weight)
+        } else {
+            response = await handle(admitted.message, session: session)
+        }
+        if let response, !Task.isCancelled {
+            try? await transport.send(response)
+        }
     }
 }
 

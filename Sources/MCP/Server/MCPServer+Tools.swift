@@ -26,7 +26,7 @@ extension MCPServer {
 
     /// Prepares `tools/call` on the actor (see ``prepareCall(_:tool:version:clientInfo:notify:modern:serverInfo:)``).
     func prepareCall(
-        _ request: JSONRPCRequest, version: ProtocolVersion, clientInfo: Implementation?, session: Int, modern: Bool,
+        _ request: JSONRPCRequest, version: ProtocolVersion, clientInfo: SharedClientInfo?, session: Int, modern: Bool,
         client: ClientAccess?
     ) throws(JSONRPCError) -> Answer {
         let name = request.params?["name"]?.stringValue
@@ -42,7 +42,7 @@ extension MCPServer {
     ///
     /// - Parameter tool: The registered tool named by the request, if there is one.
     static func prepareCall(
-        _ request: JSONRPCRequest, tool entry: RegisteredTool?, version: ProtocolVersion, clientInfo: Implementation?,
+        _ request: JSONRPCRequest, tool entry: RegisteredTool?, version: ProtocolVersion, clientInfo: SharedClientInfo?,
         notify: (@Sendable (JSONRPCNotification) async -> Void)?, modern: Bool, serverInfo: JSONValue,
         client: ClientAccess? = nil
     ) throws(JSONRPCError) -> Answer {
@@ -107,21 +107,45 @@ final class PreparedCall: Sendable {
     ///
     /// - Parameter failures: What a handler's error becomes.
     nonisolated(nonsending) func run(stampingWith serverInfo: JSONValue?, failures: ToolFailureHandling) async -> JSONValue {
-        let result: CallToolResult
+        finish(await invoke(failures: failures), stampingWith: serverInfo)
+    }
+
+    /// Runs the tool (behind its gate, if it has one); a handler's error becomes a result.
+    nonisolated(nonsending) func invoke(failures: ToolFailureHandling) async -> CallToolResult {
         do {
-            if let gate = tool.gate {
-                try await gate.enter()
-                defer { gate.leave() }
-                result = try await tool.tool.handler(arguments, context)
-            } else {
-                result = try await tool.tool.handler(arguments, context)
-            }
-        } catch is CancellationError {
-            // Under run(on:) a cancelled call gets no response at all; a direct caller sees this.
-            result = .error("The call to \(tool.tool.name) was cancelled.")
+            return try await tool.run(arguments, context)
         } catch {
-            result = failures.result(for: error, tool: tool.tool.name, requestID: context.requestID)
+            return failed(error, failures: failures)
         }
+    }
+
+    /// What a handler's error becomes (apart, to keep the frame of the call's task small).
+    @inline(never)
+    private func failed(_ error: any Error, failures: ToolFailureHandling) -> CallToolResult {
+        if error is CancellationError {
+            // Under run(on:) a cancelled call gets no response at all; a direct caller sees this.
+            return .error("The call to \(tool.tool.name) was cancelled.")
+        }
+        return failures.result(for: error, tool: tool.tool.name, requestID: context.requestID)
+    }
+
+    /// The answer to the call with `id` as the text of its line, `result` written straight to
+    /// JSON text (no tree): the same text the tree and the transport make of it.
+    ///
+    /// `nil` in the 2026-07-28 era, whose results carry stamps and may ask for input (they take
+    /// the tree), and for a result that cannot be written as JSON (a non-finite number), which
+    /// is not sent, as `send` would refuse it.
+    @inline(never)
+    func encodedAnswer(id: RequestID, result: CallToolResult) -> [UInt8]? {
+        guard !modern else { return nil }
+        let structured = Self.readsStructuredContent(version)
+        return try? JSONRPCMessage.encodedResponse(id: id) { (buffer: inout [UInt8]) throws(JSONWriteError) in
+            try result.write(into: &buffer, includingStructuredContent: structured)
+        }
+    }
+
+    /// The result as the connection reads it (stamped, or asking for input, in 2026-07-28).
+    private func finish(_ result: CallToolResult, stampingWith serverInfo: JSONValue?) -> JSONValue {
         if modern, let requests = context.client?.pendingInputRequests {
             // 2026-07-28: the tool asked for input its request did not carry (the roots);
             // whatever it did with that, the client is asked and sends the call again.
@@ -137,11 +161,16 @@ final class PreparedCall: Sendable {
     /// A result in the form the connection's version reads.
     static func encode(_ result: CallToolResult, version: ProtocolVersion, modern: Bool) -> JSONValue {
         var result = result
-        if !modern, version == .v2024_11_05 || version == .v2025_03_26 {
-            // Structured output arrived in 2025-06-18; older clients read the text mirror.
+        if !modern, !readsStructuredContent(version) {
             result.structuredContent = nil
         }
         return result.json
+    }
+
+    /// Whether a handshake-era connection of `version` reads `structuredContent`: it arrived in
+    /// 2025-06-18, and older clients read the text mirror.
+    static func readsStructuredContent(_ version: ProtocolVersion) -> Bool {
+        version != .v2024_11_05 && version != .v2025_03_26
     }
 }
 

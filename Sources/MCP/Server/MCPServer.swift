@@ -250,14 +250,26 @@ final class RegisteredTool: Sendable {
     let tool: MCPTool
     let schema: JSONSchema
     let listing: JSONValue
-    /// The line a ``MCPTool/Concurrency-swift.enum/serialized`` tool's calls wait in.
-    let gate: SerialGate?
+    /// What a call runs: the tool's function, behind a line its calls wait in for a
+    /// ``MCPTool/Concurrency-swift.enum/serialized`` tool (waiting there throws
+    /// `CancellationError` when the call is cancelled).
+    let run: MCPTool.Handler
 
     init(tool: MCPTool, schema: JSONSchema, listing: JSONValue) {
         self.tool = tool
         self.schema = schema
         self.listing = listing
-        gate = tool.concurrency == .serialized ? SerialGate() : nil
+        let handler = tool.handler
+        guard tool.concurrency == .serialized else {
+            run = handler
+            return
+        }
+        let gate = SerialGate()
+        run = { arguments, context in
+            try await gate.enter()
+            defer { gate.leave() }
+            return try await handler(arguments, context)
+        }
     }
 }
 

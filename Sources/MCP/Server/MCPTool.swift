@@ -91,20 +91,21 @@ public struct ToolContext: Sendable {
     /// The protocol version of the connection (or of the request, in the 2026-07-28 era).
     public let protocolVersion: ProtocolVersion
     /// The client's name and version, when it said.
-    public let clientInfo: Implementation?
+    public var clientInfo: Implementation? { sharedClientInfo?.value }
+    let sharedClientInfo: SharedClientInfo?
     let progressToken: JSONValue?
     let notify: (@Sendable (JSONRPCNotification) async -> Void)?
     /// How to ask the client for something (``roots(timeout:)``).
     let client: ClientAccess?
 
     init(
-        requestID: RequestID?, protocolVersion: ProtocolVersion, clientInfo: Implementation?,
+        requestID: RequestID?, protocolVersion: ProtocolVersion, clientInfo: SharedClientInfo?,
         progressToken: JSONValue?, notify: (@Sendable (JSONRPCNotification) async -> Void)?, client: ClientAccess? = nil
     ) {
         self.client = client
         self.requestID = requestID
         self.protocolVersion = protocolVersion
-        self.clientInfo = clientInfo
+        self.sharedClientInfo = clientInfo
         self.progressToken = progressToken
         self.notify = notify
     }

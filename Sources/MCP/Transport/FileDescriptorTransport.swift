@@ -319,29 +319,40 @@ public final class FileDescriptorTransport: Transport {
         } catch {
             throw TransportError.encodingFailure("the message cannot be encoded as JSON: \(error)")
         }
+        try await enqueueLine(&bytes, answering: message.answersRequest)
+    }
+
+    /// Sends the answer to a request already written as one line of JSON text, without the
+    /// newline (``MCPCore/JSONRPCMessage/encodedResponse(id:writingResult:)``); otherwise as
+    /// ``send(_:)``.
+    nonisolated(nonsending) func sendAnswer(encoded line: [UInt8]) async throws {
+        var bytes = line
+        try await enqueueLine(&bytes, answering: true)
+    }
+
+    /// Checks a line's length, ends it and queues it for writing.
+    private nonisolated(nonsending) func enqueueLine(_ bytes: inout [UInt8], answering: Bool) async throws {
         guard bytes.count <= maximumFrameLength else {
             throw TransportError.frameTooLarge(
                 "a message of \(bytes.count) bytes is longer than the limit of \(maximumFrameLength) bytes")
         }
         bytes.append(0x0A)
         // Every answer is counted, whoever sends it (an answer made on the loop's thread is
-        // deferred anyway, but it must still be taken off the count).
-        let othersToCome = waitsForOtherAnswers(message)
-        try await outbound.enqueue(bytes, deferred: isOnConnectionThread || othersToCome)
+        // deferred anyway, but it must still be taken off the count). Asked first: with
+        // answers in flight it settles the question more cheaply than the thread check.
+        let othersToCome = answering && waitsForOtherAnswers()
+        try await outbound.enqueue(bytes, deferred: othersToCome || isOnConnectionThread)
     }
 
-    /// Whether `message` answers a request while answers to others read before it are still
+    /// Whether an answer to a request is sent while answers to others read before it are still
     /// to come, on the event loop: it is then queued for the loop to write after its current
     /// jobs, with whatever else is ready, instead of by its sender at once. With many requests
     /// in flight this turns one `write` and one wake-up of the peer per answer into one per
     /// batch (as for answers made on the loop's thread); an answer with nothing else in flight
     /// (the sequential case) is still written by its sender, with no hop.
-    private func waitsForOtherAnswers(_ message: JSONRPCMessage) -> Bool {
+    private func waitsForOtherAnswers() -> Bool {
         guard case .loop = engine else { return false }
-        switch message {
-        case .response, .errorResponse, .batch: return inbound.noteAnswer()
-        case .request, .notification: return false
-        }
+        return inbound.noteAnswer()
     }
 
     /// The messages read from the input descriptor, in order.
@@ -405,5 +416,16 @@ private final class LoopWake: Sendable {
 
     func wakeReader() {
         reference.withLock { $0.connection }?.wakeReader()
+    }
+}
+
+extension JSONRPCMessage {
+    /// Whether the message answers a request (a response, an error response, or a batch of
+    /// them), as the count of unanswered requests sees it.
+    fileprivate var answersRequest: Bool {
+        switch self {
+        case .response, .errorResponse, .batch: true
+        case .request, .notification: false
+        }
     }
 }

@@ -13,12 +13,18 @@ protocol InlineReadingTransport: DirectlyReadableTransport {
     /// The queue of the transport's output: while it has room
     /// (``OutboundBuffer/hasRoom``), ``Transport/waitForOutboundRoom()`` returns at once.
     var outbound: OutboundBuffer { get }
+
+    /// The descriptor transport that writes the answers: one a server wrote straight to text
+    /// is sent with ``FileDescriptorTransport/sendAnswer(encoded:)``.
+    var answerWriter: FileDescriptorTransport { get }
 }
 
 extension FileDescriptorTransport: InlineReadingTransport {
     func setInlineHandler(_ handler: InboundBuffer.InlineHandler?) {
         inbound.setInlineHandler(handler)
     }
+
+    var answerWriter: FileDescriptorTransport { self }
 }
 
 extension StdioTransport: InlineReadingTransport {
@@ -27,6 +33,8 @@ extension StdioTransport: InlineReadingTransport {
     }
 
     var outbound: OutboundBuffer { connection.outbound }
+
+    var answerWriter: FileDescriptorTransport { connection }
 }
 
 #if MCP_CAN_SPAWN
@@ -36,5 +44,7 @@ extension ProcessTransport: InlineReadingTransport {
     }
 
     var outbound: OutboundBuffer { connection.outbound }
+
+    var answerWriter: FileDescriptorTransport { connection }
 }
 #endif
