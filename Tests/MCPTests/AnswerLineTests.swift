@@ -91,3 +91,58 @@ struct AnswerLineTests {
         try await lineServing.value
     }
 }
+
+/// An answer the connection cannot carry (a number JSON cannot represent, or text longer than
+/// the transport's frames) is replaced by the error that says why, for the same id, instead
+/// of leaving the client waiting; the connection goes on. Calls take the line written straight
+/// to text; a batch's answer takes the tree.
+@Suite("Answers the connection cannot carry")
+struct RefusedAnswerTests {
+    @Test("A non-finite number and an over-long answer become -32603 errors naming the cause", .timeLimit(.minutes(1)))
+    func refusedAnswersBecomeErrors() async throws {
+        let server = MCPServer(name: "refused", version: "1")
+        try await server.register(name: "nan", description: "Returns NaN") { _, _ in
+            CallToolResult(content: [.text("n")], meta: ["x": .double(.nan)])
+        }
+        try await server.register(name: "long", description: "Returns a long text") { _, _ in .text(String(repeating: "a", count: 4_096)) }
+        try await server.register(name: "short", description: "Returns a short text") { _, _ in .text("ok") }
+        let (client, serverEnd) = try makePipeConnectedPair(maximumFrameLength: 1_024)
+        let serving = Task { try await server.run(on: serverEnd) }
+        var inbound = client.receive().makeAsyncIterator()
+        // 2025-03-26, the version with batches.
+        try await client.send(
+            JSONRPCMessage([
+                "jsonrpc": "2.0", "id": 0, "method": "initialize",
+                "params": ["protocolVersion": "2025-03-26", "capabilities": [:], "clientInfo": ["name": "t", "version": "1"]],
+            ]))
+        _ = try await inbound.next()
+
+        func nextError() async throws -> JSONRPCErrorResponse? {
+            guard case .message(.errorResponse(let refused))? = try await inbound.next() else { return nil }
+            return refused
+        }
+        try await client.send(JSONRPCMessage(AnswerLineTests.call(1, "nan")))
+        let nan = try #require(try await nextError())
+        #expect(nan.id == 1 && nan.error.code == .internalError)
+        #expect(nan.error.message.contains("/result/_meta/x"), "\(nan.error.message)")
+
+        try await client.send(JSONRPCMessage(AnswerLineTests.call(2, "long")))
+        let long = try #require(try await nextError())
+        #expect(long.id == 2 && long.error.code == .internalError)
+        #expect(long.error.message.contains("limit of 1024 bytes"), "\(long.error.message)")
+
+        try await client.send(JSONRPCMessage(.array([AnswerLineTests.call(3, "nan")])))
+        let batch = try #require(try await nextError())
+        #expect(batch.id == nil && batch.error.code == .internalError)
+        #expect(batch.error.message.contains("/0/result/_meta/x"), "\(batch.error.message)")
+
+        try await client.send(JSONRPCMessage(AnswerLineTests.call(4, "short")))
+        guard case .message(.response(let short))? = try await inbound.next() else {
+            Issue.record("the connection did not go on")
+            return
+        }
+        #expect(short.id == 4)
+        await client.close()
+        try await serving.value
+    }
+}

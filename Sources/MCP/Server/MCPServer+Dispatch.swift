@@ -49,8 +49,8 @@ extension MCPServer {
     }
 
     /// Answers a request as ``respond(to:session:)`` does, as the text of its line (without the
-    /// newline); `nil` for an answer that cannot be written as JSON (a non-finite number), which
-    /// is not sent, as `send` would refuse it.
+    /// newline); an answer that cannot be written as JSON (a non-finite number) becomes the
+    /// error that says where (``encodedLine(_:)``).
     ///
     /// The answer to a steady-state `tools/call` of the handshake era is written straight to
     /// text, with no tree of the result. Every other request takes a function of its own, so
@@ -59,7 +59,7 @@ extension MCPServer {
     /// a block from `malloc` whenever they outgrow the last one).
     ///
     /// For a connection whose transport sends such lines (`run(on:)` over stdio and pipes).
-    nonisolated(nonsending) func respondWithLine(to request: JSONRPCRequest, session: Int) async -> [UInt8]? {
+    nonisolated(nonsending) func respondWithLine(to request: JSONRPCRequest, session: Int) async -> [UInt8] {
         let start = lineStart(for: request, session: session)
         guard case .call(let call) = start else { return await encodedAnswer(to: request, from: start, session: session) }
         let result = await call.invoke(failures: toolFailures)
@@ -96,7 +96,7 @@ extension MCPServer {
     @inline(never)
     private nonisolated(nonsending) func encodedAnswer(
         to request: JSONRPCRequest, from start: LineStart, session: Int
-    ) async -> [UInt8]? {
+    ) async -> [UInt8] {
         let message: JSONRPCMessage
         switch start {
         case .call(let call): message = await response(to: request, decided: .toolCall(call))
@@ -104,7 +104,24 @@ extension MCPServer {
         case .failed(let error): message = .errorResponse(JSONRPCErrorResponse(id: request.id, error: error))
         case .onActor: message = await respond(to: request, session: session)
         }
-        return try? message.encoded()
+        return Self.encodedLine(message)
+    }
+
+    /// The text of an answer's line; an answer that cannot be written as JSON (a non-finite
+    /// number) becomes the `-32603` error that says where, for the same id.
+    static func encodedLine(_ answer: JSONRPCMessage) -> [UInt8] {
+        do {
+            return try answer.encoded()
+        } catch {
+            return (try? refusedAnswer(to: answer.id, because: error.description).encoded()) ?? []
+        }
+    }
+
+    /// The error sent instead of an answer the connection cannot carry (it cannot be written as
+    /// JSON, or its text is longer than the transport's frames), so that the client is not left
+    /// waiting for it: `-32603`, for the same id, saying why.
+    static func refusedAnswer(to id: RequestID?, because reason: String) -> JSONRPCMessage {
+        .errorResponse(JSONRPCErrorResponse(id: id, error: .internalError("the answer could not be sent: \(reason)")))
     }
 
     /// The era of a connection (undecided for one that is gone).

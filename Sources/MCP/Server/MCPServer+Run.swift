@@ -78,7 +78,9 @@ extension MCPServer {
     /// connection's loop itself. A frame that is not a valid message is answered with the
     /// error that says why (`-32700` with `id: null` for text that is not JSON), and the
     /// connection goes on; an answer names an id only when a well-formed request carried it
-    /// (``MCPCore/InvalidMessage/id``), never one scanned out of broken text.
+    /// (``MCPCore/InvalidMessage/id``), never one scanned out of broken text. An answer the
+    /// connection cannot carry (a result holding a number JSON cannot represent, or longer than
+    /// the transport's frames) is replaced by a `-32603` error for its id that says why.
     ///
     /// At most ``ConnectionOptions/maximumConcurrentRequests`` requests run at once; a batch
     /// counts as its elements, and its elements run with at most that many at a time. While
@@ -234,8 +236,14 @@ extension MCPServer {
     fileprivate nonisolated(nonsending) func answer(
         _ request: JSONRPCRequest, session: Int, through writer: FileDescriptorTransport
     ) async {
-        if let line = await respondWithLine(to: request, session: session), !Task.isCancelled {
-            try? await writer.sendAnswer(encoded: line)
+        let line = await respondWithLine(to: request, session: session)
+        guard !Task.isCancelled else { return }
+        do {
+            try await writer.sendAnswer(encoded: line)
+        } catch let error as TransportError where error == .frameTooLarge {
+            try? await writer.send(Self.refusedAnswer(to: request.id, because: error.detail))
+        } catch {
+            // The connection is gone; the loop ends soon after.
         }
     }
 
@@ -248,8 +256,14 @@ extension MCPServer {
         } else {
             response = await handle(admitted.message, session: session)
         }
-        if let response, !Task.isCancelled {
-            try? await transport.send(response)
+        guard let response, !Task.isCancelled else { return }
+        do {
+            try await transport.send(response)
+        } catch let error as TransportError where error == .encodingFailure || error == .frameTooLarge {
+            // An answer the transport refuses still gets one: the error that says why.
+            try? await transport.send(Self.refusedAnswer(to: response.id, because: error.detail))
+        } catch {
+            // The connection is gone; the loop ends soon after.
         }
     }
 }

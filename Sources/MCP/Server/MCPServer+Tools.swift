@@ -129,18 +129,25 @@ final class PreparedCall: Sendable {
         return failures.result(for: error, tool: tool.tool.name, requestID: context.requestID)
     }
 
-    /// The answer to the call with `id` as the text of its line, `result` written straight to
-    /// JSON text (no tree): the same text the tree and the transport make of it.
+    /// The answer to the call with `id`, a call of the handshake era, as the text of its line:
+    /// `result` written straight to JSON text (no tree), the same text the tree and the
+    /// transport make of it.
     ///
-    /// `nil` in the 2026-07-28 era, whose results carry stamps and may ask for input (they take
-    /// the tree), and for a result that cannot be written as JSON (a non-finite number), which
-    /// is not sent, as `send` would refuse it.
+    /// A result that cannot be written as JSON (a non-finite number) is answered with the
+    /// error that says where (``MCPServer/encodedLine(_:)``). 2026-07-28 results, which carry
+    /// stamps and may ask for input, take the tree instead.
     @inline(never)
-    func encodedAnswer(id: RequestID, result: CallToolResult) -> [UInt8]? {
-        guard !modern else { return nil }
+    func encodedAnswer(id: RequestID, result: CallToolResult) -> [UInt8] {
+        assert(!modern, "a 2026-07-28 result takes the tree")
         let structured = Self.readsStructuredContent(version)
-        return try? JSONRPCMessage.encodedResponse(id: id) { (buffer: inout [UInt8]) throws(JSONWriteError) in
-            try result.write(into: &buffer, includingStructuredContent: structured)
+        do {
+            return try JSONRPCMessage.encodedResponse(id: id) { (buffer: inout [UInt8]) throws(JSONWriteError) in
+                try result.write(into: &buffer, includingStructuredContent: structured)
+            }
+        } catch {
+            // Written again as a message, for the error that locates the number in the answer.
+            let tree = JSONRPCResponse(id: id, result: Self.encode(result, version: version, modern: false))
+            return MCPServer.encodedLine(.response(tree))
         }
     }
 
