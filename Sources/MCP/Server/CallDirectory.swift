@@ -22,11 +22,11 @@ final class CallDirectory: Sendable {
         let notifyNotification: (@Sendable (JSONRPCNotification) async -> Void)?
 
         init(
-            era: ServerSession.Era, clientInfo: Implementation? = nil, clientCapabilities: ClientCapabilities = ClientCapabilities(),
+            era: ServerSession.Era, clientInfo: SharedClientInfo? = nil, clientCapabilities: ClientCapabilities = ClientCapabilities(),
             notify: (@Sendable (JSONRPCMessage) async -> Void)? = nil
         ) {
             self.era = era
-            self.clientInfo = clientInfo.map(SharedClientInfo.init)
+            self.clientInfo = clientInfo
             self.clientCapabilities = clientCapabilities
             self.notify = notify
             notifyNotification = notify.map(Self.notifications(through:))

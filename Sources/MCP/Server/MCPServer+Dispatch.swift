@@ -260,7 +260,7 @@ extension MCPServer {
                 capabilities: sessions[session]?.clientCapabilities ?? ClientCapabilities(), session: session,
                 send: sessions[session]?.notify, outgoing: outgoing)
             return try prepareCall(
-                request, version: era.handshakeVersion, clientInfo: sessions[session]?.clientInfo.map(SharedClientInfo.init),
+                request, version: era.handshakeVersion, clientInfo: sessions[session]?.clientInfo,
                 session: session, modern: false,
                 client: client)
         case MCPMethod.serverDiscover, MCPMethod.subscriptionsListen:
@@ -288,7 +288,7 @@ extension MCPServer {
         let version = params.protocolVersion.usesHandshake ? params.protocolVersion : .latestHandshake
         sessions[session]?.era = .legacy(version)
         sessions[session]?.initialized = false
-        sessions[session]?.clientInfo = params.clientInfo
+        sessions[session]?.clientInfo = SharedClientInfo(params.clientInfo)
         sessions[session]?.clientCapabilities = params.capabilities
         publish(session)
         let result = InitializeResult(

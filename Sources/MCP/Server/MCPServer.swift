@@ -300,7 +300,8 @@ final class ServerSession {
 
     var era: Era = .undecided
     var initialized = false
-    var clientInfo: Implementation?
+    /// Shared as it is with the context of every call (``SharedClientInfo``).
+    var clientInfo: SharedClientInfo?
     var clientCapabilities = ClientCapabilities()
     var listens: [RequestID: Listen] = [:]
     let notify: (@Sendable (JSONRPCMessage) async -> Void)?

@@ -325,7 +325,9 @@ public final class FileDescriptorTransport: Transport {
     /// Sends the answer to a request already written as one line of JSON text, without the
     /// newline (``MCPCore/JSONRPCMessage/encodedResponse(id:writingResult:)``); otherwise as
     /// ``send(_:)``.
-    nonisolated(nonsending) func sendAnswer(encoded line: [UInt8]) async throws {
+    ///
+    /// The line is consumed, so that ending it with the newline does not copy it.
+    nonisolated(nonsending) func sendAnswer(encoded line: consuming [UInt8]) async throws {
         var bytes = line
         try await enqueueLine(&bytes, answering: true)
     }

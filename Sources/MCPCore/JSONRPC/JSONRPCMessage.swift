@@ -215,16 +215,13 @@ extension JSONRPCMessage {
     /// so a message costs no intermediate object (a few allocations for every message sent).
     public func encoded() throws(JSONWriteError) -> [UInt8] {
         if case .batch = self { return try json.jsonBytes() }
-        var buffer: [UInt8] = []
-        // Room for most answers and the transport's newline, so that the buffer is not grown.
-        buffer.reserveCapacity(Self.typicalLineCapacity)
+        var buffer = Self.startingLine()
         let writer = JSONWriter()
         /// Appends `key` (the comma, the quoted name and the colon) and `value`.
         func member(_ key: StaticString, _ value: JSONValue) throws(JSONWriteError) {
             buffer.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
             try writer.write(value, into: &buffer)
         }
-        buffer.append(contentsOf: #"{"jsonrpc":"2.0""#.utf8)
         do {
             switch self {
             case .request(let request):
@@ -251,8 +248,14 @@ extension JSONRPCMessage {
         return buffer
     }
 
-    /// The bytes a message's buffer starts with room for: most answers and their newline.
-    static var typicalLineCapacity: Int { 256 }
+    /// A message's line as it starts, `{"jsonrpc":"2.0"`, with room for most answers and the
+    /// transport's newline, so that the buffer is not grown.
+    private static func startingLine() -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(256)
+        buffer.append(contentsOf: #"{"jsonrpc":"2.0""#.utf8)
+        return buffer
+    }
 
     /// A response as one line of compact JSON text, without the newline, its result written
     /// by `writeResult` (as ``encoded()`` would write the response holding that result).
@@ -263,9 +266,8 @@ extension JSONRPCMessage {
     package static func encodedResponse(
         id: RequestID, writingResult writeResult: (inout [UInt8]) throws(JSONWriteError) -> Void
     ) throws(JSONWriteError) -> [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(typicalLineCapacity)
-        buffer.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        var buffer = startingLine()
+        buffer.append(contentsOf: #","id":"#.utf8)
         try JSONWriter().write(id.json, into: &buffer)
         buffer.append(contentsOf: #","result":"#.utf8)
         try writeResult(&buffer)
