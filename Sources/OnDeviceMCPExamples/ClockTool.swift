@@ -90,13 +90,31 @@ struct ClockReading: Hashable, Sendable {
     }
 
     /// `2026-11-29T14:03:12+00:00 (Europe/Lisbon, Sunday)`.
-    var text: String { "\(iso8601) (\(timezone), \(weekday))" }
+    ///
+    /// Written into one string of the right size: this runs on every `clock_now` call, and an
+    /// interpolation grew its string piece by piece.
+    var text: String {
+        let count = iso8601.utf8.count + timezone.utf8.count + weekday.utf8.count + 5
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var text = TextCursor(buffer)
+            text.put(iso8601)
+            text.put(" (")
+            text.put(timezone)
+            text.put(", ")
+            text.put(weekday)
+            text.put(")")
+            return text.written
+        }
+    }
 
+    /// The structured content: `iso8601`, `timezone`, `utcOffsetSeconds` and `weekday`.
     var json: JSONValue {
-        [
-            "iso8601": .string(iso8601), "timezone": .string(timezone),
-            "utcOffsetSeconds": .int(utcOffsetSeconds), "weekday": .string(weekday),
-        ]
+        // The keys are distinct by construction, so the object is built without a lookup per key.
+        .object(
+            JSONObject(uniqueEntries: [
+                .init(key: "iso8601", value: .string(iso8601)), .init(key: "timezone", value: .string(timezone)),
+                .init(key: "utcOffsetSeconds", value: .int(utcOffsetSeconds)), .init(key: "weekday", value: .string(weekday)),
+            ]))
     }
 
     /// A UTC timestamp with milliseconds: `2026-11-29T14:03:12.123+00:00`.
@@ -119,49 +137,88 @@ struct ClockReading: Hashable, Sendable {
     }
 
     private static func format(_ time: CivilTime, offset: Int, milliseconds: Int?) -> String {
-        // Written digit by digit into one buffer: this runs on every `clock_now` call, and
-        // building it from padded substrings allocated a string per field.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        func append(_ value: Int, width: Int) {
-            // Zero-padded to `width` (wider only for a value that needs it), written from the
-            // last digit back.
-            var rest = value.magnitude
-            var digits = 1
-            var probe = rest / 10
-            while probe > 0 {
-                digits += 1
-                probe /= 10
-            }
-            let count = max(width, digits)
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-            var index = bytes.count - 1
-            repeat {
-                bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                index -= 1
-            } while rest > 0
-        }
-        append(Int(clamping: time.year), width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        append(time.month, width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        append(time.day, width: 2)
-        bytes.append(UInt8(ascii: "T"))
-        append(time.hour, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        append(time.minute, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        append(time.second, width: 2)
-        if let milliseconds {
-            bytes.append(UInt8(ascii: "."))
-            append(milliseconds, width: 3)
-        }
-        bytes.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+        // Written digit by digit into one string of the right size: this runs on every
+        // `clock_now` call, and building it from padded substrings allocated a string per field.
+        let year = Int(clamping: time.year)
         let minutes = abs(offset) / 60
-        append(minutes / 60, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        append(minutes % 60, width: 2)
-        return String(decoding: bytes, as: UTF8.self)
+        // Every field's digits (wider than usual only for a zone file with an odd offset), the 8
+        // separators and sign, and `.` with the milliseconds.
+        let count =
+            8 + digitCount(year, width: 4) + digitCount(time.month, width: 2) + digitCount(time.day, width: 2)
+            + digitCount(time.hour, width: 2) + digitCount(time.minute, width: 2) + digitCount(time.second, width: 2)
+            + digitCount(minutes / 60, width: 2) + digitCount(minutes % 60, width: 2)
+            + (milliseconds.map { digitCount($0, width: 3) + 1 } ?? 0)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var text = TextCursor(buffer)
+            text.put(year, width: 4)
+            text.put(UInt8(ascii: "-"))
+            text.put(time.month, width: 2)
+            text.put(UInt8(ascii: "-"))
+            text.put(time.day, width: 2)
+            text.put(UInt8(ascii: "T"))
+            text.put(time.hour, width: 2)
+            text.put(UInt8(ascii: ":"))
+            text.put(time.minute, width: 2)
+            text.put(UInt8(ascii: ":"))
+            text.put(time.second, width: 2)
+            if let milliseconds {
+                text.put(UInt8(ascii: "."))
+                text.put(milliseconds, width: 3)
+            }
+            text.put(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            text.put(minutes / 60, width: 2)
+            text.put(UInt8(ascii: ":"))
+            text.put(minutes % 60, width: 2)
+            return text.written
+        }
+    }
+
+    /// The digits `value` takes when padded with zeros to `width`.
+    fileprivate static func digitCount(_ value: Int, width: Int) -> Int {
+        var digits = 1
+        var rest = value.magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return max(width, digits)
+    }
+}
+
+/// Writes text into a string's uninitialized bytes, from the start.
+///
+/// A value passed `inout` rather than a count captured by nested functions, which the compiler
+/// checks for exclusive access at run time on every write.
+private struct TextCursor {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes written so far; the caller sized `buffer` for all of them.
+    private(set) var written = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    mutating func put(_ byte: UInt8) {
+        buffer[written] = byte
+        written += 1
+    }
+
+    mutating func put(_ piece: String) {
+        var piece = piece
+        written = piece.withUTF8 { bytes in
+            UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(fromContentsOf: bytes) + written
+        }
+    }
+
+    /// `value`'s decimal digits, zero-padded to `width` (wider only for a value that needs it).
+    mutating func put(_ value: Int, width: Int) {
+        let digits = ClockReading.digitCount(value, width: width)
+        var rest = value.magnitude
+        // From the last digit back.
+        for index in stride(from: written + digits - 1, through: written, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        written += digits
     }
 }

@@ -254,6 +254,22 @@ struct ClockTests {
     }
 
     @Test(
+        "A reading's fields wider than usual are written whole",
+        arguments: [
+            // A zone file may give any offset: 100 hours east and west.
+            (1_795_960_992.0, 360_000, "2026-12-03T18:03:12+100:00 (Odd, Thursday)"),
+            (1_795_960_992.0, -360_000, "2026-11-25T10:03:12-100:00 (Odd, Wednesday)"),
+            // The last second of year 9999, seen an hour east: year 10000.
+            (253_402_300_799.0, 3_600, "10000-01-01T00:59:59+01:00 (Odd, Saturday)"),
+        ])
+    func wideReading(_ seconds: Double, _ offset: Int, _ text: String) {
+        let zone = ZoneInfo(rule: POSIXTimeZoneRule(standardOffset: offset))
+        let reading = ClockReading(date: Date(timeIntervalSince1970: seconds), zone: zone, name: "Odd")
+        #expect(reading.text == text)
+        #expect(reading.utcOffsetSeconds == offset)
+    }
+
+    @Test(
         "UTC timestamps have milliseconds and agree with Foundation's Calendar",
         arguments: [
             0, 1_795_960_992.123, 1_795_960_992.999_9, -1.5, 951_782_399.000_5, 1_000_000_000.25,

@@ -53,8 +53,22 @@ final class ZoneFileCache: Sendable {
         return name
     }
 
+    /// A looked-up system zone and when it was looked up.
+    ///
+    /// A class, so that each call takes one reference out of the lock rather than copying the
+    /// zone's name and tables (a retain each) twice.
+    private final class SystemZoneReading: Sendable {
+        let zone: ZoneDirectory.NamedZone
+        let at: ContinuousClock.Instant
+
+        init(zone: ZoneDirectory.NamedZone, at: ContinuousClock.Instant) {
+            self.zone = zone
+            self.at = at
+        }
+    }
+
     /// The system's zone as last looked up, and when.
-    private let lastSystemZone = LockedValue<(zone: ZoneDirectory.NamedZone, at: ContinuousClock.Instant)?>(nil)
+    private let lastSystemZone = LockedValue<SystemZoneReading?>(nil)
 
     /// How long a looked-up system zone is used before it is looked up again: a change of the
     /// system's zone shows within this time, and a busy clock tool makes no system call for it
@@ -68,7 +82,8 @@ final class ZoneFileCache: Sendable {
             return last.zone
         }
         let zone = lookUp()
-        lastSystemZone.withLock { $0 = (zone, now) }
+        let reading = SystemZoneReading(zone: zone, at: now)
+        lastSystemZone.withLock { $0 = reading }
         return zone
     }
 
