@@ -36,22 +36,9 @@ extension Parser {
         let raw = UnsafeRawPointer(base)
         while position &+ 8 <= bytes.count {
             let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-            if Self.needsAttention(word) { return }
+            if StringWords.needsEscapeOrIsNotASCII(word) { return }
             position &+= 8
         }
-    }
-
-    /// Whether any of eight bytes is a quote, a backslash, a control character or not ASCII.
-    @inline(__always)
-    static func needsAttention(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let hasQuote = (quotes &- ones) & ~quotes & highs
-        let hasBackslash = (backslashes &- ones) & ~backslashes & highs
-        let hasControl = (word &- ones &* 0x20) & ~word & highs
-        return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
     }
 
     func controlCharacter(_ byte: UInt8) -> JSONReadError {

@@ -244,23 +244,36 @@ private struct Emitter {
         // goes through its once-token, which ThreadSanitizer turns into a futex per byte.
         let escapeTable = escapeTable
         text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
+            let count = utf8.count
             var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x80 else { continue }
-                let escape = escapeTable[Int(byte)]
-                guard escape != 0 else { continue }
-                if runStart < index {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            var index = 0
+            while index < count {
+                // Eight bytes at a time while none needs escaping; then the next eight (or
+                // fewer, at the end) one by one.
+                while index &+ 8 <= count, !StringWords.needsEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index &+= 8
                 }
-                buffer.append(0x5C)
-                buffer.append(escape)
-                if escape == UInt8(ascii: "u") {
-                    buffer.append(contentsOf: [0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                let end = min(index &+ 8, count)
+                while index < end {
+                    let byte = utf8[index]
+                    index &+= 1
+                    guard byte < 0x80 else { continue }
+                    let escape = escapeTable[Int(byte)]
+                    guard escape != 0 else { continue }
+                    if runStart < index &- 1 {
+                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(index &- 1)]))
+                    }
+                    buffer.append(0x5C)
+                    buffer.append(escape)
+                    if escape == UInt8(ascii: "u") {
+                        buffer.append(contentsOf: [0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                    }
+                    runStart = index
                 }
-                runStart = index + 1
             }
-            if runStart < utf8.count {
+            if runStart < count {
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
             }
         }
