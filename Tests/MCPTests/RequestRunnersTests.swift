@@ -16,6 +16,23 @@ struct RequestRunnersTests {
         #expect(state.waitingCount == 10)
     }
 
+    @Test("Queued together, requests start as many runners as queued one by one", arguments: [(1, 0), (1, 3), (2, 0), (2, 1), (4, 3)])
+    func queuedTogether(width: Int, alreadyRunning: Int) {
+        var together = RequestQueueState<Int>(width: width)
+        var oneByOne = RequestQueueState<Int>(width: width)
+        for value in 0..<alreadyRunning {
+            _ = together.submit(value)
+            _ = oneByOne.submit(value)
+        }
+        let started = together.submit(contentsOf: 10..<13)
+        let startedOneByOne = (10..<13).filter { oneByOne.submit($0) }.count
+        #expect(started == startedOneByOne)
+        #expect(together.runners == oneByOne.runners)
+        #expect(together.submit(contentsOf: []) == 0, "nothing queued starts nothing")
+        let drained = (0..<(alreadyRunning + 3)).map { _ in together.next() }
+        #expect(drained == Array(0..<alreadyRunning) + [10, 11, 12], "in order, after what was queued before")
+    }
+
     @Test func runnersTakeRequestsInOrderAndEndWhenNoneWait() {
         var state = RequestQueueState<Int>(width: 2)
         let started = [1, 2, 3].map { state.submit($0) }

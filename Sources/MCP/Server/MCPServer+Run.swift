@@ -140,7 +140,9 @@ extension MCPServer {
         // The output's queue, not the transport: the handler runs for every message, and an
         // existential captured there is copied (retained and released) on each use.
         let outbound = inline?.outbound
-        inline?.setInlineHandler { inbound in
+        // The requests of one read are started together at its end (`startStaged()`), before
+        // anything the handler leaves reaches the loop.
+        let handler = InboundBuffer.InlineHandler { inbound in
             guard case .message(let message) = inbound else { return false }
             switch message {
             case .request(let request) where request.method == MCPMethod.ping:
@@ -149,7 +151,7 @@ extension MCPServer {
                 guard outbound?.hasRoom ?? false else { return false }
                 let weight = message.slots(limit: batchWidth)
                 guard let ticket = inFlight.admitNow(message.id, weight: weight) else { return false }
-                starter.start(Admitted(message: message, ticket: ticket, weight: weight))
+                starter.stage(Admitted(message: message, ticket: ticket, weight: weight))
                 return true
             case .notification(let notification):
                 guard let cancelled = notification.cancelledRequestID else { return false }
@@ -158,7 +160,10 @@ extension MCPServer {
             case .response, .errorResponse:
                 return false
             }
+        } endOfRead: {
+            starter.startStaged()
         }
+        inline?.setInlineHandler(handler)
         var failure: (any Error)?
         await withTaskCancellationHandler {
             do {
@@ -305,8 +310,17 @@ private struct Admitted: Sendable {
 private struct RequestStarter: Sendable {
     private enum Way: Sendable {
         case connectionThread(any Sendable)
-        case runners(RequestRunners<Admitted>)
+        case runners(RequestRunners<Admitted>, staged: StagedRequests)
         case tasks
+    }
+
+    /// The requests of one read the reading thread has admitted, until it hands them to the
+    /// runners together (``RequestRunners/submit(contentsOf:)``).
+    private final class StagedRequests: @unchecked Sendable {
+        // Safety: only the connection's reading thread touches `items`, in its inline handler
+        // and the end of read that follows it (`InboundBuffer.InlineHandler`); `InputReader`
+        // pushes each read from that one thread.
+        var items: [Admitted] = []
     }
 
     private let way: Way
@@ -333,18 +347,34 @@ private struct RequestStarter: Sendable {
                     RequestRunners(width: POSIX.processorCount, batch: batch) { admitted in
                         // No handle kept: the request records its task as it begins.
                         _ = Task.immediate { await run(admitted) }
-                    })
+                    },
+                    staged: StagedRequests())
             } else {
                 way = .tasks
             }
         }
     }
 
+    /// On the reading thread, in the inline handler: starts `admitted` as ``start(_:)`` does,
+    /// or, for the runners, keeps it to be queued with the rest of its read by
+    /// ``startStaged()``.
+    func stage(_ admitted: Admitted) {
+        guard case .runners(_, let staged) = way else { return start(admitted) }
+        staged.items.append(admitted)
+    }
+
+    /// On the reading thread, at the end of a read: queues what ``stage(_:)`` kept, under one
+    /// lock.
+    func startStaged() {
+        guard case .runners(let runners, let staged) = way else { return }
+        runners.submit(contentsOf: &staged.items)
+    }
+
     /// Starts `admitted` in its own task (which records itself against its ticket as it begins).
     func start(_ admitted: Admitted) {
         let run = self.run
         switch way {
-        case .runners(let runners):
+        case .runners(let runners, _):
             runners.submit(admitted)
             return
         case .connectionThread(let preference):

@@ -28,6 +28,20 @@ struct RequestQueueState<Item> {
         return true
     }
 
+    /// Queues `items` in order; returns how many runners must be started (counted already):
+    /// as many as ``submit(_:)`` one by one would have started.
+    mutating func submit(contentsOf items: some Sequence<Item>) -> Int {
+        var count = 0
+        for item in items {
+            self.items.append(item)
+            count += 1
+        }
+        let starting = min(count, width - runners)
+        guard starting > 0 else { return 0 }
+        runners += starting
+        return starting
+    }
+
     /// The next request for a runner, or `nil` when there is none: the runner must end then
     /// (it is counted out already, and storage grown past 1,024 requests is let go).
     mutating func next() -> Item? {

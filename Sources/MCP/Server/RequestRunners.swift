@@ -39,8 +39,24 @@ final class RequestRunners<Item: Sendable>: Sendable {
     /// Queues a request; a runner takes it as soon as one is free.
     func submit(_ item: Item) {
         let startsRunner = state.withLock { $0.submit(item) }
-        batch?.requestQueued(startingRunner: startsRunner)
-        guard startsRunner else { return }
+        batch?.requestsQueued(startingRunners: startsRunner ? 1 : 0)
+        if startsRunner { startRunner() }
+    }
+
+    /// Queues `items` in order, under one lock (and empties the array, keeping its capacity):
+    /// the requests of one read, queued by the reading thread as one.
+    ///
+    /// Queued one by one, each took the queue's lock and the connection's: two locks the
+    /// runners contend for, on every request.
+    func submit(contentsOf items: inout [Item]) {
+        guard !items.isEmpty else { return }
+        let starting = state.withLock { $0.submit(contentsOf: items) }
+        items.removeAll(keepingCapacity: true)
+        batch?.requestsQueued(startingRunners: starting)
+        for _ in 0..<starting { startRunner() }
+    }
+
+    private func startRunner() {
         Task { [self] in
             var started = 0
             while let item = state.withLock({ $0.next() }) {

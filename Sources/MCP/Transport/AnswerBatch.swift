@@ -28,11 +28,11 @@ struct AnswerBatch: Sendable {
         body()
     }
 
-    /// A request was queued for the runners, and started one more runner or not: while others
-    /// are in flight too, until the last runner ends, the loop writes what is queued at least
-    /// every ``LoopConnection/heldAnswerDelay``.
-    func requestQueued(startingRunner: Bool) {
-        connection.requestQueued(startingRunner: startingRunner)
+    /// Requests were queued for the runners, and started `startingRunners` more runners: while
+    /// others are in flight too, until the last runner ends, the loop writes what is queued at
+    /// least every ``LoopConnection/heldAnswerDelay``.
+    func requestsQueued(startingRunners: Int) {
+        connection.requestsQueued(startingRunners: startingRunners)
     }
 
     /// A runner pauses (it yields to other work): writes what is queued.

@@ -14,9 +14,21 @@ final class InboundBuffer: Sendable {
     /// The reading thread waits for room as a plain mark: one closure wakes it.
     private typealias State = BoundedQueueState<InboundMessage, CheckedContinuation<InboundMessage?, any Error>, Void>
 
-    /// Takes a message on the reading thread instead of the consumer; returns `false` to leave
-    /// it (and every message after it) to the consumer. See ``setInlineHandler(_:)``.
-    typealias InlineHandler = @Sendable (InboundMessage) -> Bool
+    /// Takes messages on the reading thread instead of the consumer. See
+    /// ``setInlineHandler(_:)``.
+    struct InlineHandler: Sendable {
+        /// Takes a message; returns `false` to leave it (and every message after it) to the
+        /// consumer.
+        let take: @Sendable (InboundMessage) -> Bool
+        /// Called once `take` has been offered the messages of one read, if it took any, before
+        /// any message it left reaches the consumer: what it gathered from them can go on.
+        let endOfRead: @Sendable () -> Void
+
+        init(take: @escaping @Sendable (InboundMessage) -> Bool, endOfRead: @escaping @Sendable () -> Void = {}) {
+            self.take = take
+            self.endOfRead = endOfRead
+        }
+    }
 
     /// The queue and the inline handler, under one lock.
     private struct Guarded {
@@ -100,7 +112,8 @@ final class InboundBuffer: Sendable {
         // order; from the first message it leaves, the rest are queued (so order is kept).
         var first = 0
         if let inline = state.withLock({ $0.queue.isConsumerWaitingOnEmpty ? $0.inline : nil }) {
-            while first < batch.count, inline(batch[first].message) { first += 1 }
+            while first < batch.count, inline.take(batch[first].message) { first += 1 }
+            if first > 0 { inline.endOfRead() }
             if first == batch.count {
                 batch.removeAll(keepingCapacity: true)
                 return true
@@ -131,7 +144,8 @@ final class InboundBuffer: Sendable {
     /// message it leaves to the consumer: that message and every one read after it are then
     /// queued, until the consumer has taken them all and waits again. The consumer so sees
     /// its messages in order, after those the handler took. A message read while the queue is
-    /// being closed may still reach the handler.
+    /// being closed may still reach the handler. Once the messages of a read have been offered,
+    /// the handler's `endOfRead` runs, before any message it left is queued.
     ///
     /// For a server loop that only admits and starts requests, this saves waking its task
     /// for every message: the requests start from the reading thread.

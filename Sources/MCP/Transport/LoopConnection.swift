@@ -224,17 +224,17 @@ final class LoopConnection: OutboundLoopWriter {
     /// runner to write (``MCPPlatform/POSIX/batchMarker``).
     var outboundIdentity: UnsafeRawPointer { outbound.batchIdentity }
 
-    /// A request was queued for the runners, starting one more runner or not (on the loop's
-    /// thread, where the server admits requests: setting a timer there wakes nothing). When
-    /// other requests are in flight, its answer or theirs may be held: the loop then writes held
+    /// Requests were queued for the runners, starting `startingRunners` more runners (on the
+    /// loop's thread, where the server admits requests: setting a timer there wakes nothing).
+    /// When other requests are in flight, their answers may be held: the loop then writes held
     /// answers on a timer until the last runner ends. With one request in flight no answer is
     /// ever held, and the loop's wait stays without a deadline (arming a kernel timer for every
     /// wait cost a sequential call a fifth more CPU on a virtual machine).
-    func requestQueued(startingRunner: Bool) {
+    func requestsQueued(startingRunners: Int) {
         let overlapping = inbound.unansweredCount > 1
-        guard startingRunner || overlapping else { return }
+        guard startingRunners > 0 || overlapping else { return }
         state.withLock { state in
-            if startingRunner { state.runners += 1 }
+            state.runners += startingRunners
             if overlapping, state.runners > 0, state.heldAnswersTimer == nil { setHeldAnswersTimer(&state) }
         }
     }

@@ -23,16 +23,24 @@ struct InboundBufferInlineTests {
     }
 
     /// The ids of the requests the handler took, in order; it takes requests and leaves the rest.
+    /// Each end of a read is logged as -1, with the number of messages queued for the consumer
+    /// at that moment.
     private final class Taker: Sendable {
         let taken = LockedValue<[Int]>([])
         let asked = LockedValue(0)
+        let queuedAtEndOfRead = LockedValue<[Int]>([])
+        let buffer = LockedValue<InboundBuffer?>(nil)
 
         var handler: InboundBuffer.InlineHandler {
-            { [self] message in
+            InboundBuffer.InlineHandler { [self] message in
                 asked.withLock { $0 += 1 }
                 guard case .message(.request(let request)) = message, case .int(let id) = request.id else { return false }
                 taken.withLock { $0.append(id) }
                 return true
+            } endOfRead: { [self] in
+                taken.withLock { $0.append(-1) }
+                let queued = buffer.withLock { $0 }?.bufferedCount ?? -1
+                queuedAtEndOfRead.withLock { $0.append(queued) }
             }
         }
     }
@@ -41,6 +49,7 @@ struct InboundBufferInlineTests {
     private static func waitingBuffer() -> (InboundBuffer, Taker, Task<InboundMessage?, any Error>) {
         let inbound = InboundBuffer(capacity: 64, byteLimit: 1 << 20) {}
         let taker = Taker()
+        taker.buffer.withLock { $0 = inbound }
         inbound.setInlineHandler(taker.handler)
         return (inbound, taker, Task.immediate { try await inbound.next() })
     }
@@ -63,7 +72,8 @@ struct InboundBufferInlineTests {
         #expect(inbound.push(&batch))
         #expect(batch.isEmpty)
 
-        #expect(taker.taken.withLock { $0 } == [1, 2])
+        #expect(taker.taken.withLock { $0 } == [1, 2, -1], "the read's end is told once, after what was taken")
+        #expect(taker.queuedAtEndOfRead.withLock { $0 } == [0], "before what was left is queued")
         #expect(Self.method(try await consumer.value) == "notifications/initialized")
         // Read after a message the handler left: queued behind it, never handed to the handler.
         #expect(Self.requestID(try await inbound.next()) == 3)
@@ -91,9 +101,19 @@ struct InboundBufferInlineTests {
         let consumer = Task.immediate { try await inbound.next() }
         var third = [Self.request(3)]
         #expect(inbound.push(&third))
-        #expect(taker.taken.withLock { $0 } == [3])
+        #expect(taker.taken.withLock { $0 } == [3, -1])
         inbound.close()
         #expect(try await consumer.value == nil)
+    }
+
+    @Test("A read whose first message the handler leaves tells it no end of read")
+    func noEndOfReadWhenNothingWasTaken() async throws {
+        let (inbound, taker, consumer) = Self.waitingBuffer()
+        var batch = [Self.notification("notifications/initialized"), Self.request(1)]
+        #expect(inbound.push(&batch))
+        #expect(taker.taken.withLock { $0 }.isEmpty)
+        #expect(Self.method(try await consumer.value) == "notifications/initialized")
+        #expect(Self.requestID(try await inbound.next()) == 1)
     }
 
     @Test("Without a handler, or once it is cleared, every message goes to the consumer")
@@ -123,7 +143,7 @@ struct InboundBufferInlineTests {
     @Test("Requests the handler took still count as unanswered, so their answers are batched")
     func takenRequestsCountAsUnanswered() {
         let inbound = InboundBuffer(capacity: 64, byteLimit: 1 << 20) {}
-        inbound.setInlineHandler { _ in true }
+        inbound.setInlineHandler(InboundBuffer.InlineHandler { _ in true })
         let consumer = Task.immediate { try await inbound.next() }
         var batch = [Self.request(1), Self.request(2)]
         #expect(inbound.push(&batch))
