@@ -210,9 +210,10 @@ extension MCPServer {
     private nonisolated func quickAnswer(for request: JSONRPCRequest, session: Int) throws(JSONRPCError) -> Answer? {
         let isCall = request.method == MCPMethod.toolsCall
         guard isCall || request.method == MCPMethod.ping else { return nil }
-        let name = isCall ? request.params?["name"]?.stringValue : nil
+        let params = CallParams(request.params)
+        let name = isCall ? params.name?.stringValue : nil
         guard let (connection, tool) = directory.look(up: session, tool: name) else { return nil }
-        let meta = request.params?["_meta"]
+        let meta = params.meta
         let enveloped = meta?[MCPMetaKey.protocolVersion] != nil
         switch connection.era {
         case .legacy where !enveloped, .undecided where !enveloped:
@@ -222,13 +223,13 @@ extension MCPServer {
             let client = ClientAccess.handshake(
                 capabilities: connection.clientCapabilities, session: session, send: connection.notify, outgoing: outgoing)
             return try Self.prepareCall(
-                request, tool: tool, version: connection.era.handshakeVersion, clientInfo: connection.clientInfo,
+                request, params: params, tool: tool, version: connection.era.handshakeVersion, clientInfo: connection.clientInfo,
                 notify: connection.notifyNotification, modern: false, serverInfo: infoJSON, client: client)
         case .modern where enveloped && isCall:
             guard let meta else { return nil }
             let (version, envelope) = try Self.envelope(meta, era: .modern)
             return try Self.prepareCall(
-                request, tool: tool, version: version, clientInfo: Self.clientInfo(in: envelope),
+                request, params: params, tool: tool, version: version, clientInfo: Self.clientInfo(in: envelope),
                 notify: connection.notifyNotification, modern: true, serverInfo: infoJSON,
                 client: .modern(envelope: envelope, params: request.params))
         default:

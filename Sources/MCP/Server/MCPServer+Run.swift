@@ -292,11 +292,21 @@ extension JSONRPCNotification {
 }
 
 /// A request the connection's loop has admitted, to be started in its own task.
-private struct Admitted: Sendable {
+///
+/// A class: it is handed from the reading thread to a runner's queue and into the request's
+/// task, and each hand-off of a struct holding the message copied the message (every reference
+/// in it retained) through generic value operations.
+private final class Admitted: Sendable {
     let message: JSONRPCMessage
     let ticket: InFlightTicket
     /// The slots it holds: a batch runs this many of its elements at a time.
     let weight: Int
+
+    init(message: JSONRPCMessage, ticket: InFlightTicket, weight: Int) {
+        self.message = message
+        self.ticket = ticket
+        self.weight = weight
+    }
 }
 
 /// Starts a connection's request tasks on the executor its options ask for.

@@ -24,14 +24,15 @@ extension MCPServer {
         return .object(result)
     }
 
-    /// Prepares `tools/call` on the actor (see ``prepareCall(_:tool:version:clientInfo:notify:modern:serverInfo:)``).
+    /// Prepares `tools/call` on the actor (see ``prepareCall(_:params:tool:version:clientInfo:notify:modern:serverInfo:client:)``).
     func prepareCall(
         _ request: JSONRPCRequest, version: ProtocolVersion, clientInfo: SharedClientInfo?, session: Int, modern: Bool,
         client: ClientAccess?
     ) throws(JSONRPCError) -> Answer {
-        let name = request.params?["name"]?.stringValue
+        let params = CallParams(request.params)
         return try Self.prepareCall(
-            request, tool: name.flatMap(directory.tool(named:)), version: version, clientInfo: clientInfo,
+            request, params: params, tool: params.name?.stringValue.flatMap(directory.tool(named:)), version: version,
+            clientInfo: clientInfo,
             notify: sessions[session]?.notify.map(CallDirectory.Connection.notifications(through:)), modern: modern,
             serverInfo: infoJSON, client: client)
     }
@@ -40,17 +41,19 @@ extension MCPServer {
     /// errors are thrown, invalid arguments are a tool error result, and a valid call comes
     /// back ready to run.
     ///
-    /// - Parameter tool: The registered tool named by the request, if there is one.
+    /// - Parameters:
+    ///   - params: The request's params, as ``CallParams`` read them.
+    ///   - tool: The registered tool named by the request, if there is one.
     static func prepareCall(
-        _ request: JSONRPCRequest, tool entry: RegisteredTool?, version: ProtocolVersion, clientInfo: SharedClientInfo?,
-        notify: (@Sendable (JSONRPCNotification) async -> Void)?, modern: Bool, serverInfo: JSONValue,
-        client: ClientAccess? = nil
+        _ request: JSONRPCRequest, params call: CallParams, tool entry: RegisteredTool?, version: ProtocolVersion,
+        clientInfo: SharedClientInfo?, notify: (@Sendable (JSONRPCNotification) async -> Void)?, modern: Bool,
+        serverInfo: JSONValue, client: ClientAccess? = nil
     ) throws(JSONRPCError) -> Answer {
-        guard case .object(let params)? = request.params else {
+        guard let params = call.object else {
             throw .invalidParams("tools/call needs params with a \"name\"")
         }
-        guard case .string(let name)? = params["name"] else {
-            throw .invalidParams(params["name"] == nil ? "\"name\" is required" : "\"name\" must be a string")
+        guard case .string(let name)? = call.name else {
+            throw .invalidParams(call.name == nil ? "\"name\" is required" : "\"name\" must be a string")
         }
         var arguments = JSONObject()
         if let given = params["arguments"], !given.isNull {
@@ -70,7 +73,7 @@ extension MCPServer {
         }
         let context = ToolContext(
             requestID: request.id, protocolVersion: version, clientInfo: clientInfo,
-            progressToken: params["_meta"]?[MCPMetaKey.progressToken],
+            progressToken: call.meta?[MCPMetaKey.progressToken],
             notify: notify,
             client: client)
         return .toolCall(PreparedCall(tool: entry, arguments: arguments, context: context, version: version, modern: modern))
@@ -82,6 +85,27 @@ extension MCPServer {
         return "Invalid arguments for tool \(tool): \(shown)\(more)"
     }
 
+}
+
+/// The members of a request's params that deciding a `tools/call` reads more than once, each
+/// looked up once.
+struct CallParams {
+    /// The params, when they are an object.
+    let object: JSONObject?
+    /// `name`, when present.
+    let name: JSONValue?
+    /// `_meta`, when present.
+    let meta: JSONValue?
+
+    init(_ params: JSONValue?) {
+        guard case .object(let object)? = params else {
+            (self.object, name, meta) = (nil, nil, nil)
+            return
+        }
+        self.object = object
+        name = object["name"]
+        meta = object["_meta"]
+    }
 }
 
 /// A validated `tools/call`, ready to run its tool off the server's actor.
