@@ -7,7 +7,8 @@ import MCP
 /// Rows: the ceiling (`ping`, sequential and 64 in flight); the echo server with the default
 /// options (on the event loop, and on threads of its own, `ONDEVICE_MCP_TRANSPORT_LOOP=0`) and
 /// with requests on the connection's thread; `ondevice-mcp serve` (its `clock_now`
-/// tool) with its idle memory. Every figure is the median of ``rounds`` runs of the driver; the
+/// tool), and the same server as `ondevice-mcp-serve` (serve alone, without the commands that
+/// link FoundationNetworking), each with its idle memory. Every figure is the median of ``rounds`` runs of the driver; the
 /// latencies are the driver's per-request p50 and p99 of the median run. Goals (issue #22):
 /// sequential `tools/call` at least 50 % of the ceiling's sequential rate, and at 64 in flight
 /// `tools/call` at least 50 % of our own `ping`, both with the default options.
@@ -62,6 +63,10 @@ enum CeilingBenchmarks {
                 ("echo, default options", [bench, "--serve-echo-shared"], "echo", #"{"text":"hello"}"#, [:]),
                 ("echo, requests on the connection thread", [bench, "--serve-echo"], "echo", #"{"text":"hello"}"#, [:]),
                 ("ondevice-mcp serve", [cli, "serve", "--data-dir", temporaryDirectory()], "clock_now", "{}", [:]),
+                (
+                    "ondevice-mcp-serve (serve alone)", [directory + "/ondevice-mcp-serve", "--data-dir", temporaryDirectory()],
+                    "clock_now", "{}", [:]
+                ),
             ]
             if label.isEmpty {
                 servers.insert(

@@ -12,9 +12,21 @@ enum MemoryBenchmarks {
         try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
 
+        if FileManager.default.isExecutableFile(atPath: Paths.leanServer) {
+            try await measure(
+                "ondevice-mcp-serve (release, serve alone)", Paths.leanServer, ["--data-dir", dataDirectory],
+                target: "target ≤ 15 MiB")
+        } else {
+            print(
+                Stats.row([
+                    ("ondevice-mcp-serve (release, serve alone)", 44), ("n/a", 10), ("", 10), ("", 6),
+                    ("not built: swift build -c release --scratch-path .build-bench --product ondevice-mcp-serve", 0),
+                ]))
+        }
         if FileManager.default.isExecutableFile(atPath: Paths.cli) {
             try await measure(
-                "ondevice-mcp serve (release CLI)", Paths.cli, ["serve", "--data-dir", dataDirectory], target: "target ≤ 15 MiB")
+                "ondevice-mcp serve (release CLI)", Paths.cli, ["serve", "--data-dir", dataDirectory],
+                target: "every command linked, FoundationNetworking and ICU with them")
         } else {
             print(
                 Stats.row([
@@ -22,15 +34,18 @@ enum MemoryBenchmarks {
                     ("not built: swift build -c release --scratch-path .build-bench --product ondevice-mcp", 0),
                 ]))
         }
-        if FileManager.default.isExecutableFile(atPath: Paths.staticCLI) {
+        if FileManager.default.isExecutableFile(atPath: Paths.staticServer) {
             try await measure(
-                "ondevice-mcp serve (--static-swift-stdlib)", Paths.staticCLI, ["serve", "--data-dir", dataDirectory],
+                "ondevice-mcp-serve (--static-swift-stdlib)", Paths.staticServer, ["--data-dir", dataDirectory],
                 target: "target ≤ 15 MiB")
         } else {
             print(
                 Stats.row([
-                    ("ondevice-mcp serve (--static-swift-stdlib)", 44), ("n/a", 10), ("", 10), ("", 6),
-                    ("not built: swift build -c release --static-swift-stdlib --scratch-path .build-static --product ondevice-mcp", 0),
+                    ("ondevice-mcp-serve (--static-swift-stdlib)", 44), ("n/a", 10), ("", 10), ("", 6),
+                    (
+                        "not built: swift build -c release --static-swift-stdlib --scratch-path .build-static --product ondevice-mcp-serve",
+                        0
+                    ),
                 ]))
         }
         try await measure("MCPBenchmarks --serve-echo", Paths.benchmarkBinary, ["--serve-echo"])

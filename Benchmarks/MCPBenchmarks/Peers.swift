@@ -96,10 +96,16 @@ enum Paths {
             .deletingLastPathComponent().appendingPathComponent("ondevice-mcp").path
     }
 
-    /// The `ondevice-mcp` CLI built with `--static-swift-stdlib` into `.build-static`, the way
-    /// the README suggests installing it on Linux.
-    static var staticCLI: String {
-        ProcessInfo.processInfo.environment["MCP_BENCH_STATIC_CLI"] ?? packageRoot + "/.build-static/release/ondevice-mcp"
+    /// `ondevice-mcp-serve`, the server alone (without the commands that link FoundationNetworking),
+    /// built next to this executable.
+    static var leanServer: String {
+        URL(fileURLWithPath: cli).deletingLastPathComponent().appendingPathComponent("ondevice-mcp-serve").path
+    }
+
+    /// `ondevice-mcp-serve` built with `--static-swift-stdlib` into `.build-static`, a binary that
+    /// needs no Swift runtime installed (README, "A self-contained binary").
+    static var staticServer: String {
+        ProcessInfo.processInfo.environment["MCP_BENCH_STATIC_SERVER"] ?? packageRoot + "/.build-static/release/ondevice-mcp-serve"
     }
 }
 
