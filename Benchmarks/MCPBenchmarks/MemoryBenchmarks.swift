@@ -12,47 +12,34 @@ enum MemoryBenchmarks {
         try? FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
 
-        if FileManager.default.isExecutableFile(atPath: Paths.leanServer) {
-            try await measure(
-                "ondevice-mcp-serve (release, serve alone)", Paths.leanServer, ["--data-dir", dataDirectory],
-                target: "target ≤ 15 MiB")
-        } else {
-            print(
-                Stats.row([
-                    ("ondevice-mcp-serve (release, serve alone)", 44), ("n/a", 10), ("", 10), ("", 6),
-                    ("not built: swift build -c release --scratch-path .build-bench --product ondevice-mcp-serve", 0),
-                ]))
-        }
-        if FileManager.default.isExecutableFile(atPath: Paths.cli) {
-            try await measure(
-                "ondevice-mcp serve (release CLI)", Paths.cli, ["serve", "--data-dir", dataDirectory],
-                target: "every command linked, FoundationNetworking and ICU with them")
-        } else {
-            print(
-                Stats.row([
-                    ("ondevice-mcp serve (release CLI)", 44), ("n/a", 10), ("", 10), ("", 6),
-                    ("not built: swift build -c release --scratch-path .build-bench --product ondevice-mcp", 0),
-                ]))
-        }
-        if FileManager.default.isExecutableFile(atPath: Paths.staticServer) {
-            try await measure(
-                "ondevice-mcp-serve (--static-swift-stdlib)", Paths.staticServer, ["--data-dir", dataDirectory],
-                target: "target ≤ 15 MiB")
-        } else {
-            print(
-                Stats.row([
-                    ("ondevice-mcp-serve (--static-swift-stdlib)", 44), ("n/a", 10), ("", 10), ("", 6),
-                    (
-                        "not built: swift build -c release --static-swift-stdlib --scratch-path .build-static --product ondevice-mcp-serve",
-                        0
-                    ),
-                ]))
-        }
+        let release = "swift build -c release --scratch-path .build-bench --product"
+        try await measureIfBuilt(
+            "ondevice-mcp-serve (release, serve alone)", Paths.leanServer, ["--data-dir", dataDirectory],
+            target: "target ≤ 15 MiB", build: "\(release) ondevice-mcp-serve")
+        try await measureIfBuilt(
+            "ondevice-mcp serve (release CLI)", Paths.cli, ["serve", "--data-dir", dataDirectory],
+            target: "every command linked, FoundationNetworking and ICU with them", build: "\(release) ondevice-mcp")
+        try await measureIfBuilt(
+            "ondevice-mcp-serve (--static-swift-stdlib)", Paths.staticServer, ["--data-dir", dataDirectory],
+            target: "target ≤ 15 MiB",
+            build: "swift build -c release --static-swift-stdlib --scratch-path .build-static --product ondevice-mcp-serve")
         try await measure("MCPBenchmarks --serve-echo", Paths.benchmarkBinary, ["--serve-echo"])
         if FileManager.default.isExecutableFile(atPath: Paths.python) {
             try await measure("Python SDK mcp 2.3.0 MCPServer", Paths.python, [Paths.pythonEchoServer])
         }
         print("")
+    }
+
+    /// Measures `executable` as ``measure(_:_:_:target:)`` does, or prints the command that
+    /// builds it.
+    private static func measureIfBuilt(
+        _ label: String, _ executable: String, _ arguments: [String], target: String, build: String
+    ) async throws {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            print(Stats.row([(label, 44), ("n/a", 10), ("", 10), ("", 6), ("not built: " + build, 0)]))
+            return
+        }
+        try await measure(label, executable, arguments, target: target)
     }
 
     private static func measure(_ label: String, _ executable: String, _ arguments: [String], target: String = "") async throws {
