@@ -27,6 +27,7 @@ struct RequestRunnersTests {
         let started = together.submit(contentsOf: 10..<13)
         let startedOneByOne = (10..<13).filter { oneByOne.submit($0) }.count
         #expect(started == startedOneByOne)
+        #expect(started == min(3, width - min(alreadyRunning, width)), "one runner a request, up to the width")
         #expect(together.runners == oneByOne.runners)
         #expect(together.submit(contentsOf: []) == 0, "nothing queued starts nothing")
         let drained = (0..<(alreadyRunning + 3)).map { _ in together.next() }

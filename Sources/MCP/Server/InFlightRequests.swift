@@ -104,6 +104,18 @@ final class InFlightRequests: Sendable {
 struct InFlightTicket: Hashable, Sendable {
     let slot: Int
     let serial: Int
+
+    /// Its slot, if the request still runs under this ticket in a table whose slots hold
+    /// `serials`; `nil` once it has finished (whether or not another request now uses the slot).
+    ///
+    /// Takes the one array it reads rather than the table: the table holds
+    /// `CheckedContinuation`s, whose layout is resilient, and a non-mutating method of the table
+    /// called from a mutating one made the compiler copy the whole table first (every array
+    /// retained and released, through value witnesses: 2 % of a call's CPU).
+    func slot(in serials: [Int]) -> Int? {
+        guard slot >= 0, slot < serials.count, serials[slot] == serial else { return nil }
+        return slot
+    }
 }
 
 /// The bookkeeping of ``InFlightRequests``: which requests run, the slots they hold, who waits.
@@ -179,17 +191,10 @@ struct InFlightTable {
         return InFlightTicket(slot: slot, serial: serial)
     }
 
-    /// The slot of a request that still runs under `ticket`, or `nil` once it has finished
-    /// (whether or not another request now uses the slot).
-    private func slot(of ticket: InFlightTicket) -> Int? {
-        guard ticket.slot >= 0, ticket.slot < serials.count, serials[ticket.slot] == ticket.serial else { return nil }
-        return ticket.slot
-    }
-
     /// Records the task of a request that begins running; returns whether the request was
     /// cancelled already (it must not run then).
     mutating func begin(_ ticket: InFlightTicket, inline task: InlineTask) -> Bool {
-        guard let slot = slot(of: ticket) else { return false }
+        guard let slot = ticket.slot(in: serials) else { return false }
         inlineTasks[slot] = task
         return cancelledFlags[slot]
     }
@@ -222,7 +227,7 @@ struct InFlightTable {
 
     /// Whether the request was cancelled (a finished or unknown ticket counts as cancelled).
     func isCancelled(_ ticket: InFlightTicket) -> Bool {
-        guard let slot = slot(of: ticket) else { return true }
+        guard let slot = ticket.slot(in: serials) else { return true }
         return cancelledFlags[slot]
     }
 
@@ -231,12 +236,7 @@ struct InFlightTable {
     mutating func finish(
         _ ticket: InFlightTicket
     ) -> (waiter: CheckedContinuation<Void, Never>?, emptied: [CheckedContinuation<Void, Never>]) {
-        // The ticket is checked here rather than through `slot(of:)`: the table holds
-        // `CheckedContinuation`s, whose layout is resilient, and calling a non-mutating method
-        // from this mutating one made the compiler copy the whole table first (every array
-        // retained and released, through value witnesses: 2 % of a call's CPU).
-        let slot = ticket.slot
-        guard slot >= 0, slot < serials.count, serials[slot] == ticket.serial else { return (nil, []) }
+        guard let slot = ticket.slot(in: serials) else { return (nil, []) }
         serials[slot] = 0
         ids[slot] = nil
         inlineTasks[slot] = nil

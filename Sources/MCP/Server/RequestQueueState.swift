@@ -22,14 +22,11 @@ struct RequestQueueState<Item> {
 
     /// Queues `item`; returns whether a runner must be started (it is counted already).
     mutating func submit(_ item: Item) -> Bool {
-        items.append(item)
-        guard runners < width else { return false }
-        runners += 1
-        return true
+        submit(contentsOf: CollectionOfOne(item)) == 1
     }
 
     /// Queues `items` in order; returns how many runners must be started (counted already):
-    /// as many as ``submit(_:)`` one by one would have started.
+    /// one for each item while fewer than `width` run.
     mutating func submit(contentsOf items: some Sequence<Item>) -> Int {
         var count = 0
         for item in items {

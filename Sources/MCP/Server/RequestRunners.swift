@@ -38,9 +38,7 @@ final class RequestRunners<Item: Sendable>: Sendable {
 
     /// Queues a request; a runner takes it as soon as one is free.
     func submit(_ item: Item) {
-        let startsRunner = state.withLock { $0.submit(item) }
-        batch?.requestsQueued(startingRunners: startsRunner ? 1 : 0)
-        if startsRunner { startRunner() }
+        queued(startingRunners: state.withLock { $0.submit(contentsOf: CollectionOfOne(item)) })
     }
 
     /// Queues `items` in order, under one lock (and empties the array, keeping its capacity):
@@ -52,8 +50,13 @@ final class RequestRunners<Item: Sendable>: Sendable {
         guard !items.isEmpty else { return }
         let starting = state.withLock { $0.submit(contentsOf: items) }
         items.removeAll(keepingCapacity: true)
-        batch?.requestsQueued(startingRunners: starting)
-        for _ in 0..<starting { startRunner() }
+        queued(startingRunners: starting)
+    }
+
+    /// Requests were queued, and `count` more runners counted: tells the batch, starts them.
+    private func queued(startingRunners count: Int) {
+        batch?.requestsQueued(startingRunners: count)
+        for _ in 0..<count { startRunner() }
     }
 
     private func startRunner() {
