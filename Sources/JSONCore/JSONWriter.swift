@@ -106,22 +106,30 @@ extension JSONValue: CustomStringConvertible {
 
 // MARK: - The emitter
 
-private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+/// The character after the backslash that escapes `byte` in a JSON string (0: none needed;
+/// 'u': a \u00XX escape).
+///
+/// A switch, not a table: a global table is a lazy global, read through its once-token and
+/// retained on every string written.
+@inline(__always)
+private func escapeCharacter(for byte: UInt8) -> UInt8 {
+    switch byte {
+    case 0x22, 0x5C: byte
+    case 0x08: UInt8(ascii: "b")
+    case 0x09: UInt8(ascii: "t")
+    case 0x0A: UInt8(ascii: "n")
+    case 0x0C: UInt8(ascii: "f")
+    case 0x0D: UInt8(ascii: "r")
+    case 0..<0x20: UInt8(ascii: "u")
+    default: 0
+    }
+}
 
-/// For each byte below 0x80, the character after the backslash that escapes it (0: none needed,
-/// 0x75 'u': a \u00XX escape).
-private let escapeTable: [UInt8] = {
-    var table = [UInt8](repeating: 0, count: 128)
-    for byte in 0..<0x20 { table[byte] = UInt8(ascii: "u") }
-    table[0x08] = UInt8(ascii: "b")
-    table[0x09] = UInt8(ascii: "t")
-    table[0x0A] = UInt8(ascii: "n")
-    table[0x0C] = UInt8(ascii: "f")
-    table[0x0D] = UInt8(ascii: "r")
-    table[0x22] = 0x22
-    table[0x5C] = 0x5C
-    return table
-}()
+/// The lowercase hexadecimal digit of `nibble` (0...15).
+@inline(__always)
+private func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble
+}
 
 private struct Emitter {
     let sortsKeys: Bool
@@ -238,46 +246,47 @@ private struct Emitter {
     }
 
     func writeString(_ text: String, into buffer: inout [UInt8]) {
-        buffer.append(0x22)
+        // A native string is contiguous: read in place. `withUTF8` (for the others) is
+        // mutating, and on a copy checked the storage's uniqueness on every string.
+        if text.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0, into: &buffer) }) != nil { return }
         var text = text
-        // The global is read once per string, not once per byte: each read of a lazy global
-        // goes through its once-token, which ThreadSanitizer turns into a futex per byte.
-        let escapeTable = escapeTable
-        text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return }
-            let raw = UnsafeRawPointer(base)
-            let count = utf8.count
-            var runStart = 0
-            var index = 0
-            while index < count {
-                // Eight bytes at a time while none needs escaping; then the next eight (or
-                // fewer, at the end) one by one.
-                while index &+ 8 <= count, !StringWords.needsEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                    index &+= 8
-                }
-                let end = min(index &+ 8, count)
-                while index < end {
-                    let byte = utf8[index]
-                    index &+= 1
-                    guard byte < 0x80 else { continue }
-                    let escape = escapeTable[Int(byte)]
-                    guard escape != 0 else { continue }
-                    if runStart < index &- 1 {
-                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(index &- 1)]))
-                    }
-                    buffer.append(0x5C)
-                    buffer.append(escape)
-                    if escape == UInt8(ascii: "u") {
-                        buffer.append(contentsOf: [0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-                    }
-                    runStart = index
-                }
+        text.withUTF8 { writeString(utf8: $0, into: &buffer) }
+    }
+
+    private func writeString(utf8: UnsafeBufferPointer<UInt8>, into buffer: inout [UInt8]) {
+        buffer.append(0x22)
+        defer { buffer.append(0x22) }
+        guard let base = utf8.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        let count = utf8.count
+        var runStart = 0
+        var index = 0
+        while index < count {
+            // Eight bytes at a time while none needs escaping; then the next eight (or
+            // fewer, at the end) one by one.
+            while index &+ 8 <= count, !StringWords.needsEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index &+= 8
             }
-            if runStart < count {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            let end = min(index &+ 8, count)
+            while index < end {
+                let byte = utf8[index]
+                index &+= 1
+                let escape = escapeCharacter(for: byte)
+                guard escape != 0 else { continue }
+                if runStart < index &- 1 {
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(index &- 1)]))
+                }
+                buffer.append(0x5C)
+                buffer.append(escape)
+                if escape == UInt8(ascii: "u") {
+                    buffer.append(contentsOf: [0x30, 0x30, hexDigit(byte >> 4), hexDigit(byte & 0xF)])
+                }
+                runStart = index
             }
         }
-        buffer.append(0x22)
+        if runStart < count {
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
     }
 }
 

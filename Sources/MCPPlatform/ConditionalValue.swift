@@ -8,7 +8,8 @@
 package final class ConditionalValue<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only in `withLock`, with `condition` held.
     @usableFromInline let condition = ConditionLock()
-    @usableFromInline var value: Value
+    // Unchecked for exclusivity, as ``LockedValue``'s: the lock makes every access exclusive.
+    @exclusivity(unchecked) @usableFromInline var value: Value
 
     package init(_ value: Value) {
         self.value = value

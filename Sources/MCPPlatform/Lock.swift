@@ -81,7 +81,10 @@ package final class Lock: @unchecked Sendable {
 package final class LockedValue<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only in `withLock`, with `lock` held.
     @usableFromInline let lock = Lock()
-    @usableFromInline var value: Value
+    // Unchecked for exclusivity: the lock already makes every access exclusive (a nested
+    // `withLock` would deadlock before it could overlap), and the run-time check cost two
+    // calls into the runtime and a thread-local lookup on every use (~2 % of a request's CPU).
+    @exclusivity(unchecked) @usableFromInline var value: Value
 
     package init(_ value: Value) {
         self.value = value

@@ -329,8 +329,8 @@ private struct RequestStarter: Sendable {
     private final class StagedRequests: @unchecked Sendable {
         // Safety: only the connection's reading thread touches `items`, in its inline handler
         // and the end of read that follows it (`InboundBuffer.InlineHandler`); `InputReader`
-        // pushes each read from that one thread.
-        var items: [Admitted] = []
+        // pushes each read from that one thread. Unchecked for exclusivity for the same reason.
+        @exclusivity(unchecked) var items: [Admitted] = []
     }
 
     private let way: Way

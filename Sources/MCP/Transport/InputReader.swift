@@ -8,8 +8,10 @@ internal import MCPPlatform
 final class InputReader {
     let descriptor: Int32
     let owner: DescriptorOwner?
-    private var framer: LineFramer
-    private var batch: [InboundFrame] = []
+    // Unchecked for exclusivity: only the reading thread touches them, one read at a time, and
+    // the run-time check took a thread-local lookup and two runtime calls on every line.
+    @exclusivity(unchecked) private var framer: LineFramer
+    @exclusivity(unchecked) private var batch: [InboundFrame] = []
     private let chunk: UnsafeMutableRawBufferPointer
     private let reader = JSONReader()
     /// Per-request reply limits, looked up by a growing frame's id.
