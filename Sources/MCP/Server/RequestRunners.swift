@@ -61,21 +61,31 @@ final class RequestRunners<Item: Sendable>: Sendable {
 
     private func startRunner() {
         Task { [self] in
-            var started = 0
-            while let item = state.withLock({ $0.next() }) {
-                if let batch {
-                    batch.holdingAnswers { start(item) }
-                } else {
-                    start(item)
-                }
-                started += 1
-                if started == Self.requestsBetweenYields {
-                    started = 0
-                    batch?.runnerPaused()
-                    await Task.yield()
-                }
+            while true {
+                // A stretch of requests started in place under one mark of the thread (answers
+                // held for the runner to write), not one mark per request.
+                let more =
+                    if let batch {
+                        batch.holdingAnswers { startQueued(upTo: Self.requestsBetweenYields) }
+                    } else {
+                        startQueued(upTo: Self.requestsBetweenYields)
+                    }
+                guard more else { break }
+                batch?.runnerPaused()
+                await Task.yield()
             }
             batch?.runnerEnded()
         }
+    }
+
+    /// Starts queued requests in place, one after another, at most `limit` of them. Returns
+    /// `false` once the queue is empty (the runner is counted out then and must end), `true`
+    /// after `limit` (the runner yields before it goes on).
+    private func startQueued(upTo limit: Int) -> Bool {
+        for _ in 0..<limit {
+            guard let item = state.withLock({ $0.next() }) else { return false }
+            start(item)
+        }
+        return true
     }
 }

@@ -19,13 +19,13 @@ internal import MCPPlatform
 struct AnswerBatch: Sendable {
     let connection: LoopConnection
 
-    /// Runs `body` (a runner starting one request in place) with the connection's answers left
-    /// queued for the runner to write.
-    func holdingAnswers(_ body: () -> Void) {
+    /// Runs `body` (a runner starting requests in place, one after another) with the
+    /// connection's answers left queued for the runner to write.
+    func holdingAnswers<Result>(_ body: () -> Result) -> Result {
         let previous = POSIX.batchMarker
         POSIX.batchMarker = connection.outboundIdentity
         defer { POSIX.batchMarker = previous }
-        body()
+        return body()
     }
 
     /// Requests were queued for the runners, and started `startingRunners` more runners: while
