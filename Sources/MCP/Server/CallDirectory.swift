@@ -20,16 +20,20 @@ final class CallDirectory: Sendable {
         let notify: (@Sendable (JSONRPCMessage) async -> Void)?
         /// `notify` for notifications, made once, for the tools' contexts.
         let notifyNotification: (@Sendable (JSONRPCNotification) async -> Void)?
+        /// How a tool of a handshake-era call reaches the client, made once (it is the same for
+        /// every call of the connection).
+        let handshakeClient: ClientAccess
 
         init(
-            era: ServerSession.Era, clientInfo: SharedClientInfo? = nil, clientCapabilities: ClientCapabilities = ClientCapabilities(),
-            notify: (@Sendable (JSONRPCMessage) async -> Void)? = nil
+            era: ServerSession.Era, session: Int, outgoing: OutgoingRequests, clientInfo: SharedClientInfo? = nil,
+            clientCapabilities: ClientCapabilities = ClientCapabilities(), notify: (@Sendable (JSONRPCMessage) async -> Void)? = nil
         ) {
             self.era = era
             self.clientInfo = clientInfo
             self.clientCapabilities = clientCapabilities
             self.notify = notify
             notifyNotification = notify.map(Self.notifications(through:))
+            handshakeClient = ClientAccess.handshake(capabilities: clientCapabilities, session: session, send: notify, outgoing: outgoing)
         }
 
         /// A sender of notifications through a connection's sender of messages.

@@ -220,11 +220,9 @@ extension MCPServer {
             // As on the actor: ping answers {}, and a call before `initialize` is served as
             // the newest handshake version.
             guard isCall else { return .value(.object([:])) }
-            let client = ClientAccess.handshake(
-                capabilities: connection.clientCapabilities, session: session, send: connection.notify, outgoing: outgoing)
             return try Self.prepareCall(
                 request, params: params, tool: tool, version: connection.era.handshakeVersion, clientInfo: connection.clientInfo,
-                notify: connection.notifyNotification, modern: false, serverInfo: infoJSON, client: client)
+                notify: connection.notifyNotification, modern: false, serverInfo: infoJSON, client: connection.handshakeClient)
         case .modern where enveloped && isCall:
             guard let meta else { return nil }
             let (version, envelope) = try Self.envelope(meta, era: .modern)

@@ -317,10 +317,14 @@ private final class Admitted: Sendable {
 ///   to ``RequestRunners``, which start them in place on threads of the shared executor, a
 ///   few runners per burst instead of an enqueue and a thread wake-up per request.
 /// - `.shared` on older Apple systems: one task per request, enqueued on the shared executor.
-private struct RequestStarter: Sendable {
+///
+/// A class, whose runners and staged requests are stored apart from the choice of way: the
+/// reading thread stages every request through it, and a struct holding an enum with an
+/// existential payload was copied, through value witnesses, on each of those calls.
+private final class RequestStarter: Sendable {
+    /// Where a request not handed to the runners starts.
     private enum Way: Sendable {
         case connectionThread(any Sendable)
-        case runners(RequestRunners<Admitted>, staged: StagedRequests)
         case tasks
     }
 
@@ -334,6 +338,10 @@ private struct RequestStarter: Sendable {
     }
 
     private let way: Way
+    /// The runners, when the requests go to them (and not by `way`), and the requests staged
+    /// for them.
+    private let runners: RequestRunners<Admitted>?
+    private let staged: StagedRequests?
     private let run: @Sendable (Admitted) async -> Void
 
     init(
@@ -341,6 +349,7 @@ private struct RequestStarter: Sendable {
         run: @escaping @Sendable (Admitted) async -> Void
     ) {
         self.run = run
+        var runners: RequestRunners<Admitted>?
         switch execution.kind {
         case .connectionThread:
             if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *), let executor = transport.connectionTaskExecutor {
@@ -353,40 +362,42 @@ private struct RequestStarter: Sendable {
             // status-record lock: ~7 % of a call's CPU at 64 in flight).
             if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
                 let batch = (transport as? any AnswerBatchingTransport)?.answerBatch
-                way = .runners(
-                    RequestRunners(width: POSIX.processorCount, batch: batch) { admitted in
-                        // No handle kept: the request records its task as it begins.
-                        _ = Task.immediate { await run(admitted) }
-                    },
-                    staged: StagedRequests())
+                runners = RequestRunners(width: POSIX.processorCount, batch: batch) { admitted in
+                    // No handle kept: the request records its task as it begins.
+                    _ = Task.immediate { await run(admitted) }
+                }
+                way = .tasks
             } else {
                 way = .tasks
             }
         }
+        self.runners = runners
+        staged = runners == nil ? nil : StagedRequests()
     }
 
     /// On the reading thread, in the inline handler: starts `admitted` as ``start(_:)`` does,
     /// or, for the runners, keeps it to be queued with the rest of its read by
     /// ``startStaged()``.
     func stage(_ admitted: Admitted) {
-        guard case .runners(_, let staged) = way else { return start(admitted) }
+        guard let staged else { return start(admitted) }
         staged.items.append(admitted)
     }
 
     /// On the reading thread, at the end of a read: queues what ``stage(_:)`` kept, under one
     /// lock.
     func startStaged() {
-        guard case .runners(let runners, let staged) = way else { return }
+        guard let runners, let staged else { return }
         runners.submit(contentsOf: &staged.items)
     }
 
     /// Starts `admitted` in its own task (which records itself against its ticket as it begins).
     func start(_ admitted: Admitted) {
-        let run = self.run
-        switch way {
-        case .runners(let runners, _):
+        if let runners {
             runners.submit(admitted)
             return
+        }
+        let run = self.run
+        switch way {
         case .connectionThread(let preference):
             if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *), let executor = preference as? any TaskExecutor {
                 if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {

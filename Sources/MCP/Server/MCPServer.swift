@@ -113,7 +113,8 @@ public actor MCPServer {
         self.schemaOptions = schemaOptions
         toolFailures = ToolFailureHandling(disclosure: toolErrors, report: onToolFailure)
         sessions[Self.directSession] = ServerSession(notify: nil)
-        directory.setConnection(CallDirectory.Connection(era: .undecided), for: Self.directSession)
+        directory.setConnection(
+            CallDirectory.Connection(era: .undecided, session: Self.directSession, outgoing: outgoing), for: Self.directSession)
     }
 
     // MARK: Tools
@@ -214,7 +215,8 @@ public actor MCPServer {
     func publish(_ number: Int) {
         let connection = sessions[number].map {
             CallDirectory.Connection(
-                era: $0.era, clientInfo: $0.clientInfo, clientCapabilities: $0.clientCapabilities, notify: $0.notify)
+                era: $0.era, session: number, outgoing: outgoing, clientInfo: $0.clientInfo, clientCapabilities: $0.clientCapabilities,
+                notify: $0.notify)
         }
         directory.setConnection(connection, for: number)
     }
