@@ -16,12 +16,11 @@ final class CallDirectory: Sendable {
     final class Connection: Sendable {
         let era: ServerSession.Era
         let clientInfo: SharedClientInfo?
-        let clientCapabilities: ClientCapabilities
-        let notify: (@Sendable (JSONRPCMessage) async -> Void)?
-        /// `notify` for notifications, made once, for the tools' contexts.
+        /// The connection's sender of messages, for notifications, made once, for the tools'
+        /// contexts.
         let notifyNotification: (@Sendable (JSONRPCNotification) async -> Void)?
-        /// How a tool of a handshake-era call reaches the client, made once (it is the same for
-        /// every call of the connection).
+        /// How a tool of a handshake-era call reaches the client (the client's capabilities and
+        /// the connection's sender), made once: it is the same for every call of the connection.
         let handshakeClient: ClientAccess
 
         init(
@@ -30,8 +29,6 @@ final class CallDirectory: Sendable {
         ) {
             self.era = era
             self.clientInfo = clientInfo
-            self.clientCapabilities = clientCapabilities
-            self.notify = notify
             notifyNotification = notify.map(Self.notifications(through:))
             handshakeClient = ClientAccess.handshake(capabilities: clientCapabilities, session: session, send: notify, outgoing: outgoing)
         }

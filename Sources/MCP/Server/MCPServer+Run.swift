@@ -337,11 +337,15 @@ private final class RequestStarter: Sendable {
         @exclusivity(unchecked) var items: [Admitted] = []
     }
 
+    /// The runners and the requests staged for them.
+    private struct Runners {
+        let queue: RequestRunners<Admitted>
+        let staged = StagedRequests()
+    }
+
     private let way: Way
-    /// The runners, when the requests go to them (and not by `way`), and the requests staged
-    /// for them.
-    private let runners: RequestRunners<Admitted>?
-    private let staged: StagedRequests?
+    /// The runners, when the requests go to them (and not by `way`).
+    private let runners: Runners?
     private let run: @Sendable (Admitted) async -> Void
 
     init(
@@ -349,7 +353,7 @@ private final class RequestStarter: Sendable {
         run: @escaping @Sendable (Admitted) async -> Void
     ) {
         self.run = run
-        var runners: RequestRunners<Admitted>?
+        var runners: Runners?
         switch execution.kind {
         case .connectionThread:
             if #available(macOS 15, iOS 18, watchOS 11, tvOS 18, visionOS 2, *), let executor = transport.connectionTaskExecutor {
@@ -362,38 +366,38 @@ private final class RequestStarter: Sendable {
             // status-record lock: ~7 % of a call's CPU at 64 in flight).
             if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
                 let batch = (transport as? any AnswerBatchingTransport)?.answerBatch
-                runners = RequestRunners(width: POSIX.processorCount, batch: batch) { admitted in
-                    // No handle kept: the request records its task as it begins.
-                    _ = Task.immediate { await run(admitted) }
-                }
+                runners = Runners(
+                    queue: RequestRunners(width: POSIX.processorCount, batch: batch) { admitted in
+                        // No handle kept: the request records its task as it begins.
+                        _ = Task.immediate { await run(admitted) }
+                    })
                 way = .tasks
             } else {
                 way = .tasks
             }
         }
         self.runners = runners
-        staged = runners == nil ? nil : StagedRequests()
     }
 
     /// On the reading thread, in the inline handler: starts `admitted` as ``start(_:)`` does,
     /// or, for the runners, keeps it to be queued with the rest of its read by
     /// ``startStaged()``.
     func stage(_ admitted: Admitted) {
-        guard let staged else { return start(admitted) }
-        staged.items.append(admitted)
+        guard let runners else { return start(admitted) }
+        runners.staged.items.append(admitted)
     }
 
     /// On the reading thread, at the end of a read: queues what ``stage(_:)`` kept, under one
     /// lock.
     func startStaged() {
-        guard let runners, let staged else { return }
-        runners.submit(contentsOf: &staged.items)
+        guard let runners else { return }
+        runners.queue.submit(contentsOf: &runners.staged.items)
     }
 
     /// Starts `admitted` in its own task (which records itself against its ticket as it begins).
     func start(_ admitted: Admitted) {
         if let runners {
-            runners.submit(admitted)
+            runners.queue.submit(admitted)
             return
         }
         let run = self.run
