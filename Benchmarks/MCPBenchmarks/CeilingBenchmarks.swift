@@ -11,7 +11,8 @@ import MCP
 /// link FoundationNetworking), each with its idle memory. Every figure is the median of ``rounds`` runs of the driver
 /// (``pairedRounds`` for a server's call and ping at 64 in flight, run in pairs, whose ratio is
 /// the median of the pairs' ratios, their range beside it); the latencies are the driver's
-/// per-request p50 and p99 of the median run. Goals (issue #22):
+/// per-request p50 and p99 of the median run; the server's context switches a request (a count,
+/// steadier than any time on a busy host) are the median of the paired runs. Goals (issue #22):
 /// sequential `tools/call` at least 50 % of the ceiling's sequential rate, and at 64 in flight
 /// `tools/call` at least 50 % of our own `ping`, both with the default options.
 ///
@@ -30,6 +31,8 @@ enum CeilingBenchmarks {
         var idleRSS: Int?
         /// The server's CPU time (all threads, user and system) per measured request, in µs.
         var serverCPU: Double?
+        /// The server's context switches (every thread, the whole run) per request sent.
+        var serverSwitches: Double?
     }
 
     static func run() throws {
@@ -92,6 +95,9 @@ enum CeilingBenchmarks {
                 if let call = pipelined.serverCPU, let pong = ping.serverCPU, pong > 0 {
                     cost = String(format: "; its CPU %.1f× a ping's", call / pong)
                 }
+                if let switches = pair.switches {
+                    cost += String(format: "; %.3f context switches a call, %.3f a ping", switches.call, switches.ping)
+                }
                 let spread = "pairs \(Stats.formatPercent(pair.ratios[0]))–\(Stats.formatPercent(pair.ratios[pair.ratios.count - 1]))"
                 printRow(
                     row, "call", 64, pipelined,
@@ -151,7 +157,7 @@ enum CeilingBenchmarks {
     /// ten points; each pair's two runs see about the same machine.
     private static func measurePaired(
         _ driver: String, call: [String], ping: [String], _ server: [String], _ environment: [String: String]
-    ) throws -> (call: Figures, ping: Figures, ratio: Double, ratios: [Double]) {
+    ) throws -> (call: Figures, ping: Figures, ratio: Double, ratios: [Double], switches: (call: Double, ping: Double)?) {
         var calls: [Figures] = []
         var pings: [Figures] = []
         for _ in 0..<pairedRounds {
@@ -159,9 +165,15 @@ enum CeilingBenchmarks {
             pings.append(try drive(driver, ping + ["--"] + server, environment))
         }
         let ratios = zip(calls, pings).map { $0.rate / $1.rate }.sorted()
+        // Counts, unlike rates, hardly move with the host's speed: the median of every run.
+        let callSwitches = calls.compactMap(\.serverSwitches).sorted()
+        let pingSwitches = pings.compactMap(\.serverSwitches).sorted()
+        let switches =
+            callSwitches.count == calls.count && pingSwitches.count == pings.count
+            ? (call: callSwitches[callSwitches.count / 2], ping: pingSwitches[pingSwitches.count / 2]) : nil
         calls.sort { $0.rate < $1.rate }
         pings.sort { $0.rate < $1.rate }
-        return (calls[calls.count / 2], pings[pings.count / 2], ratios[ratios.count / 2], ratios)
+        return (calls[calls.count / 2], pings[pings.count / 2], ratios[ratios.count / 2], ratios, switches)
     }
 
     private static func drive(_ driver: String, _ arguments: [String], _ environment: [String: String]) throws -> Figures {
@@ -190,7 +202,8 @@ enum CeilingBenchmarks {
         }
         return Figures(
             rate: rate, p50: p50, p99: p99, idleRSS: values["idle_rss_kib"].flatMap(Int.init),
-            serverCPU: values["server_cpu_us"].flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil })
+            serverCPU: values["server_cpu_us"].flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil },
+            serverSwitches: values["server_switches"].flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil })
     }
 
     private static func temporaryDirectory() -> String {

@@ -12,6 +12,9 @@
 // (`server_cpu_us`, `driver_cpu_us`: from /proc/PID/stat and getrusage, in clock ticks, so
 // counts of 100,000 or more requests keep the rounding under a few percent). Unlike the rate,
 // the CPU per request does not depend on how the two processes were scheduled on the cores.
+// `server_switches` is the server's context switches (voluntary and not, every thread, from
+// `wait4` once it has exited) per request sent, warm-up included: a count, not a time, so it
+// shows what a hand-off between threads costs even when the host's speed wanders.
 // With `-r` it also prints the server's VmRSS after the handshake (and a `tools/list`).
 //
 //   mcp-wire-driver [-n COUNT] [-W WARMUP] [-w WINDOW] [-m ping|call] [-t TOOL] [-a ARGUMENTS]
@@ -282,12 +285,17 @@ int main(int argc, char **argv) {
     uint64_t elapsed = now_ns() - start;
     double server_cpu = process_cpu_seconds(pid) - server_cpu_start, driver_cpu = own_cpu_seconds() - driver_cpu_start;
     qsort(latency, (size_t)measured, sizeof *latency, compare);
-    printf("method=%s window=%ld calls=%ld seconds=%.3f rate=%.0f p50_us=%.2f p99_us=%.2f server_cpu_us=%.3f driver_cpu_us=%.3f\n",
-        method, window, measured, (double)elapsed / 1e9, (double)measured / ((double)elapsed / 1e9),
-        (double)latency[measured / 2] / 1000.0, (double)latency[(measured * 99) / 100] / 1000.0,
-        server_cpu_start < 0 ? -1.0 : server_cpu * 1e6 / (double)measured, driver_cpu * 1e6 / (double)measured);
+    // End of input ends the server; its resource usage then covers every thread it ever had.
     close(to_server);
     int status = 0;
-    waitpid(pid, &status, 0);
+    struct rusage server_usage;
+    memset(&server_usage, 0, sizeof server_usage);
+    double switches = wait4(pid, &status, 0, &server_usage) == pid
+        ? (double)(server_usage.ru_nvcsw + server_usage.ru_nivcsw) / (double)total : -1.0;
+    printf("method=%s window=%ld calls=%ld seconds=%.3f rate=%.0f p50_us=%.2f p99_us=%.2f server_cpu_us=%.3f driver_cpu_us=%.3f"
+        " server_switches=%.4f\n",
+        method, window, measured, (double)elapsed / 1e9, (double)measured / ((double)elapsed / 1e9),
+        (double)latency[measured / 2] / 1000.0, (double)latency[(measured * 99) / 100] / 1000.0,
+        server_cpu_start < 0 ? -1.0 : server_cpu * 1e6 / (double)measured, driver_cpu * 1e6 / (double)measured, switches);
     return 0;
 }
