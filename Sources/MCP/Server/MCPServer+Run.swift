@@ -362,6 +362,8 @@ private final class RequestStarter: Sendable {
                 way = .tasks
             }
         case .shared:
+            // Where there are runners, they take every request and `way` is not read.
+            way = .tasks
             // No executor preference: a task with one pays for it on every executor check (its
             // status-record lock: ~7 % of a call's CPU at 64 in flight).
             if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
@@ -371,9 +373,6 @@ private final class RequestStarter: Sendable {
                         // No handle kept: the request records its task as it begins.
                         _ = Task.immediate { await run(admitted) }
                     })
-                way = .tasks
-            } else {
-                way = .tasks
             }
         }
         self.runners = runners
