@@ -16,7 +16,7 @@ package enum ExampleServer {
     ///   - onToolFailure: Receives every error a tool throws, whole (the caller reads only that
     ///     the tool failed; the whole error is for whoever runs the server).
     ///   - warnings: Told, in a sentence, when a corrupt notes file was moved aside.
-    /// - Throws: What ``registerExampleTools(on:dataDirectory:roots:warnings:)`` throws.
+    /// - Throws: What ``registerExampleTools(on:dataDirectory:roots:warnings:now:)`` throws.
     package static func make(
         dataDirectory: String?, roots: [String] = [], onToolFailure: @escaping @Sendable (ToolFailure) -> Void,
         warnings: @escaping @Sendable (String) -> Void

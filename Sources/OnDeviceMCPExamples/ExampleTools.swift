@@ -15,7 +15,7 @@ package import Foundation
 /// - `files_list`, `files_read` (only with roots): read-only, size-capped text access to
 ///   the given directories, confined to them with ``MCPSandbox/RootConfinement``.
 package enum ExampleTools {
-    /// The tools ``registerExampleTools(on:dataDirectory:warnings:)`` registers, in name order.
+    /// The tools ``registerExampleTools(on:dataDirectory:roots:warnings:now:)`` registers, in name order.
     package static let toolNames = ["clock_now", "notes_add", "notes_delete", "notes_list", "notes_search"]
     /// The tools registered in addition when roots are given, in name order.
     package static let fileToolNames = ["files_list", "files_read"]
@@ -55,15 +55,17 @@ package enum ExampleTools {
 ///     (the default writes `warning: …` to standard error).
 ///   - roots: Directories `files_list` and `files_read` may read (absolute paths); with
 ///     none (the default) those two tools are not registered.
+///   - now: The current moment `clock_now` reads (the system clock unless a test fixes it).
 /// - Throws: ``NotesStoreError`` when the store cannot be opened; ``MCPSandbox/ConfinementError``
 ///   when a root is not an absolute path; an error from ``MCP/MCPServer/register(_:)`` when
 ///   a tool cannot be registered.
 package func registerExampleTools(
     on server: MCPServer, dataDirectory: URL, roots: [String] = [],
-    warnings: @escaping @Sendable (String) -> Void = ExampleTools.writeWarningToStandardError
+    warnings: @escaping @Sendable (String) -> Void = ExampleTools.writeWarningToStandardError,
+    now: @escaping @Sendable () -> Date = { Date() }
 ) async throws {
     let store = try NotesStore(directory: dataDirectory, warnings: warnings)
-    try await registerExampleTools(on: server, store: store, now: { Date() })
+    try await registerExampleTools(on: server, store: store, now: now)
     if !roots.isEmpty {
         try await FilesTools.register(on: server, confinement: RootConfinement(paths: roots))
     }

@@ -148,6 +148,7 @@ struct RealModelTests {
                     var seen = Set<String>()
                     var calls = 0
                     var invalid: [String] = []
+                    var ended = 0
                     var answered = 0
                     for prompt in Self.prompts {
                         // A conversation per prompt, every tool offered each time: the server's
@@ -159,8 +160,11 @@ struct RealModelTests {
                             configuration: .init(policy: .allowAll, pinnedTools: Set(schemas.keys)))
                         let answer = try await provider.respond(to: prompt)
                         if !answer.isEmpty { answered += 1 }
+                        let transcript = try await provider.session().transcript
+                        // The loop asked for the answer after the tool round: the turn ends with it.
+                        if case .response? = transcript.last { ended += 1 }
                         var turnCalls: [String] = []
-                        for entry in try await provider.session().transcript {
+                        for entry in transcript {
                             guard case .toolCalls(let batch) = entry, !seen.contains(batch.id) else { continue }
                             seen.insert(batch.id)
                             for call in batch {
@@ -181,11 +185,16 @@ struct RealModelTests {
                         )
                     }
                     print(
-                        "real model report: \(Self.prompts.count) turns, \(answered) answered, \(calls) tool calls, \(calls - invalid.count) valid"
+                        "real model report: \(Self.prompts.count) turns, \(ended) ended with an answer, \(answered) with text, \(calls) tool calls, \(calls - invalid.count) valid"
                     )
                     #expect(calls > 0)
                     #expect(invalid.isEmpty, "\(invalid)")
-                    #expect(answered == Self.prompts.count)
+                    #expect(ended == Self.prompts.count)
+                    // The text is the model's: a 135M model ends an answer at its first token now
+                    // and then (one turn in 32 on one CI machine), so only a few may be empty. An
+                    // answer round the loop broke would leave most of them empty.
+                    #expect(
+                        answered >= Self.prompts.count - Self.prompts.count / 8, "\(answered) of \(Self.prompts.count) answers have text")
                 }
             }
         }
@@ -360,13 +369,19 @@ final class MetricsRecorder: @unchecked Sendable {
     var all: [ChatCompletionsRequestMetrics] { lock.withLock { reports } }
 }
 
+/// The moment the example server's `clock_now` reads in these tests (2026-12-05T07:04:36Z): a
+/// tool's output, and so a greedy model's answer after it, is the same on every run.
+let exampleServerMoment = Date(timeIntervalSince1970: 1_796_454_276)
+
 /// Runs `body` with a client of the example server (clock and notes, notes in a temporary directory
-/// removed afterwards), in process.
-func withExampleServer<T: Sendable>(_ body: (MCPClient) async throws -> T) async throws -> T {
+/// removed afterwards), in process; `clock_now` reads `now`.
+func withExampleServer<T: Sendable>(
+    now: @escaping @Sendable () -> Date = { exampleServerMoment }, _ body: (MCPClient) async throws -> T
+) async throws -> T {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let server = MCPServer(name: "ondevice-mcp", version: "1.0")
-    try await registerExampleTools(on: server, dataDirectory: directory.url, roots: []) { _ in }
+    try await registerExampleTools(on: server, dataDirectory: directory.url, roots: [], warnings: { _ in }, now: now)
     let (clientEnd, serverEnd) = InProcessTransport.makePair()
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await server.run(on: serverEnd) }
