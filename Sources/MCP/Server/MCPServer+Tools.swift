@@ -65,7 +65,7 @@ extension MCPServer {
         guard let entry else {
             throw .invalidParams("Unknown tool: \(name)")
         }
-        let validation = entry.schema.validate(.object(arguments))
+        let validation = entry.validate(.object(arguments))
         guard validation.isValid else {
             let result = PreparedCall.encode(
                 .error(Self.describeInvalidArguments(validation.errors.map(\.description), tool: name)), version: version, modern: modern)

@@ -257,6 +257,14 @@ final class RegisteredTool: Sendable {
     /// `CancellationError` when the call is cancelled).
     let run: MCPTool.Handler
 
+    /// Validates a call's arguments against the tool's input schema.
+    ///
+    /// A method, so that the schema is read in place: `entry.schema.validate(_:)` at the call
+    /// site copied the whole schema (its document and program retained and released) on every call.
+    func validate(_ arguments: JSONValue) -> ValidationResult {
+        schema.validate(arguments)
+    }
+
     init(tool: MCPTool, schema: JSONSchema, listing: JSONValue) {
         self.tool = tool
         self.schema = schema
