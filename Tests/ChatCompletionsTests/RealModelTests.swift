@@ -386,14 +386,12 @@ final class MetricsRecorder: @unchecked Sendable {
 let exampleServerMoment = Date(timeIntervalSince1970: 1_796_454_276)
 
 /// Runs `body` with a client of the example server (clock and notes, notes in a temporary directory
-/// removed afterwards), in process; `clock_now` reads `now`.
-func withExampleServer<T: Sendable>(
-    now: @escaping @Sendable () -> Date = { exampleServerMoment }, _ body: (MCPClient) async throws -> T
-) async throws -> T {
+/// removed afterwards), in process; `clock_now` reads ``exampleServerMoment``.
+func withExampleServer<T: Sendable>(_ body: (MCPClient) async throws -> T) async throws -> T {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let server = MCPServer(name: "ondevice-mcp", version: "1.0")
-    try await registerExampleTools(on: server, dataDirectory: directory.url, roots: [], warnings: { _ in }, now: now)
+    try await registerExampleTools(on: server, dataDirectory: directory.url, roots: [], warnings: { _ in }, now: { exampleServerMoment })
     let (clientEnd, serverEnd) = InProcessTransport.makePair()
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await server.run(on: serverEnd) }
